@@ -1,0 +1,116 @@
+/**
+ * Calendar dates are `YYYY-MM-DD` strings in the household's time zone; instants are UTC ISO
+ * strings. Date arithmetic here is pure calendar arithmetic (no time zone, no DST).
+ */
+export type IsoDate = string;
+
+const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+export function isLeapYear(year: number): boolean {
+  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+}
+
+export function daysInMonth(year: number, month: number): number {
+  return [31, isLeapYear(year) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1] ?? 31;
+}
+
+/** True for a real calendar date such as `2024-02-29`; `2023-02-29` and `2024-13-01` are not. */
+export function isValidDate(text: string): boolean {
+  const m = DATE_PATTERN.exec(text);
+  if (!m) return false;
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  return year >= 1900 && year <= 2200 && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
+}
+
+export function parts(date: IsoDate): { year: number; month: number; day: number } {
+  const [year = 0, month = 1, day = 1] = date.split('-').map(Number);
+  return { year, month, day };
+}
+
+export function fromParts(year: number, month: number, day: number): IsoDate {
+  return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+}
+
+/** Days since 1970-01-01 of a calendar date (UTC-based, so no DST can shift it). */
+export function toDayNumber(date: IsoDate): number {
+  const { year, month, day } = parts(date);
+  return Math.floor(Date.UTC(year, month - 1, day) / 86_400_000);
+}
+
+export function fromDayNumber(days: number): IsoDate {
+  return new Date(days * 86_400_000).toISOString().slice(0, 10);
+}
+
+export function addDays(date: IsoDate, days: number): IsoDate {
+  return fromDayNumber(toDayNumber(date) + days);
+}
+
+export function daysBetween(from: IsoDate, to: IsoDate): number {
+  return toDayNumber(to) - toDayNumber(from);
+}
+
+/**
+ * Adds months keeping the wanted day of month and clamping to the month's end: the 31st plus one
+ * month is Feb 28 (or 29), and `dayOfMonth` keeps the anchor so the series returns to the 31st.
+ */
+export function addMonths(date: IsoDate, months: number, dayOfMonth?: number): IsoDate {
+  const { year, month, day } = parts(date);
+  const index = year * 12 + (month - 1) + months;
+  const y = Math.floor(index / 12);
+  const m = (index % 12) + 1;
+  return fromParts(y, m, Math.min(dayOfMonth ?? day, daysInMonth(y, m)));
+}
+
+export const minDate = (a: IsoDate, b: IsoDate): IsoDate => (a < b ? a : b);
+export const maxDate = (a: IsoDate, b: IsoDate): IsoDate => (a > b ? a : b);
+
+/** The calendar date an instant falls on in a time zone (IANA name). */
+export function localDate(instant: Date, timeZone: string): IsoDate {
+  const fmt = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+  return fmt.format(instant);
+}
+
+/** The local wall time (`HH:MM`) of an instant in a time zone. */
+export function localTime(instant: Date, timeZone: string): string {
+  const fmt = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+  return fmt.format(instant);
+}
+
+function offsetMinutes(instant: Date, timeZone: string): number {
+  const fmt = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+    second: 'numeric',
+  });
+  const p = Object.fromEntries(fmt.formatToParts(instant).map((x) => [x.type, x.value]));
+  const asUtc = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second));
+  return Math.round((asUtc - instant.getTime()) / 60_000);
+}
+
+/**
+ * The instant at which a local wall time happens in a time zone. A time skipped by a DST jump
+ * resolves to the instant just after the jump; a repeated time resolves to its first occurrence.
+ */
+export function zonedInstant(date: IsoDate, time: string, timeZone: string): Date {
+  const { year, month, day } = parts(date);
+  const [hour = 0, minute = 0] = time.split(':').map(Number);
+  const wall = Date.UTC(year, month - 1, day, hour, minute);
+  const first = wall - offsetMinutes(new Date(wall), timeZone) * 60_000;
+  const second = wall - offsetMinutes(new Date(first), timeZone) * 60_000;
+  return new Date(Math.min(first, second));
+}
+
+/** True for an IANA time zone name Node knows, such as `Europe/Madrid`. */
+export function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: name });
+    return name.length > 0 && name.length <= 64;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,192 @@
+import type { Knex } from 'knex';
+import type { z } from 'zod';
+
+import { localDate } from '../domain/dates.ts';
+import type { Household } from '../ops/shared/schemas.ts';
+import type { Database } from '../store/connection.ts';
+import { type Change, TrackedTx } from '../store/tracked.ts';
+import { type Actor, scopeAllows } from './actor.ts';
+import { OpError } from './errors.ts';
+import { type ChangeEvent, type EventBus, InMemoryEventBus } from './events.ts';
+import { randomId } from './ids.ts';
+import type { AnyOp, OpContext, OpSpec } from './op.ts';
+import { privateOwnerOf } from './privacy.ts';
+import { parseInput } from './validation.ts';
+
+export interface InvokeOptions {
+  /** Run the op and roll back: the result and the changes it would make, nothing written. */
+  dryRun?: boolean;
+}
+
+export interface InvokeResult<T = unknown> {
+  output: T;
+  changes: Change[];
+  dryRun: boolean;
+  /** The audit entry written (null for reads, dry runs and writes that changed nothing). */
+  auditId: string | null;
+}
+
+export interface CoreOptions<C extends readonly AnyOp[]> {
+  db: Database;
+  catalog: C;
+  bus?: EventBus;
+  clock?: () => Date;
+  newId?: (prefix: string) => string;
+}
+
+/** Thrown inside a dry run's transaction to roll it back and carry the result out. */
+class DryRunRollback {
+  constructor(readonly output: unknown, readonly changes: Change[]) {}
+}
+
+/**
+ * The kernel: `invoke()` is the only way anything runs an op. It parses, authorizes, runs the op
+ * in a transaction that records every row written, audits and commits (or rolls back for a dry
+ * run), then publishes a change event.
+ */
+/** The output type of the op named N in catalog C. */
+export type OutputOf<C extends readonly AnyOp[], N extends string> = z.output<Extract<C[number], { name: N }>['output']>;
+
+export class Core<C extends readonly AnyOp[] = readonly AnyOp[]> {
+  readonly db: Database;
+  readonly bus: EventBus;
+  readonly catalog: C;
+  readonly clock: () => Date;
+  readonly newId: (prefix: string) => string;
+  private readonly byName: Map<string, AnyOp>;
+
+  constructor(options: CoreOptions<C>) {
+    this.db = options.db;
+    this.catalog = options.catalog;
+    this.bus = options.bus ?? new InMemoryEventBus();
+    this.clock = options.clock ?? (() => new Date());
+    this.newId = options.newId ?? randomId;
+    this.byName = new Map(options.catalog.map((op) => [op.name, op]));
+  }
+
+  op(name: string): AnyOp {
+    const op = this.byName.get(name);
+    if (!op) throw new OpError('not_found', 'errors.unknown_op', { name });
+    return op;
+  }
+
+  /** Runs an op by its name (typed from the catalog) or by its spec. */
+  invoke<N extends C[number]['name']>(name: N, actor: Actor, input: unknown, options?: InvokeOptions): Promise<InvokeResult<OutputOf<C, N>>>;
+  invoke<I extends z.ZodType, O extends z.ZodType>(op: OpSpec<I, O>, actor: Actor, input: unknown, options?: InvokeOptions): Promise<InvokeResult<z.output<O>>>;
+  invoke(name: string, actor: Actor, input: unknown, options?: InvokeOptions): Promise<InvokeResult>;
+  async invoke<I extends z.ZodType, O extends z.ZodType>(
+    opOrName: OpSpec<I, O> | string,
+    actor: Actor,
+    input: unknown,
+    options: InvokeOptions = {},
+  ): Promise<InvokeResult<z.output<O>>> {
+    const op = (typeof opOrName === 'string' ? this.op(opOrName) : opOrName) as OpSpec<I, O>;
+    const parsed = parseInput(op.input, input, actor.locale);
+    this.authorize(op as unknown as AnyOp, actor);
+    const dryRun = options.dryRun === true;
+    const now = this.clock();
+    const auditId = this.newId('act');
+
+    let committed: { output: z.output<O>; changes: Change[]; audited: boolean } | undefined;
+    try {
+      committed = await this.db.knex.transaction(async (trx) => {
+        const household = await this.loadHousehold(trx, op as unknown as AnyOp, actor);
+        const tx = new TrackedTx(trx);
+        const ctx: OpContext = {
+          actor,
+          household,
+          tx,
+          now,
+          today: localDate(now, household?.time_zone ?? 'UTC'),
+          dryRun,
+          auditId,
+          newId: this.newId,
+        };
+        const output = op.output.parse(await op.run(ctx, parsed)) as z.output<O>;
+        if (dryRun) throw new DryRunRollback(output, tx.changes);
+        const audited = op.effect !== 'read' && tx.changes.length > 0;
+        if (audited) await this.writeAudit(trx, { op: op as unknown as AnyOp, actor, input: parsed, output, changes: tx.changes, auditId, now, household });
+        return { output, changes: tx.changes, audited };
+      });
+    } catch (error) {
+      if (error instanceof DryRunRollback) {
+        return { output: error.output as z.output<O>, changes: error.changes, dryRun: true, auditId: null };
+      }
+      throw error;
+    }
+
+    if (committed.audited && actor.householdId !== null) this.publish(op as unknown as AnyOp, actor, auditId, committed.changes, actor.householdId);
+    if (committed.audited && actor.householdId === null) {
+      const created = committed.changes.find((c) => c.table === 'households');
+      if (created) this.publish(op as unknown as AnyOp, actor, auditId, committed.changes, created.id);
+    }
+    return { output: committed.output, changes: committed.changes, dryRun: false, auditId: committed.audited ? auditId : null };
+  }
+
+  private authorize(op: AnyOp, actor: Actor): void {
+    if (!scopeAllows(actor.scope, op.scope)) {
+      throw new OpError('insufficient_scope', 'errors.insufficient_scope', { scope: op.scope });
+    }
+    if (actor.kind === 'assistant' && op.scope === 'trusted') {
+      throw new OpError('forbidden', 'errors.assistant_forbidden');
+    }
+    const needsHousehold = (op.household ?? 'required') === 'required';
+    if (needsHousehold && actor.householdId === null) throw new OpError('forbidden', 'errors.no_household');
+    if (op.ownerOnly && actor.role !== 'owner' && actor.kind !== 'system') {
+      throw new OpError('forbidden', 'errors.owner_only');
+    }
+  }
+
+  private async loadHousehold(trx: Knex.Transaction, op: AnyOp, actor: Actor): Promise<Household | null> {
+    if (actor.householdId === null) return null;
+    const row = (await trx('households').where({ id: actor.householdId }).first()) as Household | undefined;
+    if (!row) {
+      if ((op.household ?? 'required') === 'none') return null;
+      throw new OpError('forbidden', 'errors.no_household');
+    }
+    if (actor.memberId !== null) {
+      const member = (await trx('members').where({ id: actor.memberId, household_id: actor.householdId }).first()) as { id: string } | undefined;
+      if (!member) throw new OpError('forbidden', 'errors.not_a_member');
+    }
+    return { id: row.id, name: row.name, currency: row.currency, time_zone: row.time_zone, locale: row.locale, created_at: row.created_at };
+  }
+
+  private async writeAudit(
+    trx: Knex.Transaction,
+    entry: { op: AnyOp; actor: Actor; input: unknown; output: unknown; changes: Change[]; auditId: string; now: Date; household: Household | null },
+  ): Promise<void> {
+    const householdId =
+      entry.household?.id ?? entry.changes.find((c) => c.table === 'households')?.id ?? entry.actor.householdId;
+    if (!householdId) return;
+    const summary = entry.op.summarize ? entry.op.summarize(entry.input as never, entry.output as never) : entry.op.title;
+    const createdMember = entry.actor.memberId ?? entry.changes.find((c) => c.table === 'members' && c.before === null)?.id ?? null;
+    await trx('audit_entries').insert({
+      id: entry.auditId,
+      household_id: householdId,
+      member_id: createdMember,
+      actor_kind: entry.actor.kind,
+      channel: entry.actor.channel,
+      agent_name: entry.actor.agent?.name ?? null,
+      token_id: entry.actor.agent?.tokenId ?? null,
+      op: entry.op.name,
+      input: JSON.stringify(entry.input ?? {}),
+      changes: JSON.stringify(entry.changes),
+      summary: summary.slice(0, 300),
+      private_to: await privateOwnerOf(trx, entry.changes),
+      undone_by: null,
+      created_at: entry.now.toISOString(),
+    });
+  }
+
+  private publish(op: AnyOp, actor: Actor, auditId: string, changes: Change[], householdId: string): void {
+    const event: ChangeEvent = {
+      kind: 'changed',
+      householdId,
+      auditId,
+      op: op.name,
+      actor: { kind: actor.kind, memberId: actor.memberId, channel: actor.channel, agentName: actor.agent?.name },
+      entities: changes.map((c) => ({ table: c.table, id: c.id })),
+    };
+    this.bus.publish(event);
+  }
+}

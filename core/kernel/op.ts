@@ -1,0 +1,72 @@
+import type { z } from 'zod';
+
+import type { Household } from '../ops/shared/schemas.ts';
+import type { TrackedTx } from '../store/tracked.ts';
+import type { Actor, Scope } from './actor.ts';
+
+/** How an op touches data: MCP hints, confirmation and undo all follow from it. */
+export type Effect = 'read' | 'write' | 'destructive';
+
+/** The surfaces generated from the catalog. */
+export const SURFACES = ['mcp', 'assistant', 'web', 'chat', 'cli'] as const;
+export type Surface = (typeof SURFACES)[number];
+
+/** What an op's `run` receives: who acts, in which household, and a transaction that records writes. */
+export interface OpContext {
+  actor: Actor;
+  /** The actor's household, loaded before the op runs; absent only for `household: 'none'` ops. */
+  household: Household | null;
+  tx: TrackedTx;
+  now: Date;
+  /** Today's date in the household's time zone (UTC when there is no household). */
+  today: string;
+  dryRun: boolean;
+  /** The id the audit entry of this call will have (undo links entries with it). */
+  auditId: string;
+  newId(prefix: string): string;
+}
+
+/** An op as written in a catalog file; see `defineOp`. */
+export interface OpSpec<I extends z.ZodType, O extends z.ZodType, N extends string = string> {
+  /** snake_case, `^[a-z][a-z0-9_]{0,63}$`: the MCP tool, assistant tool, API route and audit row name. */
+  name: N;
+  /** A short human title ("Create a subscription"). */
+  title: string;
+  /** What it does, when to use it and what it returns, for people and models. */
+  description: string;
+  input: I;
+  output: O;
+  effect: Effect;
+  /** The least token scope that may call it. */
+  scope: Scope;
+  /** Only the household's owner may call it. */
+  ownerOnly?: boolean;
+  /** Moves or commits money (a charge marked paid, an amount changed): agents confirm it. */
+  financial?: boolean;
+  idempotent?: boolean;
+  /** `'none'`: runs without a household (creating or joining one). Default: the actor's household. */
+  household?: 'required' | 'none';
+  /** Surfaces that must not offer this op, each with the reason. Every other surface offers it. */
+  exclude?: Partial<Record<Surface, string>>;
+  /** A one-line summary of what happened, for the activity list (written in English, stored). */
+  summarize?: (input: z.output<I>, output: z.output<O>) => string;
+  run(ctx: OpContext, input: z.output<I>): Promise<z.input<O>>;
+}
+
+export type AnyOp = OpSpec<z.ZodType, z.ZodType>;
+
+const NAME_PATTERN = /^[a-z][a-z0-9_]{0,63}$/;
+
+/** Declares an op. Types flow from the zod schemas; the name is checked at definition time. */
+export function defineOp<I extends z.ZodType, O extends z.ZodType, N extends string>(spec: OpSpec<I, O, N>): OpSpec<I, O, N> {
+  if (!NAME_PATTERN.test(spec.name)) throw new Error(`op name ${spec.name} must match ${NAME_PATTERN}`);
+  return spec;
+}
+
+export function isWrite(op: AnyOp): boolean {
+  return op.effect !== 'read';
+}
+
+export function offeredOn(op: AnyOp, surface: Surface): boolean {
+  return op.exclude?.[surface] === undefined;
+}

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+
+import { AMOUNT_PATTERN } from '../ops/shared/schemas.ts';
+import { type Locale, t } from '../i18n/index.ts';
+import { type InputIssue, OpError } from './errors.ts';
+
+const PATTERN_KEYS = new Map<string, string>([[AMOUNT_PATTERN.source, 'errors.input.amount']]);
+
+type RawIssue = Parameters<z.core.$ZodErrorMap>[0];
+
+/** An error map in the reader's language: zod's own locale, plus our keys for custom checks. */
+function errorMap(locale: Locale): z.core.$ZodErrorMap {
+  const base = (locale === 'es' ? z.locales.es() : z.locales.en()).localeError;
+  return (issue: RawIssue) => {
+    if (issue.code === 'custom') {
+      const key = (issue.params as { i18n?: string } | undefined)?.i18n;
+      if (key) return t(locale, key);
+    }
+    if (issue.code === 'invalid_format' && 'pattern' in issue && typeof issue.pattern === 'string') {
+      const key = PATTERN_KEYS.get(issue.pattern);
+      if (key) return t(locale, key);
+    }
+    if (issue.code === 'unrecognized_keys') {
+      return t(locale, 'errors.input.unknown_keys', { keys: issue.keys.join(', ') });
+    }
+    return base(issue);
+  };
+}
+
+/** Parses an op input; a failure is an `invalid_input` OpError listing each issue in the locale. */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown, locale: Locale): z.output<S> {
+  const result = schema.safeParse(input ?? {}, { error: errorMap(locale) });
+  if (result.success) return result.data;
+  const issues: InputIssue[] = result.error.issues.map((issue) => ({
+    path: issue.path.map(String).join('.'),
+    message: issue.message,
+  }));
+  throw new OpError('invalid_input', 'errors.invalid_input', {}, issues);
+}

@@ -1,0 +1,71 @@
+import { z } from 'zod';
+
+import { defineOp } from '../../kernel/op.ts';
+import type { AuditRow } from '../../store/repos/audit.ts';
+import { changesOf } from '../../store/repos/audit.ts';
+import { household } from '../shared/context.ts';
+import { Id } from '../shared/schemas.ts';
+import { canUndo, visibleEntries } from './visibility.ts';
+
+export const ActivityEntry = z.object({
+  id: z.string(),
+  op: z.string(),
+  summary: z.string(),
+  member_id: z.string().nullable(),
+  member_name: z.string().nullable(),
+  actor_kind: z.string(),
+  channel: z.string(),
+  agent_name: z.string().nullable(),
+  token_id: z.string().nullable(),
+  changes: z.int().describe('How many records the change touched.'),
+  undone: z.boolean(),
+  can_undo: z.boolean(),
+  created_at: z.string(),
+});
+
+export const listActivity = defineOp({
+  name: 'list_activity',
+  title: 'List activity',
+  description:
+    'Lists recent changes, newest first: what changed, who made it, through which channel or agent, and whether it can still be undone (pass its id to undo). Page with before (an entry id).',
+  input: z.object({
+    limit: z.int().min(1).max(100).default(20),
+    before: Id.optional().describe('Only entries older than this entry id.'),
+    member_id: Id.optional(),
+    agents_only: z.boolean().default(false).describe('Only changes made by agents over MCP.'),
+  }),
+  output: z.object({ items: z.array(ActivityEntry), has_more: z.boolean() }),
+  effect: 'read',
+  scope: 'read',
+  idempotent: true,
+  async run(ctx, input) {
+    const q = visibleEntries(ctx);
+    if (input.before) {
+      const cursor = (await ctx.tx.from('audit_entries').where({ id: input.before, household_id: household(ctx).id }).first('seq')) as { seq: number } | undefined;
+      if (cursor) q.andWhere('seq', '<', cursor.seq);
+    }
+    if (input.member_id) q.andWhere('member_id', input.member_id);
+    if (input.agents_only) q.whereNotNull('agent_name');
+    const rows = (await q.orderBy('seq', 'desc').limit(input.limit + 1)) as AuditRow[];
+    const members = (await ctx.tx.from('members').where({ household_id: household(ctx).id }).select('id', 'name')) as Array<{ id: string; name: string }>;
+    const names = new Map(members.map((m) => [m.id, m.name]));
+    return {
+      has_more: rows.length > input.limit,
+      items: rows.slice(0, input.limit).map((row) => ({
+        id: row.id,
+        op: row.op,
+        summary: row.summary,
+        member_id: row.member_id,
+        member_name: row.member_id ? (names.get(row.member_id) ?? null) : null,
+        actor_kind: row.actor_kind,
+        channel: row.channel,
+        agent_name: row.agent_name,
+        token_id: row.token_id,
+        changes: changesOf(row).length,
+        undone: row.undone_by !== null,
+        can_undo: canUndo(ctx, row),
+        created_at: row.created_at,
+      })),
+    };
+  },
+});

@@ -1,0 +1,21 @@
+import type { Knex } from 'knex';
+
+import type { OpContext } from '../../kernel/op.ts';
+import type { AuditRow } from '../../store/repos/audit.ts';
+import { household } from '../shared/context.ts';
+
+/** Audit entries the actor may see: all of the household's, except ones about another member's private subscription. */
+export function visibleEntries(ctx: OpContext): Knex.QueryBuilder {
+  return ctx.tx
+    .from('audit_entries')
+    .where({ household_id: household(ctx).id })
+    .andWhere((q) => {
+      q.whereNull('private_to').orWhere('private_to', ctx.actor.memberId ?? '');
+    });
+}
+
+/** Members undo their own changes (theirs, their agents' and their assistant's); the owner undoes anyone's. */
+export function canUndo(ctx: OpContext, row: AuditRow): boolean {
+  if (row.undone_by !== null) return false;
+  return ctx.actor.role === 'owner' || (row.member_id !== null && row.member_id === ctx.actor.memberId);
+}

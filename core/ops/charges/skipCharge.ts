@@ -1,0 +1,22 @@
+import { z } from 'zod';
+
+import { defineOp } from '../../kernel/op.ts';
+import { requireSubscription } from '../shared/context.ts';
+import { Charge, Id, IsoDate } from '../shared/schemas.ts';
+import { recordCharge } from './record.ts';
+
+export const skipCharge = defineOp({
+  name: 'skip_charge',
+  title: 'Skip a charge',
+  description: 'Records that a subscription\'s charge due on a date was not taken (a free month, a skipped delivery). It no longer counts in totals.',
+  input: z.object({ subscription_id: Id, due_date: IsoDate }),
+  output: Charge,
+  effect: 'write',
+  scope: 'write',
+  idempotent: true,
+  summarize: (_input, output) => `Skipped ${output.subscription_name} on ${output.due_date}`,
+  async run(ctx, input) {
+    const sub = await requireSubscription(ctx, input.subscription_id);
+    return recordCharge(ctx, sub, input.due_date, 'skipped', null, sub.currency);
+  },
+});

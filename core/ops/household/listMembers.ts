@@ -1,0 +1,22 @@
+import { z } from 'zod';
+
+import { defineOp } from '../../kernel/op.ts';
+import type { Row } from '../../store/tracked.ts';
+import { household } from '../shared/context.ts';
+import { Member } from '../shared/schemas.ts';
+import { memberView } from './views.ts';
+
+export const listMembers = defineOp({
+  name: 'list_members',
+  title: 'List members',
+  description: 'Lists the household\'s members with their role (owner or member), language and reminder settings.',
+  input: z.object({}),
+  output: z.object({ members: z.array(Member) }),
+  effect: 'read',
+  scope: 'read',
+  idempotent: true,
+  async run(ctx) {
+    const rows = (await ctx.tx.from('members').where({ household_id: household(ctx).id }).orderBy('created_at').orderBy('id')) as Row[];
+    return { members: rows.map(memberView) };
+  },
+});

@@ -1,0 +1,35 @@
+import { z } from 'zod';
+
+import { defineOp } from '../../kernel/op.ts';
+import { household, nowIso } from '../shared/context.ts';
+import { Currency, Household, Language, Name, TimeZone } from '../shared/schemas.ts';
+import { householdView } from './views.ts';
+
+export const updateHousehold = defineOp({
+  name: 'update_household',
+  title: 'Update the household',
+  description:
+    'Changes the household\'s name, currency, time zone or default language. Only the owner may. Changing the currency changes the currency totals are shown in; amounts of subscriptions keep their own currencies.',
+  input: z.object({
+    name: Name.optional(),
+    currency: Currency.optional(),
+    time_zone: TimeZone.optional(),
+    locale: Language.optional(),
+  }),
+  output: Household,
+  effect: 'write',
+  scope: 'write',
+  ownerOnly: true,
+  idempotent: true,
+  summarize: () => 'Updated the household settings',
+  async run(ctx, input) {
+    const row = await ctx.tx.update('households', household(ctx).id, {
+      name: input.name,
+      currency: input.currency,
+      time_zone: input.time_zone,
+      locale: input.locale,
+      updated_at: nowIso(ctx),
+    });
+    return householdView(row);
+  },
+});

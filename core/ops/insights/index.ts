@@ -1,0 +1,2 @@
+/** Totals, upcoming charges, savings, the live briefing and exchange rates. */
+export const insightsOps = [] as const;

@@ -1,0 +1,2 @@
+/** Categories, payment methods and tags: how a household groups its subscriptions. */
+export const organizeOps = [] as const;

@@ -1,0 +1,58 @@
+import { parseAmount } from '../../domain/money.ts';
+import { minorUnits } from '../../domain/currencies.ts';
+import { type EntityName, notFound, OpError } from '../../kernel/errors.ts';
+import type { OpContext } from '../../kernel/op.ts';
+import { t } from '../../i18n/index.ts';
+import { type SubscriptionRow, visibleSubscriptions } from '../../store/repos/subscriptions.ts';
+import type { Household } from './schemas.ts';
+
+/** The actor's household; the kernel guarantees it for every op that needs one. */
+export function household(ctx: OpContext): Household {
+  if (!ctx.household) throw new OpError('forbidden', 'errors.no_household');
+  return ctx.household;
+}
+
+/** The acting member's id; ops that need a person (not the system) call this. */
+export function memberId(ctx: OpContext): string {
+  if (!ctx.actor.memberId) throw new OpError('forbidden', 'errors.not_a_member');
+  return ctx.actor.memberId;
+}
+
+/** A subscription the actor may see, or "not found" (also for another member's private one). */
+export async function requireSubscription(ctx: OpContext, id: string): Promise<SubscriptionRow> {
+  const row = (await visibleSubscriptions(ctx.tx.trx, ctx.actor, household(ctx).id).andWhere('subscriptions.id', id).first()) as
+    | SubscriptionRow
+    | undefined;
+  if (!row) throw notFound('subscription', id);
+  return row;
+}
+
+/** A household-owned row (category, payment method, tag, member, invite, token) by id, or "not found". */
+export async function requireOwned<T>(
+  ctx: OpContext,
+  table: 'categories' | 'payment_methods' | 'tags' | 'members' | 'invites' | 'tokens',
+  entity: EntityName,
+  id: string,
+): Promise<T> {
+  const row = (await ctx.tx.from(table).where({ id, household_id: household(ctx).id }).first()) as T | undefined;
+  if (!row) throw notFound(entity, id);
+  return row;
+}
+
+/** Minor units of a decimal string, or an `invalid_input` error naming the field. */
+export function toMinor(ctx: OpContext, amount: string, currency: string, field = 'amount'): number {
+  const parsed = parseAmount(amount, currency);
+  if (parsed.ok) return parsed.minor;
+  const key = parsed.reason === 'too_many_decimals' ? 'errors.input.too_many_decimals' : 'errors.input.amount';
+  const message = t(ctx.actor.locale, key, { currency, digits: minorUnits(currency) });
+  throw new OpError('invalid_input', 'errors.invalid_input', {}, [{ path: field, message }]);
+}
+
+/** An `invalid_input` error for one field with a translated message. */
+export function fieldError(ctx: OpContext, field: string, key: string, params: Record<string, string | number> = {}): OpError {
+  return new OpError('invalid_input', 'errors.invalid_input', {}, [{ path: field, message: t(ctx.actor.locale, key, params) }]);
+}
+
+export function nowIso(ctx: OpContext): string {
+  return ctx.now.toISOString();
+}

@@ -1,0 +1,24 @@
+import { z } from 'zod';
+
+import { defineOp } from '../../kernel/op.ts';
+import { requireSubscription } from '../shared/context.ts';
+import { Id, IsoDate, Subscription } from '../shared/schemas.ts';
+import { cancel } from './lifecycle.ts';
+import { loadView } from './view.ts';
+
+export const cancelSubscription = defineOp({
+  name: 'cancel_subscription',
+  title: 'Cancel a subscription',
+  description:
+    'Marks a subscription cancelled from a date (default: today). It stays in the history; charges after that date are no longer expected. To remove it entirely use delete_subscription.',
+  input: z.object({ id: Id, effective_date: IsoDate.optional().describe('Last day of the subscription; default: today.') }),
+  output: Subscription,
+  effect: 'write',
+  scope: 'write',
+  idempotent: true,
+  summarize: (_input, output) => `Cancelled ${output.name}`,
+  async run(ctx, input) {
+    await cancel(ctx, await requireSubscription(ctx, input.id), input.effective_date);
+    return loadView(ctx, input.id);
+  },
+});

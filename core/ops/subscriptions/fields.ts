@@ -1,0 +1,132 @@
+import { z } from 'zod';
+
+import { parseAmount } from '../../domain/money.ts';
+import { OpError } from '../../kernel/errors.ts';
+import type { OpContext } from '../../kernel/op.ts';
+import type { SubscriptionRow } from '../../store/repos/subscriptions.ts';
+import type { Row } from '../../store/tracked.ts';
+import { fieldError, household, requireOwned } from '../shared/context.ts';
+import { Id, ShortName } from '../shared/schemas.ts';
+
+export const ShareInput = z.object({
+  member_id: Id,
+  percent: z.string().regex(/^\d{1,3}(\.\d{1,2})?$/).describe('Share of the cost in percent, such as "50".'),
+});
+
+export const TagNames = z.array(ShortName).max(20).describe('Tag names; missing tags are created.');
+
+/**
+ * Resolves a category given by id or by name (created when missing) to its id. Giving both is
+ * an error; giving neither leaves it as is (`undefined`); `null` clears it.
+ */
+export async function resolveNamed(
+  ctx: OpContext,
+  table: 'categories' | 'payment_methods',
+  byId: string | null | undefined,
+  byName: string | undefined,
+  field: string,
+): Promise<string | null | undefined> {
+  if (byId !== undefined && byName !== undefined) throw fieldError(ctx, field, 'errors.input.id_or_name');
+  if (byId === null) return null;
+  if (byId !== undefined) {
+    await requireOwned(ctx, table, table === 'categories' ? 'category' : 'payment_method', byId);
+    return byId;
+  }
+  if (byName === undefined) return undefined;
+  const hh = household(ctx).id;
+  const existing = (await ctx.tx.from(table).where({ household_id: hh }).whereRaw('lower(name) = ?', [byName.toLowerCase()]).first()) as
+    | Row
+    | undefined;
+  if (existing) return String(existing.id);
+  const row = await ctx.tx.insert(table, {
+    id: ctx.newId(table === 'categories' ? 'cat' : 'pm'),
+    household_id: hh,
+    name: byName,
+    ...(table === 'categories' ? { color: null } : { kind: 'other', last4: null }),
+    created_at: ctx.now.toISOString(),
+  });
+  return String(row.id);
+}
+
+/** Finds tags by name (case-insensitive), creating the missing ones; returns their ids in input order. */
+export async function ensureTags(ctx: OpContext, names: readonly string[]): Promise<string[]> {
+  const hh = household(ctx).id;
+  const existing = (await ctx.tx.from('tags').where({ household_id: hh })) as Row[];
+  const byLower = new Map(existing.map((t) => [String(t.name).toLowerCase(), String(t.id)]));
+  const ids: string[] = [];
+  for (const name of names) {
+    let id = byLower.get(name.toLowerCase());
+    if (!id) {
+      const row = await ctx.tx.insert('tags', { id: ctx.newId('tag'), household_id: hh, name, created_at: ctx.now.toISOString() });
+      id = String(row.id);
+      byLower.set(name.toLowerCase(), id);
+    }
+    if (!ids.includes(id)) ids.push(id);
+  }
+  return ids;
+}
+
+/** Makes a subscription's tags exactly `tagIds`, recording each link added or removed. */
+export async function setTagLinks(ctx: OpContext, subscriptionId: string, tagIds: readonly string[]): Promise<void> {
+  const links = (await ctx.tx.from('subscription_tags').where({ subscription_id: subscriptionId })) as Row[];
+  for (const link of links) {
+    if (!tagIds.includes(String(link.tag_id))) await ctx.tx.remove('subscription_tags', String(link.id));
+  }
+  const have = new Set(links.map((l) => String(l.tag_id)));
+  for (const tagId of tagIds) {
+    if (have.has(tagId)) continue;
+    await ctx.tx.insert('subscription_tags', {
+      id: `${subscriptionId}:${tagId}`,
+      household_id: household(ctx).id,
+      subscription_id: subscriptionId,
+      tag_id: tagId,
+    });
+  }
+}
+
+/** Replaces a subscription's shares; they must name members of the household and add up to 100 %. */
+export async function setShares(ctx: OpContext, subscriptionId: string, shares: ReadonlyArray<z.infer<typeof ShareInput>>): Promise<void> {
+  let total = 0;
+  const seen = new Set<string>();
+  for (const share of shares) {
+    await requireOwned(ctx, 'members', 'member', share.member_id);
+    if (seen.has(share.member_id)) throw fieldError(ctx, 'shares', 'errors.input.shares_duplicate');
+    seen.add(share.member_id);
+    const bp = parseAmount(share.percent, 'XXX');
+    total += bp.ok ? bp.minor : 0;
+  }
+  if (shares.length > 0 && total !== 10_000) throw fieldError(ctx, 'shares', 'errors.input.shares_total');
+  await ctx.tx.removeWhere('subscription_shares', { subscription_id: subscriptionId });
+  for (const share of shares) {
+    const bp = parseAmount(share.percent, 'XXX');
+    await ctx.tx.insert('subscription_shares', {
+      id: `${subscriptionId}:${share.member_id}`,
+      household_id: household(ctx).id,
+      subscription_id: subscriptionId,
+      member_id: share.member_id,
+      share_bp: bp.ok ? bp.minor : 0,
+    });
+  }
+}
+
+/** Checks the dates of a subscription row against each other. */
+export function checkDates(ctx: OpContext, row: Pick<SubscriptionRow, 'status' | 'trial_ends_on' | 'first_charge_date' | 'cancelled_on'>): void {
+  if (row.status === 'trial' && row.trial_ends_on === null) throw fieldError(ctx, 'trial_ends_on', 'errors.input.trial_end_required');
+  if (row.cancelled_on !== null && row.cancelled_on < row.first_charge_date) {
+    throw fieldError(ctx, 'cancelled_on', 'errors.input.cancel_before_start');
+  }
+}
+
+/** A member the subscription may belong to: the caller, or anyone when the caller is the owner. */
+export async function resolveOwner(ctx: OpContext, requested: string | undefined): Promise<string> {
+  const self = ctx.actor.memberId;
+  if (requested === undefined || requested === self) {
+    if (self) return self;
+    const owner = (await ctx.tx.from('members').where({ household_id: household(ctx).id, role: 'owner' }).first()) as Row | undefined;
+    if (!owner) throw new OpError('internal');
+    return String(owner.id);
+  }
+  await requireOwned(ctx, 'members', 'member', requested);
+  if (ctx.actor.role !== 'owner') throw new OpError('forbidden', 'errors.owner_only');
+  return requested;
+}

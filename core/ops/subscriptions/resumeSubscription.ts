@@ -1,0 +1,23 @@
+import { z } from 'zod';
+
+import { defineOp } from '../../kernel/op.ts';
+import { requireSubscription } from '../shared/context.ts';
+import { Id, Subscription } from '../shared/schemas.ts';
+import { resume } from './lifecycle.ts';
+import { loadView } from './view.ts';
+
+export const resumeSubscription = defineOp({
+  name: 'resume_subscription',
+  title: 'Resume a subscription',
+  description: 'Resumes a paused or cancelled subscription; its charges follow the original series again.',
+  input: z.object({ id: Id }),
+  output: Subscription,
+  effect: 'write',
+  scope: 'write',
+  idempotent: true,
+  summarize: (_input, output) => `Resumed ${output.name}`,
+  async run(ctx, input) {
+    await resume(ctx, await requireSubscription(ctx, input.id));
+    return loadView(ctx, input.id);
+  },
+});

@@ -1,0 +1,74 @@
+import { z } from 'zod';
+
+import { defineOp } from '../../kernel/op.ts';
+import type { SubscriptionRow } from '../../store/repos/subscriptions.ts';
+import { household, nowIso, requireSubscription, toMinor } from '../shared/context.ts';
+import { Id, IsoDate, Subscription } from '../shared/schemas.ts';
+import { checkDates, ensureTags, resolveNamed, resolveOwner, setShares, setTagLinks } from './fields.ts';
+import { subscriptionFields } from './input.ts';
+import { loadView } from './view.ts';
+
+export const updateSubscription = defineOp({
+  name: 'update_subscription',
+  title: 'Change a subscription',
+  description:
+    'Changes any field of a subscription; fields left out stay as they are, null clears an optional field. A new amount is recorded as a price change effective on price_effective_date (default: today). tags replaces the whole set of tags.',
+  input: z.object({
+    id: Id.describe('The subscription to change.'),
+    ...z.object(subscriptionFields).partial().shape,
+    price_effective_date: IsoDate.optional().describe('When a new amount takes effect; default: today.'),
+  }),
+  output: Subscription,
+  effect: 'write',
+  scope: 'write',
+  financial: true,
+  idempotent: true,
+  summarize: (_input, output) => `Changed ${output.name}`,
+  async run(ctx, input) {
+    const current = await requireSubscription(ctx, input.id);
+    const currency = input.currency ?? current.currency;
+    const amountMinor = input.amount !== undefined ? toMinor(ctx, input.amount, currency) : current.amount_minor;
+    const patch: Partial<SubscriptionRow> = {
+      name: input.name,
+      vendor: input.vendor,
+      amount_minor: amountMinor,
+      currency,
+      cycle_unit: input.cycle?.unit,
+      cycle_every: input.cycle?.every,
+      first_charge_date: input.first_charge_date,
+      status: input.status,
+      trial_ends_on: input.trial_ends_on,
+      contract_ends_on: input.contract_ends_on,
+      notice_days: input.notice_days,
+      category_id: await resolveNamed(ctx, 'categories', input.category_id, input.category, 'category'),
+      payment_method_id: await resolveNamed(ctx, 'payment_methods', input.payment_method_id, input.payment_method, 'payment_method'),
+      notes: input.notes,
+      url: input.url,
+      cancel_url: input.cancel_url,
+      private: input.private === undefined ? undefined : input.private ? 1 : 0,
+      member_id: input.member_id === undefined ? undefined : await resolveOwner(ctx, input.member_id),
+    };
+    checkDates(ctx, { ...current, ...definedOnly(patch) });
+    if (amountMinor !== current.amount_minor || currency !== current.currency) {
+      await ctx.tx.insert('price_changes', {
+        id: ctx.newId('pc'),
+        household_id: household(ctx).id,
+        subscription_id: current.id,
+        effective_date: input.price_effective_date ?? ctx.today,
+        old_amount_minor: current.amount_minor,
+        new_amount_minor: amountMinor,
+        currency,
+        created_at: nowIso(ctx),
+      });
+    }
+    const changed = Object.entries(definedOnly(patch)).some(([key, value]) => current[key as keyof SubscriptionRow] !== value);
+    if (changed) await ctx.tx.update('subscriptions', current.id, { ...patch, updated_at: nowIso(ctx) });
+    if (input.tags) await setTagLinks(ctx, current.id, await ensureTags(ctx, input.tags));
+    if (input.shares) await setShares(ctx, current.id, input.shares);
+    return loadView(ctx, current.id);
+  },
+});
+
+function definedOnly<T extends object>(patch: T): Partial<T> {
+  return Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,56 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+
+import knex, { type Knex } from 'knex';
+
+import { migrationSource } from './migrations/index.ts';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface Database {
+  knex: Knex;
+  dialect: Dialect;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** A `postgres://` URL; when absent, SQLite is used. */
+  url?: string | undefined;
+  /** The SQLite file, or `:memory:`. */
+  sqliteFile?: string | undefined;
+}
+
+/** Opens the database named by the options (PostgreSQL for a URL, SQLite otherwise). */
+export function openDatabase(options: DatabaseOptions): Database {
+  if (options.url) {
+    const k = knex({ client: 'pg', connection: options.url, pool: { min: 0, max: 10 } });
+    return { knex: k, dialect: 'postgres', close: () => k.destroy() };
+  }
+  const filename = options.sqliteFile ?? ':memory:';
+  if (filename !== ':memory:') mkdirSync(path.dirname(filename), { recursive: true });
+  const k = knex({
+    client: 'sqlite3',
+    connection: { filename },
+    useNullAsDefault: true,
+    pool: {
+      min: 1,
+      max: 1,
+      afterCreate: (conn: { run: (sql: string, cb: (err: Error | null) => void) => void }, done: (err: Error | null, conn: unknown) => void) => {
+        conn.run('PRAGMA foreign_keys = ON', (e1) => {
+          if (e1) return done(e1, conn);
+          conn.run('PRAGMA journal_mode = WAL', (e2) => {
+            if (e2) return done(e2, conn);
+            conn.run('PRAGMA busy_timeout = 5000', (e3) => done(e3, conn));
+          });
+        });
+      },
+    },
+  });
+  return { knex: k, dialect: 'sqlite', close: () => k.destroy() };
+}
+
+/** Runs every pending migration; returns the names it applied. */
+export async function migrate(db: Database): Promise<string[]> {
+  const [, applied] = (await db.knex.migrate.latest({ migrationSource })) as [number, string[]];
+  return applied;
+}

@@ -1,0 +1,22 @@
+import type { Knex } from 'knex';
+
+import * as initial from './202611300001_initial.ts';
+
+interface Migration {
+  up(knex: Knex): Promise<void>;
+  down(knex: Knex): Promise<void>;
+}
+
+/** Every migration in order. Add new ones at the end; never edit one that has shipped. */
+const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [['202611300001_initial', initial]];
+
+/** A knex migration source over the list above, so migrations work the same from source and tests. */
+export const migrationSource: Knex.MigrationSource<string> = {
+  getMigrations: async () => MIGRATIONS.map(([name]) => name),
+  getMigrationName: (name) => name,
+  getMigration: async (name) => {
+    const found = MIGRATIONS.find(([n]) => n === name);
+    if (!found) throw new Error(`unknown migration ${name}`);
+    return found[1];
+  },
+};

@@ -1,0 +1,24 @@
+import type { Change } from '../tracked.ts';
+
+/** An `audit_entries` row as stored. */
+export interface AuditRow {
+  seq: number;
+  id: string;
+  household_id: string;
+  member_id: string | null;
+  actor_kind: string;
+  channel: string;
+  agent_name: string | null;
+  token_id: string | null;
+  op: string;
+  input: string;
+  changes: string;
+  summary: string;
+  private_to: string | null;
+  undone_by: string | null;
+  created_at: string;
+}
+
+export function changesOf(row: AuditRow): Change[] {
+  return JSON.parse(row.changes) as Change[];
+}

@@ -1,0 +1,83 @@
+import type { Knex } from 'knex';
+
+import { expectedCharges, type PriceChangeInput } from '../../domain/charges.ts';
+import { formatAmount } from '../../domain/money.ts';
+import type { Charge } from '../../ops/shared/schemas.ts';
+import { chunked, cycleOf, type SubscriptionRow } from './subscriptions.ts';
+
+export interface ChargeRow {
+  id: string;
+  household_id: string;
+  subscription_id: string;
+  due_date: string;
+  status: 'paid' | 'skipped';
+  amount_minor: number | null;
+  currency: string;
+  note: string | null;
+  recorded_at: string;
+}
+
+export interface PriceChangeRow extends PriceChangeInput {
+  id: string;
+  subscription_id: string;
+  currency: string;
+  created_at: string;
+}
+
+/** Price changes of these subscriptions, grouped by subscription id. */
+export async function priceChangesBySubscription(db: Knex | Knex.Transaction, ids: string[]): Promise<Map<string, PriceChangeRow[]>> {
+  const rows = await chunked(ids, (part) => db('price_changes').whereIn('subscription_id', part).orderBy('effective_date') as Promise<PriceChangeRow[]>);
+  const map = new Map<string, PriceChangeRow[]>();
+  for (const row of rows) map.set(row.subscription_id, [...(map.get(row.subscription_id) ?? []), row]);
+  return map;
+}
+
+/**
+ * Expected and recorded charges of the given subscriptions in [from, to], by date then name.
+ * A recorded charge replaces the expected one of the same date; recorded charges off the series
+ * (the schedule changed after paying) are listed too.
+ */
+export async function chargesBetween(db: Knex | Knex.Transaction, subs: SubscriptionRow[], from: string, to: string): Promise<Charge[]> {
+  const ids = subs.map((s) => s.id);
+  const [changes, recorded] = await Promise.all([
+    priceChangesBySubscription(db, ids),
+    chunked(ids, (part) => db('charges').whereIn('subscription_id', part).whereBetween('due_date', [from, to]) as Promise<ChargeRow[]>),
+  ]);
+  const recordedByKey = new Map(recorded.map((c) => [`${c.subscription_id}|${c.due_date}`, c]));
+  const out: Charge[] = [];
+  for (const sub of subs) {
+    const series = expectedCharges({ ...sub, cycle: cycleOf(sub) }, changes.get(sub.id) ?? [], from, to);
+    for (const expected of series) {
+      const key = `${sub.id}|${expected.due_date}`;
+      const done = recordedByKey.get(key);
+      recordedByKey.delete(key);
+      out.push(done ? recordedView(done, sub) : {
+        id: null,
+        subscription_id: sub.id,
+        subscription_name: sub.name,
+        due_date: expected.due_date,
+        status: 'expected',
+        amount: formatAmount(expected.amount_minor, sub.currency),
+        currency: sub.currency,
+      });
+    }
+  }
+  const names = new Map(subs.map((s) => [s.id, s]));
+  for (const extra of recordedByKey.values()) {
+    const sub = names.get(extra.subscription_id);
+    if (sub) out.push(recordedView(extra, sub));
+  }
+  return out.sort((a, b) => (a.due_date < b.due_date ? -1 : a.due_date > b.due_date ? 1 : a.subscription_name.localeCompare(b.subscription_name)));
+}
+
+function recordedView(row: ChargeRow, sub: SubscriptionRow): Charge {
+  return {
+    id: row.id,
+    subscription_id: sub.id,
+    subscription_name: sub.name,
+    due_date: row.due_date,
+    status: row.status,
+    amount: formatAmount(row.amount_minor ?? 0, row.currency),
+    currency: row.currency,
+  };
+}

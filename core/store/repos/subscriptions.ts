@@ -1,0 +1,143 @@
+import type { Knex } from 'knex';
+
+import { chargesPerMonth, type Cycle, type CycleUnit, nextOccurrence } from '../../domain/cycles.ts';
+import { formatAmount } from '../../domain/money.ts';
+import type { Actor } from '../../kernel/actor.ts';
+import type { Subscription } from '../../ops/shared/schemas.ts';
+
+/** A `subscriptions` row as stored. */
+export interface SubscriptionRow {
+  id: string;
+  household_id: string;
+  member_id: string;
+  name: string;
+  vendor: string | null;
+  amount_minor: number;
+  currency: string;
+  cycle_unit: CycleUnit;
+  cycle_every: number;
+  first_charge_date: string;
+  status: 'active' | 'trial' | 'paused' | 'cancelled';
+  trial_ends_on: string | null;
+  paused_on: string | null;
+  cancelled_on: string | null;
+  contract_ends_on: string | null;
+  notice_days: number | null;
+  category_id: string | null;
+  payment_method_id: string | null;
+  notes: string | null;
+  url: string | null;
+  cancel_url: string | null;
+  private: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/**
+ * Subscriptions of the actor's household that the actor may see: everything but another member's
+ * private ones. Every read of subscriptions starts here, so privacy is enforced in one place.
+ */
+export function visibleSubscriptions(db: Knex | Knex.Transaction, actor: Actor, householdId: string): Knex.QueryBuilder {
+  const query = db('subscriptions').where('subscriptions.household_id', householdId);
+  if (actor.kind === 'system' && actor.memberId === null) return query;
+  return query.andWhere((q) => {
+    q.where('subscriptions.private', 0).orWhere('subscriptions.member_id', actor.memberId ?? '');
+  });
+}
+
+export function cycleOf(row: Pick<SubscriptionRow, 'cycle_unit' | 'cycle_every'>): Cycle {
+  return { unit: row.cycle_unit, every: row.cycle_every };
+}
+
+/** The next charge date on or after `today`, or null when no charge is coming (cancelled, paused, ended). */
+export function nextChargeDate(row: SubscriptionRow, today: string): string | null {
+  if (row.status === 'paused') return null;
+  const next = nextOccurrence(row.first_charge_date, cycleOf(row), today);
+  if (row.cancelled_on !== null && next > row.cancelled_on) return null;
+  if (row.status === 'cancelled' && row.cancelled_on === null) return null;
+  return next;
+}
+
+/** Average monthly cost in minor units (unrounded). */
+export function monthlyMinor(row: Pick<SubscriptionRow, 'amount_minor' | 'cycle_unit' | 'cycle_every'>): number {
+  return row.amount_minor * chargesPerMonth(cycleOf(row));
+}
+
+/** Turns rows into the `Subscription` every surface sees, loading their names, tags and shares in batches. */
+export async function subscriptionViews(db: Knex | Knex.Transaction, rows: SubscriptionRow[], today: string): Promise<Subscription[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((r) => r.id);
+  const householdId = rows[0]?.household_id ?? '';
+  const [categories, methods, tagLinks, shares] = await Promise.all([
+    db('categories').where({ household_id: householdId }).select('id', 'name') as Promise<Array<{ id: string; name: string }>>,
+    db('payment_methods').where({ household_id: householdId }).select('id', 'name') as Promise<Array<{ id: string; name: string }>>,
+    chunked(ids, (part) =>
+      db('subscription_tags')
+        .join('tags', 'tags.id', 'subscription_tags.tag_id')
+        .whereIn('subscription_tags.subscription_id', part)
+        .orderBy('tags.name')
+        .select('subscription_tags.subscription_id as sid', 'tags.id as id', 'tags.name as name') as Promise<Array<{ sid: string; id: string; name: string }>>,
+    ),
+    chunked(ids, (part) =>
+      db('subscription_shares')
+        .whereIn('subscription_id', part)
+        .orderBy('member_id')
+        .select('subscription_id as sid', 'member_id', 'share_bp') as Promise<Array<{ sid: string; member_id: string; share_bp: number }>>,
+    ),
+  ]);
+  const categoryNames = new Map(categories.map((c) => [c.id, c.name]));
+  const methodNames = new Map(methods.map((m) => [m.id, m.name]));
+  const tagsBySub = groupBy(tagLinks, (t) => t.sid);
+  const sharesBySub = groupBy(shares, (s) => s.sid);
+  return rows.map((row) => ({
+    id: row.id,
+    name: row.name,
+    vendor: row.vendor,
+    amount: formatAmount(row.amount_minor, row.currency),
+    currency: row.currency,
+    cycle: cycleOf(row),
+    first_charge_date: row.first_charge_date,
+    next_charge_date: nextChargeDate(row, today),
+    status: row.status,
+    trial_ends_on: row.trial_ends_on,
+    paused_on: row.paused_on,
+    cancelled_on: row.cancelled_on,
+    contract_ends_on: row.contract_ends_on,
+    notice_days: row.notice_days,
+    category: ref(row.category_id, categoryNames),
+    payment_method: ref(row.payment_method_id, methodNames),
+    tags: (tagsBySub.get(row.id) ?? []).map((t) => ({ id: t.id, name: t.name })),
+    notes: row.notes,
+    url: row.url,
+    cancel_url: row.cancel_url,
+    private: row.private === 1,
+    member_id: row.member_id,
+    shares: (sharesBySub.get(row.id) ?? []).map((s) => ({ member_id: s.member_id, percent: formatAmount(s.share_bp, 'XXX') })),
+    monthly_cost: formatAmount(Math.round(monthlyMinor(row)), row.currency),
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  }));
+}
+
+function ref(id: string | null, names: Map<string, string>): { id: string; name: string } | null {
+  if (id === null) return null;
+  return { id, name: names.get(id) ?? '' };
+}
+
+function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
+  const map = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const list = map.get(k);
+    if (list) list.push(item);
+    else map.set(k, [item]);
+  }
+  return map;
+}
+
+/** Runs a whereIn query in chunks that stay under SQLite's bound-parameter limit. */
+export async function chunked<T>(ids: string[], query: (part: string[]) => Promise<T[]>, size = 500): Promise<T[]> {
+  const out: T[] = [];
+  for (let i = 0; i < ids.length; i += size) out.push(...(await query(ids.slice(i, i + size))));
+  return out;
+}

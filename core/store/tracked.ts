@@ -1,0 +1,120 @@
+import type { Knex } from 'knex';
+
+import { OpError } from '../kernel/errors.ts';
+
+/** A stored row as the database returns it: text, numbers and nulls only (see the migration). */
+export type Row = Record<string, string | number | null>;
+
+/** Tables whose writes are recorded for audit and undo. Everything a person changes lives here. */
+export const TRACKED_TABLES = [
+  'households',
+  'members',
+  'invites',
+  'categories',
+  'payment_methods',
+  'tags',
+  'subscriptions',
+  'subscription_tags',
+  'subscription_shares',
+  'charges',
+  'price_changes',
+  'fx_rates',
+  'tokens',
+] as const;
+export type TrackedTable = (typeof TRACKED_TABLES)[number];
+
+/** One row changed by an op: its image before and after (null = did not exist). */
+export interface Change {
+  table: TrackedTable;
+  id: string;
+  before: Row | null;
+  after: Row | null;
+}
+
+/** The row with its keys sorted, so rows from SQLite and PostgreSQL compare and serialise alike. */
+export function canonicalRow(row: Row): Row {
+  const out: Row = {};
+  for (const key of Object.keys(row).sort()) out[key] = row[key] ?? null;
+  return out;
+}
+
+export function sameRow(a: Row | null, b: Row | null): boolean {
+  if (a === null || b === null) return a === b;
+  return JSON.stringify(canonicalRow(a)) === JSON.stringify(canonicalRow(b));
+}
+
+/**
+ * The only way ops write: every insert, update and delete goes through here inside the op's
+ * transaction and is recorded with its before and after image. Reads use `from()`.
+ */
+export class TrackedTx {
+  readonly changes: Change[] = [];
+
+  constructor(readonly trx: Knex.Transaction) {}
+
+  /** A query builder for reads. Writing through it would escape the audit, so don't. */
+  from(table: string): Knex.QueryBuilder {
+    return this.trx(table);
+  }
+
+  async get(table: TrackedTable, id: string): Promise<Row | null> {
+    const row = (await this.trx(table).where({ id }).first()) as Row | undefined;
+    return row ? canonicalRow(row) : null;
+  }
+
+  async insert(table: TrackedTable, row: Row & { id: string }): Promise<Row> {
+    await this.trx(table).insert(row);
+    const after = await this.get(table, row.id);
+    this.record(table, row.id, null, after);
+    return after ?? row;
+  }
+
+  /** Updates one row by id; `undefined` values in the patch are ignored. */
+  async update(table: TrackedTable, id: string, patch: Record<string, string | number | null | undefined>): Promise<Row> {
+    const before = await this.get(table, id);
+    if (!before) throw new OpError('internal');
+    const clean = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
+    if (Object.keys(clean).length > 0) await this.trx(table).where({ id }).update(clean);
+    const after = await this.get(table, id);
+    this.record(table, id, before, after);
+    return after ?? before;
+  }
+
+  async remove(table: TrackedTable, id: string): Promise<Row | null> {
+    const before = await this.get(table, id);
+    if (!before) return null;
+    await this.trx(table).where({ id }).delete();
+    this.record(table, id, before, null);
+    return before;
+  }
+
+  /** Removes every row matching `where`, each recorded, and returns how many. */
+  async removeWhere(table: TrackedTable, where: Record<string, string | number>): Promise<number> {
+    const rows = (await this.trx(table).where(where).select('id')) as Array<{ id: string }>;
+    for (const row of rows) await this.remove(table, row.id);
+    return rows.length;
+  }
+
+  /** Applies recorded changes backwards, refusing when a row is no longer as the change left it. */
+  async revert(changes: readonly Change[]): Promise<void> {
+    for (const change of [...changes].reverse()) {
+      const current = await this.get(change.table, change.id);
+      if (!sameRow(current, change.after)) {
+        throw new OpError('undo_conflict', 'errors.undo_conflict', { table: change.table });
+      }
+      if (change.before === null) await this.remove(change.table, change.id);
+      else if (change.after === null) await this.insert(change.table, { ...change.before, id: change.id });
+      else await this.update(change.table, change.id, change.before);
+    }
+  }
+
+  private record(table: TrackedTable, id: string, before: Row | null, after: Row | null): void {
+    const existing = this.changes.find((c) => c.table === table && c.id === id);
+    if (!existing) {
+      this.changes.push({ table, id, before, after });
+      return;
+    }
+    existing.after = after;
+    if (sameRow(existing.before, existing.after)) this.changes.splice(this.changes.indexOf(existing), 1);
+  }
+}
