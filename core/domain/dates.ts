@@ -100,9 +100,12 @@ export function zonedInstant(date: IsoDate, time: string, timeZone: string): Dat
   const { year, month, day } = parts(date);
   const [hour = 0, minute = 0] = time.split(':').map(Number);
   const wall = Date.UTC(year, month - 1, day, hour, minute);
-  const first = wall - offsetMinutes(new Date(wall), timeZone) * 60_000;
-  const second = wall - offsetMinutes(new Date(first), timeZone) * 60_000;
-  return new Date(Math.min(first, second));
+  // The offsets in force half a day either side cover any single DST change around the wall time.
+  const candidates = [-12, 12].map((h) => wall - offsetMinutes(new Date(wall + h * 3_600_000), timeZone) * 60_000);
+  const wanted = `${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}`;
+  const real = candidates.filter((t) => localTime(new Date(t), timeZone) === wanted && localDate(new Date(t), timeZone) === date);
+  // Repeated (fall back): the first occurrence. Skipped (spring forward): the later candidate, after the jump.
+  return new Date(real.length > 0 ? Math.min(...real) : Math.max(...candidates));
 }
 
 /** True for an IANA time zone name Node knows, such as `Europe/Madrid`. */

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { z } from 'zod';
+import { type z, ZodObject } from 'zod';
 
 import { localDate } from '../domain/dates.ts';
 import type { Household } from '../ops/shared/schemas.ts';
@@ -54,6 +54,8 @@ export class Core<C extends readonly AnyOp[] = readonly AnyOp[]> {
   readonly clock: () => Date;
   readonly newId: (prefix: string) => string;
   private readonly byName: Map<string, AnyOp>;
+  /** Top-level inputs are strict: an unknown field is an error, not silently dropped (agents learn from it). */
+  private readonly strictInputs = new WeakMap<AnyOp, z.ZodType>();
 
   constructor(options: CoreOptions<C>) {
     this.db = options.db;
@@ -81,7 +83,7 @@ export class Core<C extends readonly AnyOp[] = readonly AnyOp[]> {
     options: InvokeOptions = {},
   ): Promise<InvokeResult<z.output<O>>> {
     const op = (typeof opOrName === 'string' ? this.op(opOrName) : opOrName) as OpSpec<I, O>;
-    const parsed = parseInput(op.input, input, actor.locale);
+    const parsed = parseInput(this.strictInput(op as unknown as AnyOp), input, actor.locale) as z.output<I>;
     this.authorize(op as unknown as AnyOp, actor);
     const dryRun = options.dryRun === true;
     const now = this.clock();
@@ -115,12 +117,18 @@ export class Core<C extends readonly AnyOp[] = readonly AnyOp[]> {
       throw error;
     }
 
-    if (committed.audited && actor.householdId !== null) this.publish(op as unknown as AnyOp, actor, auditId, committed.changes, actor.householdId);
-    if (committed.audited && actor.householdId === null) {
-      const created = committed.changes.find((c) => c.table === 'households');
-      if (created) this.publish(op as unknown as AnyOp, actor, auditId, committed.changes, created.id);
-    }
+    const householdId = actor.householdId ?? householdOfChanges(committed.changes);
+    if (committed.audited && householdId) this.publish(op as unknown as AnyOp, actor, auditId, committed.changes, householdId);
     return { output: committed.output, changes: committed.changes, dryRun: false, auditId: committed.audited ? auditId : null };
+  }
+
+  private strictInput(op: AnyOp): z.ZodType {
+    let schema = this.strictInputs.get(op);
+    if (!schema) {
+      schema = op.input instanceof ZodObject ? op.input.strict() : op.input;
+      this.strictInputs.set(op, schema);
+    }
+    return schema;
   }
 
   private authorize(op: AnyOp, actor: Actor): void {
@@ -155,9 +163,8 @@ export class Core<C extends readonly AnyOp[] = readonly AnyOp[]> {
     trx: Knex.Transaction,
     entry: { op: AnyOp; actor: Actor; input: unknown; output: unknown; changes: Change[]; auditId: string; now: Date; household: Household | null },
   ): Promise<void> {
-    const householdId =
-      entry.household?.id ?? entry.changes.find((c) => c.table === 'households')?.id ?? entry.actor.householdId;
-    if (!householdId) return;
+    const householdId = entry.household?.id ?? householdOfChanges(entry.changes);
+    if (!householdId) throw new Error(`op ${entry.op.name} changed rows of no household`);
     const summary = entry.op.summarize ? entry.op.summarize(entry.input as never, entry.output as never) : entry.op.title;
     const createdMember = entry.actor.memberId ?? entry.changes.find((c) => c.table === 'members' && c.before === null)?.id ?? null;
     await trx('audit_entries').insert({
@@ -189,4 +196,14 @@ export class Core<C extends readonly AnyOp[] = readonly AnyOp[]> {
     };
     this.bus.publish(event);
   }
+}
+
+/** The household a set of changes belongs to, for ops run before the actor has one (create, join). */
+function householdOfChanges(changes: readonly Change[]): string | null {
+  for (const change of changes) {
+    if (change.table === 'households') return change.id;
+    const row = change.after ?? change.before;
+    if (row && typeof row.household_id === 'string' && row.household_id !== '') return row.household_id;
+  }
+  return null;
 }

@@ -10,13 +10,14 @@ export function randomId(prefix: string): string {
   return `${prefix}_${out}`;
 }
 
-/** A deterministic generator for tests: `sub_0001`, `sub_0002`… reset with `reset()`. */
-export function sequentialIds(): { next: (prefix: string) => string; reset: () => void } {
+/** A deterministic generator for tests: `sub_000001`, `sub_000002`…; `mark()` and `rewind(m)` replay a stretch. */
+export function sequentialIds(): { next: (prefix: string) => string; mark: () => number; rewind: (mark: number) => void } {
   let n = 0;
   return {
     next: (prefix) => `${prefix}_${String((n += 1)).padStart(6, '0')}`,
-    reset: () => {
-      n = 0;
+    mark: () => n,
+    rewind: (mark) => {
+      n = mark;
     },
   };
 }

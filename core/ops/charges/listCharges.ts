@@ -4,7 +4,7 @@ import { daysBetween } from '../../domain/dates.ts';
 import { defineOp } from '../../kernel/op.ts';
 import { chargesBetween } from '../../store/repos/charges.ts';
 import { type SubscriptionRow, visibleSubscriptions } from '../../store/repos/subscriptions.ts';
-import { fieldError, household } from '../shared/context.ts';
+import { fieldError, household, requireSubscription } from '../shared/context.ts';
 import { Charge, Id, IsoDate } from '../shared/schemas.ts';
 
 export const listCharges = defineOp({
@@ -25,6 +25,8 @@ export const listCharges = defineOp({
   async run(ctx, input) {
     if (input.to < input.from) throw fieldError(ctx, 'to', 'errors.input.range_order');
     if (daysBetween(input.from, input.to) > 1100) throw fieldError(ctx, 'to', 'errors.input.range_too_long', { days: 1100 });
+    // An unknown (or hidden) subscription is "not found", not an empty list.
+    if (input.subscription_id) await requireSubscription(ctx, input.subscription_id);
     const q = visibleSubscriptions(ctx.tx.trx, ctx.actor, household(ctx).id);
     if (input.subscription_id) q.andWhere('subscriptions.id', input.subscription_id);
     const subs = (await q.select('subscriptions.*')) as SubscriptionRow[];

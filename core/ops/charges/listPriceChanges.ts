@@ -4,7 +4,7 @@ import { formatAmount } from '../../domain/money.ts';
 import { defineOp } from '../../kernel/op.ts';
 import { priceChangesBySubscription } from '../../store/repos/charges.ts';
 import { type SubscriptionRow, visibleSubscriptions } from '../../store/repos/subscriptions.ts';
-import { household } from '../shared/context.ts';
+import { household, requireSubscription } from '../shared/context.ts';
 import { Id, IsoDate } from '../shared/schemas.ts';
 
 export const PriceChange = z.object({
@@ -28,6 +28,8 @@ export const listPriceChanges = defineOp({
   scope: 'read',
   idempotent: true,
   async run(ctx, input) {
+    // An unknown (or hidden) subscription is "not found", not an empty list.
+    if (input.subscription_id) await requireSubscription(ctx, input.subscription_id);
     const q = visibleSubscriptions(ctx.tx.trx, ctx.actor, household(ctx).id);
     if (input.subscription_id) q.andWhere('subscriptions.id', input.subscription_id);
     const subs = (await q.select('subscriptions.*')) as SubscriptionRow[];

@@ -1,5 +1,3 @@
-import { randomBytes } from 'node:crypto';
-
 import { z } from 'zod';
 
 import { defineOp } from '../../kernel/op.ts';
@@ -20,7 +18,8 @@ export const createInvite = defineOp({
   exclude: { mcp: 'An invite code admits a person to the household; only a person hands one out.' },
   summarize: () => 'Created an invite',
   async run(ctx, input) {
-    const code = randomBytes(9).toString('base64url');
+    // Unguessable in production (80 random bits), deterministic under a test id generator.
+    const code = ctx.newId('join');
     const expires = new Date(ctx.now.getTime() + input.expires_in_days * 86_400_000).toISOString();
     const row = await ctx.tx.insert('invites', {
       id: ctx.newId('inv'),

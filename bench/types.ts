@@ -1,0 +1,26 @@
+/** One line of the benchmark table: a name, the median and what it is measured in, and notes (ratios, sizes). */
+export interface BenchRow {
+  name: string;
+  median: number;
+  unit: string;
+  note?: string;
+}
+
+/** A benchmark suite: `bench/run.ts` runs every suite in turn and prints one table. */
+export interface BenchSuite {
+  name: string;
+  run(): Promise<BenchRow[]>;
+}
+
+/** Runs `fn` `runs` times after `warmup` runs and returns the median duration in milliseconds. */
+export async function medianMs(fn: () => Promise<unknown>, runs = 15, warmup = 3): Promise<number> {
+  for (let i = 0; i < warmup; i += 1) await fn();
+  const times: number[] = [];
+  for (let i = 0; i < runs; i += 1) {
+    const start = process.hrtime.bigint();
+    await fn();
+    times.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)] ?? 0;
+}

@@ -1,0 +1,154 @@
+import { parseArgs } from 'node:util';
+
+import { OpError } from '../core/kernel/errors.ts';
+import { newcomerActor } from '../core/kernel/actor.ts';
+import { offeredOn } from '../core/kernel/op.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { loadDemoHousehold } from './demo.ts';
+import { LocalActorError, resolveLocalActor } from './localActor.ts';
+import { startExhale } from './main.ts';
+import { openRuntime } from './runtime.ts';
+
+const USAGE = `Usage: exhale [command]
+
+  exhale                      start Exhale (HTTP server, bots, scheduler)
+  exhale init [options]       create a household and its owner
+      --name NAME --currency EUR --time-zone Europe/Madrid --owner NAME [--language en|es]
+  exhale demo                 load a realistic demo household
+  exhale ops                  list every op of the catalog
+  exhale op NAME ['<json>'] [--dry-run] [--as MEMBER] [--household ID]
+                              run any op and print its result as JSON
+  exhale migrate              apply database migrations
+  exhale help                 this text
+
+Configuration is by environment variables (EXHALE_DATA_DIR, EXHALE_DATABASE_URL, EXHALE_PORT…): see README.md.`;
+
+type Command = (args: string[]) => Promise<number>;
+
+const commands: Record<string, Command> = {
+  start: async () => {
+    await startExhale(loadConfig());
+    return -1; // keeps running
+  },
+  help: async () => {
+    console.log(USAGE);
+    return 0;
+  },
+  migrate: async () => {
+    const runtime = await openRuntime(loadConfig());
+    console.log('Database is up to date.');
+    await runtime.close();
+    return 0;
+  },
+  ops: async () => {
+    const runtime = await openRuntime(loadConfig());
+    for (const op of runtime.core.catalog) {
+      const hidden = offeredOn(op, 'mcp') ? '' : '  (not on MCP)';
+      console.log(`${op.name.padEnd(28)} ${op.effect.padEnd(11)} ${op.scope.padEnd(7)} ${op.title}${hidden}`);
+    }
+    await runtime.close();
+    return 0;
+  },
+  init: async (args) => {
+    const { values } = parseArgs({
+      args,
+      options: {
+        name: { type: 'string' },
+        currency: { type: 'string' },
+        'time-zone': { type: 'string' },
+        owner: { type: 'string' },
+        language: { type: 'string', default: 'en' },
+      },
+    });
+    const missing = (['name', 'currency', 'time-zone', 'owner'] as const).filter((k) => !values[k]);
+    if (missing.length > 0) {
+      console.error(`exhale init needs ${missing.map((m) => `--${m}`).join(', ')}.\nExample: exhale init --name "Casa" --currency EUR --time-zone Europe/Madrid --owner Ana`);
+      return 2;
+    }
+    const runtime = await openRuntime(loadConfig());
+    try {
+      const { output } = await runtime.core.invoke('create_household', newcomerActor('cli', values.language === 'es' ? 'es' : 'en'), {
+        name: values.name,
+        currency: values.currency,
+        time_zone: values['time-zone'],
+        language: values.language,
+        owner_name: values.owner,
+      });
+      console.log(`Created household "${output.household.name}" (${output.household.id}) with owner ${output.member.name}.`);
+      console.log('Next: `npm start` (or `exhale`) to run it, `exhale op list_subscriptions` to try an op.');
+      return 0;
+    } finally {
+      await runtime.close();
+    }
+  },
+  demo: async () => {
+    const runtime = await openRuntime(loadConfig());
+    try {
+      const result = await loadDemoHousehold(runtime.core);
+      console.log(`Loaded the demo household "${result.name}" (${result.householdId}): ${result.subscriptions} subscriptions, ${result.members} members.`);
+      return 0;
+    } finally {
+      await runtime.close();
+    }
+  },
+  op: async (args) => {
+    const { values, positionals } = parseArgs({
+      args,
+      allowPositionals: true,
+      options: { 'dry-run': { type: 'boolean', default: false }, as: { type: 'string' }, household: { type: 'string' } },
+    });
+    const [name, json = '{}'] = positionals;
+    if (!name) {
+      console.error('Usage: exhale op NAME [\'<json>\'] [--dry-run] [--as MEMBER] [--household ID]. `exhale ops` lists the names.');
+      return 2;
+    }
+    let input: unknown;
+    try {
+      input = JSON.parse(json);
+    } catch {
+      console.error(`The input is not valid JSON: ${json}`);
+      return 2;
+    }
+    const runtime = await openRuntime(loadConfig());
+    try {
+      const actor = await resolveLocalActor(runtime.db, { as: values.as, household: values.household });
+      const result = await runtime.core.invoke(name, actor, input, { dryRun: values['dry-run'] });
+      const printed = values['dry-run'] ? { dry_run: true, output: result.output, changes: result.changes } : result.auditId ? { ...asObject(result.output), activity_id: result.auditId } : result.output;
+      console.log(JSON.stringify(printed, null, 2));
+      return 0;
+    } finally {
+      await runtime.close();
+    }
+  },
+};
+
+function asObject(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : { result: value };
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [name = 'start', ...rest] = argv;
+  const command = commands[name === '--help' || name === '-h' ? 'help' : name];
+  if (!command) {
+    console.error(`Unknown command "${name}".\n\n${USAGE}`);
+    process.exitCode = 2;
+    return;
+  }
+  try {
+    const code = await command(rest);
+    if (code >= 0) process.exitCode = code;
+  } catch (error) {
+    if (error instanceof OpError) {
+      console.error(error.render('en'));
+      process.exitCode = 1;
+    } else if (error instanceof ConfigError || error instanceof LocalActorError) {
+      console.error(error.message);
+      process.exitCode = 2;
+    } else {
+      console.error(error instanceof Error ? error.message : error);
+      process.exitCode = 1;
+    }
+  }
+}
+
+await main(process.argv.slice(2));

@@ -1,0 +1,50 @@
+import type { Config } from './config.ts';
+import type { FetchHandler } from './http/fetchHandler.ts';
+import { type HttpHost, startHttpHost } from './http/server.ts';
+import { describeDatabase, openRuntime, type Runtime } from './runtime.ts';
+
+export interface RunningExhale {
+  runtime: Runtime;
+  http: HttpHost;
+  stop(): Promise<void>;
+}
+
+/**
+ * The composition root of the primary process: configuration, database (migrated), core, the HTTP
+ * host and every channel that is configured. With nothing configured it still starts and says
+ * what to set next.
+ */
+export async function startExhale(config: Config, options: { quiet?: boolean } = {}): Promise<RunningExhale> {
+  const runtime = await openRuntime(config);
+  const handlers: FetchHandler[] = [];
+  const http = await startHttpHost({ port: config.EXHALE_PORT, host: config.EXHALE_HOST, handlers });
+  const households = (await runtime.db.knex('households').count({ n: '*' })) as Array<{ n: number | string }>;
+
+  const lines = [
+    `Exhale is running.`,
+    `  Database: ${describeDatabase(config)} (${Number(households[0]?.n ?? 0)} households)`,
+    `  HTTP:     ${http.url} (health: ${http.url}/healthz)`,
+  ];
+  const next: string[] = [];
+  if (Number(households[0]?.n ?? 0) === 0) next.push('create a household: `exhale init --name Home --currency EUR --time-zone Europe/Madrid --owner Ana` (or `exhale demo`)');
+  if (!config.EXHALE_TELEGRAM_TOKEN) next.push('connect Telegram: set EXHALE_TELEGRAM_TOKEN (from @BotFather)');
+  if (!config.EXHALE_PUBLIC_URL) next.push('serve webhooks and remote agents: set EXHALE_PUBLIC_URL');
+  if (next.length > 0) lines.push('Next:', ...next.map((n) => `  - ${n}`));
+  if (!options.quiet) console.log(lines.join('\n'));
+
+  let stopping = false;
+  const stop = async (): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    await http.close();
+    await runtime.close();
+  };
+  if (!options.quiet) {
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      process.once(signal, () => {
+        void stop().then(() => process.exit(0));
+      });
+    }
+  }
+  return { runtime, http, stop };
+}

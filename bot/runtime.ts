@@ -1,0 +1,28 @@
+import { catalog } from '../core/ops/catalog.ts';
+import { Core } from '../core/kernel/core.ts';
+import { type Database, migrate, openDatabase } from '../core/store/connection.ts';
+import type { Config } from './config.ts';
+
+export type AppCore = Core<typeof catalog>;
+
+export interface Runtime {
+  config: Config;
+  db: Database;
+  core: AppCore;
+  close(): Promise<void>;
+}
+
+/** Opens the configured database, applies pending migrations and builds the core over the catalog. */
+export async function openRuntime(config: Config): Promise<Runtime> {
+  const db = openDatabase({ url: config.EXHALE_DATABASE_URL, sqliteFile: config.sqliteFile });
+  await migrate(db);
+  const core = new Core({ db, catalog });
+  return { config, db, core, close: () => db.close() };
+}
+
+/** Where the data lives, for messages: the SQLite file or the PostgreSQL server (without password). */
+export function describeDatabase(config: Config): string {
+  if (!config.EXHALE_DATABASE_URL) return `SQLite file ${config.sqliteFile}`;
+  const url = new URL(config.EXHALE_DATABASE_URL);
+  return `PostgreSQL at ${url.hostname}:${url.port || 5432}${url.pathname}`;
+}

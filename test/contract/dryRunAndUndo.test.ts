@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+
+import { newcomerActor } from '../../core/kernel/actor.ts';
+import { isWrite } from '../../core/kernel/op.ts';
+import { catalog } from '../../core/ops/catalog.ts';
+import { dumpDatabase } from '../helpers/dump.ts';
+import { WRITE_SAMPLES } from './samples.ts';
+import { seedHousehold } from './seed.ts';
+
+const writeOps = catalog.filter(isWrite);
+
+/**
+ * The kernel's promises, checked for every write op of the catalog: a dry run changes nothing and
+ * returns exactly what the real run returns; undo restores the prior state exactly.
+ */
+describe('every write op', () => {
+  it('has a sample call in test/contract/samples.ts', () => {
+    expect(writeOps.map((op) => op.name).filter((name) => !(name in WRITE_SAMPLES))).toEqual([]);
+  });
+
+  it.each(writeOps.filter((op) => op.name in WRITE_SAMPLES).map((op) => [op.name] as const))(
+    '%s: dry run leaves the database unchanged and matches the real run; undo restores it',
+    async (name) => {
+      const seed = await seedHousehold();
+      const { h } = seed;
+      try {
+        const sample = await WRITE_SAMPLES[name]!(seed);
+        const actor = sample.newcomer ? newcomerActor('cli', 'en') : (sample.actor ?? seed.owner);
+        const before = await dumpDatabase(h.db);
+        const mark = h.ids.mark();
+
+        const dry = await h.core.invoke(name, actor, sample.input, { dryRun: true });
+        expect(await dumpDatabase(h.db)).toBe(before);
+        expect(dry.dryRun).toBe(true);
+        expect(dry.changes.length).toBeGreaterThan(0);
+
+        h.ids.rewind(mark);
+        const real = await h.core.invoke(name, actor, sample.input);
+        expect(normaliseSecrets(real.output)).toEqual(normaliseSecrets(dry.output));
+        expect(real.changes).toEqual(dry.changes);
+        expect(real.auditId).not.toBeNull();
+
+        const undoActor = sample.newcomer ? await ownerOfNewHousehold(h, real.changes) : seed.owner;
+        await h.core.invoke('undo', undoActor, { ids: [real.auditId] });
+        expect(await dumpDatabase(h.db, { except: ['audit_entries', 'flows', 'token_uses'] })).toBe(
+          JSON.stringify(pick(JSON.parse(before) as Record<string, unknown>, ['audit_entries', 'flows', 'token_uses'])),
+        );
+      } finally {
+        await h.close();
+      }
+    },
+  );
+});
+
+/** Random codes and secrets (invite codes, tokens) legitimately differ between two runs. */
+function normaliseSecrets(value: unknown): unknown {
+  return JSON.parse(JSON.stringify(value), (key, v: unknown) => (['code', 'token'].includes(key) && typeof v === 'string' ? '<random>' : v));
+}
+
+function pick(dump: Record<string, unknown>, except: string[]): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(dump).filter(([table]) => !except.includes(table)));
+}
+
+async function ownerOfNewHousehold(h: Awaited<ReturnType<typeof seedHousehold>>['h'], changes: Array<{ table: string; after: Record<string, unknown> | null }>) {
+  const joined = changes.find((c) => c.table === 'members')?.after;
+  const { memberActor } = await import('../../core/kernel/actor.ts');
+  return memberActor({ id: String(joined?.id), household_id: String(joined?.household_id), role: 'owner', language: 'en' }, 'cli');
+}

@@ -1,0 +1,45 @@
+import type { Actor } from '../../core/kernel/actor.ts';
+import type { Seed } from './seed.ts';
+
+/**
+ * A realistic call of every write op against the seeded household: who calls it and with what.
+ * The catalog-wide contract tests run each one; a write op missing here fails the suite, so a new
+ * op cannot skip the dry-run and undo guarantees.
+ */
+export interface Sample {
+  /** Who calls it: the owner by default, or a newcomer without a household. */
+  actor?: Actor;
+  newcomer?: boolean;
+  input: unknown;
+}
+
+export const WRITE_SAMPLES: Record<string, (s: Seed) => Sample | Promise<Sample>> = {
+  create_household: () => ({ newcomer: true, input: { name: 'Second home', currency: 'USD', time_zone: 'America/New_York', owner_name: 'Kim' } }),
+  update_household: () => ({ input: { name: 'Renamed', currency: 'GBP', time_zone: 'Europe/London' } }),
+  create_invite: () => ({ input: { expires_in_days: 3 } }),
+  join_household: async (s) => {
+    const invite = await s.h.core.invoke('create_invite', s.owner, {});
+    return { newcomer: true, input: { code: invite.output.code, name: 'Zoe' } };
+  },
+  update_member: (s) => ({ input: { id: s.memberId, name: 'Luis M.', reminder_offsets: [7, 1], reminder_time: '08:30' } }),
+  remove_member: (s) => ({ input: { id: s.memberId } }),
+  create_subscription: () => ({
+    input: { name: 'Max', amount: '9.99', status: 'trial', trial_ends_on: '2026-03-09', first_charge_date: '2026-03-09', category: 'New category', tags: ['family', 'new tag'] },
+  }),
+  update_subscription: (s) => ({ input: { id: s.netflix, amount: '17.99', category_id: s.music, tags: ['kids'], notes: 'Price went up' } }),
+  pause_subscription: (s) => ({ input: { id: s.netflix } }),
+  resume_subscription: (s) => ({ input: { id: s.paused } }),
+  cancel_subscription: (s) => ({ input: { id: s.spotify, effective_date: '2026-03-01' } }),
+  delete_subscription: (s) => ({ input: { id: s.netflix } }),
+  bulk_update_subscriptions: (s) => ({ input: { ids: [s.netflix, s.spotify], change: { action: 'add_tags', tags: ['shared', 'family'] } } }),
+  mark_charge_paid: (s) => ({ input: { subscription_id: s.spotify, due_date: '2026-02-12', amount: '12.50' } }),
+  skip_charge: (s) => ({ input: { subscription_id: s.netflix, due_date: s.paidDate } }),
+  undo: (s) => ({ input: { ids: [s.lastAuditId] } }),
+};
+
+/** Valid inputs for read ops that have required fields (the others are called with `{}`). */
+export const READ_SAMPLES: Record<string, (s: Seed) => unknown> = {
+  get_subscription: (s) => ({ id: s.netflix }),
+  list_charges: (s) => ({ from: '2026-01-01', to: '2026-03-31', subscription_id: s.netflix }),
+  list_price_changes: (s) => ({ subscription_id: s.spotify }),
+};
