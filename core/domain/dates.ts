@@ -64,30 +64,38 @@ export function addMonths(date: IsoDate, months: number, dayOfMonth?: number): I
 export const minDate = (a: IsoDate, b: IsoDate): IsoDate => (a < b ? a : b);
 export const maxDate = (a: IsoDate, b: IsoDate): IsoDate => (a > b ? a : b);
 
+const FORMAT_OPTIONS = {
+  date: ['en-CA', { year: 'numeric', month: '2-digit', day: '2-digit' }],
+  time: ['en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }],
+  parts: ['en-US', { hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' }],
+} as const satisfies Record<string, readonly [string, Intl.DateTimeFormatOptions]>;
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+/** Intl formatters are costly to build (tens of microseconds), so each kind and zone is built once. */
+function formatter(kind: keyof typeof FORMAT_OPTIONS, timeZone: string): Intl.DateTimeFormat {
+  const key = `${kind}|${timeZone}`;
+  let fmt = formatters.get(key);
+  if (!fmt) {
+    const [locale, options] = FORMAT_OPTIONS[kind];
+    fmt = new Intl.DateTimeFormat(locale, { ...options, timeZone });
+    formatters.set(key, fmt);
+  }
+  return fmt;
+}
+
 /** The calendar date an instant falls on in a time zone (IANA name). */
 export function localDate(instant: Date, timeZone: string): IsoDate {
-  const fmt = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
-  return fmt.format(instant);
+  return formatter('date', timeZone).format(instant);
 }
 
 /** The local wall time (`HH:MM`) of an instant in a time zone. */
 export function localTime(instant: Date, timeZone: string): string {
-  const fmt = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
-  return fmt.format(instant);
+  return formatter('time', timeZone).format(instant);
 }
 
 function offsetMinutes(instant: Date, timeZone: string): number {
-  const fmt = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: 'numeric',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: 'numeric',
-    second: 'numeric',
-  });
-  const p = Object.fromEntries(fmt.formatToParts(instant).map((x) => [x.type, x.value]));
+  const p = Object.fromEntries(formatter('parts', timeZone).formatToParts(instant).map((x) => [x.type, x.value]));
   const asUtc = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second));
   return Math.round((asUtc - instant.getTime()) / 60_000);
 }

@@ -32,6 +32,11 @@ export interface CoreOptions<C extends readonly AnyOp[]> {
   bus?: EventBus;
   clock?: () => Date;
   newId?: (prefix: string) => string;
+  /**
+   * Check every op's result against its output schema. On by default; off when NODE_ENV is
+   * "production", where the schemas have already been proven by the test suite.
+   */
+  validateOutputs?: boolean;
 }
 
 /** Thrown inside a dry run's transaction to roll it back and carry the result out. */
@@ -53,6 +58,7 @@ export class Core<C extends readonly AnyOp[] = readonly AnyOp[]> {
   readonly catalog: C;
   readonly clock: () => Date;
   readonly newId: (prefix: string) => string;
+  private readonly validateOutputs: boolean;
   private readonly byName: Map<string, AnyOp>;
   /** Top-level inputs are strict: an unknown field is an error, not silently dropped (agents learn from it). */
   private readonly strictInputs = new WeakMap<AnyOp, z.ZodType>();
@@ -63,6 +69,7 @@ export class Core<C extends readonly AnyOp[] = readonly AnyOp[]> {
     this.bus = options.bus ?? new InMemoryEventBus();
     this.clock = options.clock ?? (() => new Date());
     this.newId = options.newId ?? randomId;
+    this.validateOutputs = options.validateOutputs ?? process.env.NODE_ENV !== 'production';
     this.byName = new Map(options.catalog.map((op) => [op.name, op]));
   }
 
@@ -89,22 +96,34 @@ export class Core<C extends readonly AnyOp[] = readonly AnyOp[]> {
     const now = this.clock();
     const auditId = this.newId('act');
 
+    const runOp = async (db: Knex | Knex.Transaction): Promise<{ output: z.output<O>; tx: TrackedTx; household: Household | null }> => {
+      const household = await this.loadHousehold(db, op as unknown as AnyOp, actor);
+      const tx = new TrackedTx(db);
+      const ctx: OpContext = {
+        actor,
+        household,
+        tx,
+        now,
+        today: localDate(now, household?.time_zone ?? 'UTC'),
+        dryRun,
+        auditId,
+        newId: this.newId,
+      };
+      const result = await op.run(ctx, parsed);
+      const output = (this.validateOutputs ? op.output.parse(result) : result) as z.output<O>;
+      return { output, tx, household };
+    };
+
+    // Reads need no transaction (they write nothing), which keeps the kernel's overhead small.
+    if (op.effect === 'read' && !dryRun) {
+      const { output } = await runOp(this.db.knex);
+      return { output, changes: [], dryRun: false, auditId: null };
+    }
+
     let committed: { output: z.output<O>; changes: Change[]; audited: boolean } | undefined;
     try {
       committed = await this.db.knex.transaction(async (trx) => {
-        const household = await this.loadHousehold(trx, op as unknown as AnyOp, actor);
-        const tx = new TrackedTx(trx);
-        const ctx: OpContext = {
-          actor,
-          household,
-          tx,
-          now,
-          today: localDate(now, household?.time_zone ?? 'UTC'),
-          dryRun,
-          auditId,
-          newId: this.newId,
-        };
-        const output = op.output.parse(await op.run(ctx, parsed)) as z.output<O>;
+        const { output, tx, household } = await runOp(trx);
         if (dryRun) throw new DryRunRollback(output, tx.changes);
         const audited = op.effect !== 'read' && tx.changes.length > 0;
         if (audited) await this.writeAudit(trx, { op: op as unknown as AnyOp, actor, input: parsed, output, changes: tx.changes, auditId, now, household });
@@ -145,17 +164,29 @@ export class Core<C extends readonly AnyOp[] = readonly AnyOp[]> {
     }
   }
 
-  private async loadHousehold(trx: Knex.Transaction, op: AnyOp, actor: Actor): Promise<Household | null> {
+  /** The actor's household, checking in the same query that the acting member still belongs to it. */
+  private async loadHousehold(db: Knex | Knex.Transaction, op: AnyOp, actor: Actor): Promise<Household | null> {
     if (actor.householdId === null) return null;
-    const row = (await trx('households').where({ id: actor.householdId }).first()) as Household | undefined;
+    const query = db('households').where('households.id', actor.householdId);
+    if (actor.memberId !== null) {
+      query.leftJoin('members', (j) => {
+        j.on('members.household_id', '=', 'households.id').andOnVal('members.id', '=', actor.memberId ?? '');
+      });
+    }
+    const row = (await query.first(
+      'households.id',
+      'households.name',
+      'households.currency',
+      'households.time_zone',
+      'households.locale',
+      'households.created_at',
+      ...(actor.memberId !== null ? ['members.id as member_id'] : []),
+    )) as (Household & { member_id?: string | null }) | undefined;
     if (!row) {
       if ((op.household ?? 'required') === 'none') return null;
       throw new OpError('forbidden', 'errors.no_household');
     }
-    if (actor.memberId !== null) {
-      const member = (await trx('members').where({ id: actor.memberId, household_id: actor.householdId }).first()) as { id: string } | undefined;
-      if (!member) throw new OpError('forbidden', 'errors.not_a_member');
-    }
+    if (actor.memberId !== null && !row.member_id) throw new OpError('forbidden', 'errors.not_a_member');
     return { id: row.id, name: row.name, currency: row.currency, time_zone: row.time_zone, locale: row.locale, created_at: row.created_at };
   }
 

@@ -50,7 +50,8 @@ export function sameRow(a: Row | null, b: Row | null): boolean {
 export class TrackedTx {
   readonly changes: Change[] = [];
 
-  constructor(readonly trx: Knex.Transaction) {}
+  /** A transaction for writes; plain knex for reads, which run outside one. */
+  constructor(readonly trx: Knex | Knex.Transaction) {}
 
   /** A query builder for reads. Writing through it would escape the audit, so don't. */
   from(table: string): Knex.QueryBuilder {

@@ -33,7 +33,7 @@ describe('the catalog', () => {
   });
 
   it('keeps secrets and bulk exports off MCP', () => {
-    const onMcp = new Set(catalog.filter((op) => op.exclude?.mcp === undefined).map((op) => op.name));
+    const onMcp = new Set<string>(catalog.filter((op) => op.exclude?.mcp === undefined).map((op) => op.name));
     for (const name of ['create_token', 'export_data', 'create_household', 'join_household']) expect(onMcp.has(name)).toBe(false);
   });
 

@@ -35,6 +35,16 @@ export const WRITE_SAMPLES: Record<string, (s: Seed) => Sample | Promise<Sample>
   mark_charge_paid: (s) => ({ input: { subscription_id: s.spotify, due_date: '2026-02-12', amount: '12.50' } }),
   skip_charge: (s) => ({ input: { subscription_id: s.netflix, due_date: s.paidDate } }),
   undo: (s) => ({ input: { ids: [s.lastAuditId] } }),
+  create_category: () => ({ input: { name: 'Software', color: '#336699' } }),
+  update_category: (s) => ({ input: { id: s.streaming, name: 'Video', color: '#FF0000' } }),
+  delete_category: (s) => ({ input: { id: s.streaming, reassign_to: s.music } }),
+  merge_categories: (s) => ({ input: { source_ids: [s.streaming], target_id: s.music } }),
+  create_payment_method: () => ({ input: { name: 'Joint account', kind: 'bank', last4: '1234' } }),
+  update_payment_method: (s) => ({ input: { id: s.visa, name: 'Old Visa', kind: 'card', last4: '4242' } }),
+  delete_payment_method: (s) => ({ input: { id: s.visa } }),
+  create_tag: () => ({ input: { name: 'work' } }),
+  rename_tag: (s) => ({ input: { id: s.family, name: 'home' } }),
+  delete_tag: (s) => ({ input: { id: s.family } }),
 };
 
 /** Valid inputs for read ops that have required fields (the others are called with `{}`). */

@@ -39,10 +39,8 @@ export async function priceChangesBySubscription(db: Knex | Knex.Transaction, id
  */
 export async function chargesBetween(db: Knex | Knex.Transaction, subs: SubscriptionRow[], from: string, to: string): Promise<Charge[]> {
   const ids = subs.map((s) => s.id);
-  const [changes, recorded] = await Promise.all([
-    priceChangesBySubscription(db, ids),
-    chunked(ids, (part) => db('charges').whereIn('subscription_id', part).whereBetween('due_date', [from, to]) as Promise<ChargeRow[]>),
-  ]);
+  const changes = await priceChangesBySubscription(db, ids);
+  const recorded = await chunked(ids, (part) => db('charges').whereIn('subscription_id', part).whereBetween('due_date', [from, to]) as Promise<ChargeRow[]>);
   const recordedByKey = new Map(recorded.map((c) => [`${c.subscription_id}|${c.due_date}`, c]));
   const out: Charge[] = [];
   for (const sub of subs) {

@@ -68,23 +68,22 @@ export async function subscriptionViews(db: Knex | Knex.Transaction, rows: Subsc
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   const householdId = rows[0]?.household_id ?? '';
-  const [categories, methods, tagLinks, shares] = await Promise.all([
-    db('categories').where({ household_id: householdId }).select('id', 'name') as Promise<Array<{ id: string; name: string }>>,
-    db('payment_methods').where({ household_id: householdId }).select('id', 'name') as Promise<Array<{ id: string; name: string }>>,
-    chunked(ids, (part) =>
-      db('subscription_tags')
-        .join('tags', 'tags.id', 'subscription_tags.tag_id')
-        .whereIn('subscription_tags.subscription_id', part)
-        .orderBy('tags.name')
-        .select('subscription_tags.subscription_id as sid', 'tags.id as id', 'tags.name as name') as Promise<Array<{ sid: string; id: string; name: string }>>,
-    ),
-    chunked(ids, (part) =>
-      db('subscription_shares')
-        .whereIn('subscription_id', part)
-        .orderBy('member_id')
-        .select('subscription_id as sid', 'member_id', 'share_bp') as Promise<Array<{ sid: string; member_id: string; share_bp: number }>>,
-    ),
-  ]);
+  // Sequential on purpose: a PostgreSQL transaction is one connection and runs one query at a time.
+  const categories = (await db('categories').where({ household_id: householdId }).select('id', 'name')) as Array<{ id: string; name: string }>;
+  const methods = (await db('payment_methods').where({ household_id: householdId }).select('id', 'name')) as Array<{ id: string; name: string }>;
+  const tagLinks = await chunked(ids, (part) =>
+    db('subscription_tags')
+      .join('tags', 'tags.id', 'subscription_tags.tag_id')
+      .whereIn('subscription_tags.subscription_id', part)
+      .orderBy('tags.name')
+      .select('subscription_tags.subscription_id as sid', 'tags.id as id', 'tags.name as name') as Promise<Array<{ sid: string; id: string; name: string }>>,
+  );
+  const shares = await chunked(ids, (part) =>
+    db('subscription_shares')
+      .whereIn('subscription_id', part)
+      .orderBy('member_id')
+      .select('subscription_id as sid', 'member_id', 'share_bp') as Promise<Array<{ sid: string; member_id: string; share_bp: number }>>,
+  );
   const categoryNames = new Map(categories.map((c) => [c.id, c.name]));
   const methodNames = new Map(methods.map((m) => [m.id, m.name]));
   const tagsBySub = groupBy(tagLinks, (t) => t.sid);

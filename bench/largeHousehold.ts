@@ -1,0 +1,86 @@
+import { memberActor, newcomerActor } from '../core/kernel/actor.ts';
+import { Core } from '../core/kernel/core.ts';
+import { addDays } from '../core/domain/dates.ts';
+import { catalog } from '../core/ops/catalog.ts';
+import { type Database, migrate, openDatabase } from '../core/store/connection.ts';
+import type { Actor } from '../core/kernel/actor.ts';
+
+export interface BenchHousehold {
+  db: Database;
+  core: Core<typeof catalog>;
+  owner: Actor;
+  householdId: string;
+  subscriptionIds: string[];
+  close(): Promise<void>;
+}
+
+const NAMES = ['Netflix', 'Spotify', 'Disney+', 'iCloud', 'Gym', 'Internet', 'Mobile', 'News', 'Cloud', 'VPN'];
+const CURRENCIES = ['EUR', 'EUR', 'EUR', 'USD', 'GBP'];
+
+/**
+ * A household of `subscriptions` subscriptions and `charges` recorded charges, bulk-inserted (the
+ * way an import of years of history would leave it), on an in-memory SQLite database unless a
+ * PostgreSQL URL is given.
+ */
+export async function largeHousehold(options: { subscriptions: number; charges: number; url?: string }): Promise<BenchHousehold> {
+  const db = openDatabase(options.url ? { url: options.url } : { sqliteFile: ':memory:' });
+  await migrate(db);
+  const core = new Core({ db, catalog });
+  const created = await core.invoke('create_household', newcomerActor('cli', 'en'), { name: 'Bench', currency: 'EUR', time_zone: 'Europe/Madrid', owner_name: 'Ana' });
+  const householdId = created.output.household.id;
+  const owner = memberActor({ ...created.output.member, household_id: householdId }, 'cli');
+  const now = new Date().toISOString();
+  const categories = Array.from({ length: 12 }, (_, i) => ({ id: `cat_b${i}`, household_id: householdId, name: `Category ${i}`, color: null, created_at: now }));
+  await db.knex.batchInsert('categories', categories, 200);
+  const subs = Array.from({ length: options.subscriptions }, (_, i) => ({
+    id: `sub_b${i}`,
+    household_id: householdId,
+    member_id: owner.memberId ?? '',
+    name: `${NAMES[i % NAMES.length]} ${i}`,
+    vendor: null,
+    amount_minor: 199 + ((i * 37) % 5000),
+    currency: CURRENCIES[i % CURRENCIES.length] ?? 'EUR',
+    cycle_unit: i % 7 === 0 ? 'year' : 'month',
+    cycle_every: 1,
+    first_charge_date: addDays('2020-01-01', i % 1500),
+    status: i % 11 === 0 ? 'paused' : 'active',
+    trial_ends_on: null,
+    paused_on: i % 11 === 0 ? '2025-06-01' : null,
+    cancelled_on: null,
+    contract_ends_on: null,
+    notice_days: null,
+    category_id: `cat_b${i % 12}`,
+    payment_method_id: null,
+    notes: null,
+    url: null,
+    cancel_url: null,
+    private: 0,
+    created_at: now,
+    updated_at: now,
+  }));
+  await db.knex.batchInsert('subscriptions', subs, 200);
+  const perSub = Math.ceil(options.charges / Math.max(1, options.subscriptions));
+  const charges = [];
+  for (let i = 0; i < options.charges; i += 1) {
+    const sub = subs[i % subs.length];
+    if (!sub) break;
+    const k = Math.floor(i / subs.length);
+    charges.push({
+      id: `chg_b${i}`,
+      household_id: householdId,
+      subscription_id: sub.id,
+      due_date: addDays(sub.first_charge_date, 30 * k),
+      status: k % 9 === 8 ? 'skipped' : 'paid',
+      amount_minor: sub.amount_minor,
+      currency: sub.currency,
+      note: null,
+      recorded_at: now,
+    });
+  }
+  void perSub;
+  await db.knex.batchInsert('charges', charges, 500);
+  for (const [currency, per_eur] of [['USD', 1.0705], ['GBP', 0.84638]] as const) {
+    await db.knex('fx_rates').insert({ id: `fx_${currency}`, household_id: '', date: '2024-06-28', currency, per_eur, source: 'ecb' });
+  }
+  return { db, core, owner, householdId, subscriptionIds: subs.map((s) => s.id), close: () => db.close() };
+}
