@@ -207,7 +207,7 @@ export class Core<C extends readonly AnyOp[] = readonly AnyOp[]> {
       agent_name: entry.actor.agent?.name ?? null,
       token_id: entry.actor.agent?.tokenId ?? null,
       op: entry.op.name,
-      input: JSON.stringify(entry.input ?? {}),
+      input: auditInput(entry.input),
       changes: JSON.stringify(entry.changes),
       summary: summary.slice(0, 300),
       private_to: await privateOwnerOf(trx, entry.changes),
@@ -237,4 +237,11 @@ function householdOfChanges(changes: readonly Change[]): string | null {
     if (row && typeof row.household_id === 'string' && row.household_id !== '') return row.household_id;
   }
   return null;
+}
+
+/** Inputs are kept for people to read; a bulky one (an imported document) is summarised, since undo needs only the changes. */
+const MAX_AUDIT_INPUT = 64 * 1024;
+function auditInput(input: unknown): string {
+  const text = JSON.stringify(input ?? {});
+  return text.length <= MAX_AUDIT_INPUT ? text : JSON.stringify({ truncated: true, bytes: text.length });
 }

@@ -45,6 +45,17 @@ export const WRITE_SAMPLES: Record<string, (s: Seed) => Sample | Promise<Sample>
   create_tag: () => ({ input: { name: 'work' } }),
   rename_tag: (s) => ({ input: { id: s.family, name: 'home' } }),
   delete_tag: (s) => ({ input: { id: s.family } }),
+  import_data: () => ({
+    input: {
+      document: {
+        format: 'exhale/1',
+        subscriptions: [
+          { name: 'Tidal', amount: '10.99', currency: 'EUR', cycle: { unit: 'month', every: 1 }, first_charge_date: '2026-02-10', category: 'Music', tags: ['family', 'hifi'], charges: [{ due_date: '2026-02-10', status: 'paid', amount: '10.99' }] },
+          { name: 'Netflix', amount: '15.99', currency: 'EUR', cycle: { unit: 'month', every: 1 }, first_charge_date: '2025-01-05' },
+        ],
+      },
+    },
+  }),
 };
 
 /** Valid inputs for read ops that have required fields (the others are called with `{}`). */

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+
+import { defineOp } from '../../kernel/op.ts';
+import { household, nowIso } from '../shared/context.ts';
+import { PaymentMethod, ShortName } from '../shared/schemas.ts';
+import { Last4, PaymentKind } from './fields.ts';
+import { assertNameFree } from './names.ts';
+import { paymentMethodView } from './views.ts';
+
+export const createPaymentMethod = defineOp({
+  name: 'create_payment_method',
+  title: 'Add a payment method',
+  description:
+    'Adds a payment method subscriptions can be paid with, such as "Visa ending 4242": a name, its kind (card, bank, paypal, cash or other) and optionally the last four digits. Never send a full card number. Names are unique in the household regardless of case. Returns the new payment method.',
+  input: z.object({
+    name: ShortName.describe('What the household calls it, such as "Joint Visa".'),
+    kind: PaymentKind,
+    last4: Last4.optional(),
+  }),
+  output: PaymentMethod,
+  effect: 'write',
+  scope: 'write',
+  summarize: (_input, output) => `Added payment method ${output.name}`,
+  async run(ctx, input) {
+    await assertNameFree(ctx, 'payment_methods', input.name);
+    const row = await ctx.tx.insert('payment_methods', {
+      id: ctx.newId('pm'),
+      household_id: household(ctx).id,
+      name: input.name,
+      kind: input.kind,
+      last4: input.last4 ?? null,
+      created_at: nowIso(ctx),
+    });
+    return paymentMethodView(row, new Map());
+  },
+});

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+
+import { defineOp } from '../../kernel/op.ts';
+import { household, nowIso } from '../shared/context.ts';
+import { ShortName, Tag } from '../shared/schemas.ts';
+import { assertNameFree } from './names.ts';
+import { tagView } from './views.ts';
+
+export const createTag = defineOp({
+  name: 'create_tag',
+  title: 'Create a tag',
+  description:
+    'Creates a tag, a free label for subscriptions such as "work". Tags are also created on the fly when a subscription is given a new tag name. Names are unique in the household regardless of case. Returns the new tag.',
+  input: z.object({ name: ShortName.describe('The tag, such as "work".') }),
+  output: Tag,
+  effect: 'write',
+  scope: 'write',
+  summarize: (_input, output) => `Created tag ${output.name}`,
+  async run(ctx, input) {
+    await assertNameFree(ctx, 'tags', input.name);
+    const row = await ctx.tx.insert('tags', {
+      id: ctx.newId('tag'),
+      household_id: household(ctx).id,
+      name: input.name,
+      created_at: nowIso(ctx),
+    });
+    return tagView(row, new Map());
+  },
+});

@@ -1,0 +1,37 @@
+import { z } from 'zod';
+
+import { defineOp } from '../../kernel/op.ts';
+import type { Row } from '../../store/tracked.ts';
+import { requireOwned } from '../shared/context.ts';
+import { Id } from '../shared/schemas.ts';
+import { unlinkTag } from './reassign.ts';
+
+export const deleteTag = defineOp({
+  name: 'delete_tag',
+  title: 'Delete a tag',
+  description:
+    'Deletes a tag and takes it off every subscription that carried it; the subscriptions themselves stay. Returns how many of the subscriptions you can see lost the tag. Can be undone from the activity list.',
+  input: z.object({ id: Id.describe('The tag to delete.') }),
+  output: z.object({
+    id: z.string(),
+    name: z.string(),
+    deleted: z.literal(true),
+    subscriptions_untagged: z
+      .int()
+      .describe('Subscriptions (that you can see) the tag was removed from.'),
+  }),
+  effect: 'destructive',
+  scope: 'write',
+  summarize: (_input, output) => `Deleted tag ${output.name}`,
+  async run(ctx, input) {
+    const tag = await requireOwned<Row>(ctx, 'tags', 'tag', input.id);
+    const untagged = await unlinkTag(ctx, input.id);
+    await ctx.tx.remove('tags', input.id);
+    return {
+      id: input.id,
+      name: String(tag.name),
+      deleted: true as const,
+      subscriptions_untagged: untagged,
+    };
+  },
+});

@@ -1,0 +1,23 @@
+import { z } from 'zod';
+
+import { defineOp } from '../../kernel/op.ts';
+import { Category } from '../shared/schemas.ts';
+import { categoryView, countsBy, householdRows } from './views.ts';
+
+export const listCategories = defineOp({
+  name: 'list_categories',
+  title: 'List categories',
+  description:
+    'Lists the household\'s categories (such as "Streaming" or "Software") by name, each with its colour and how many of the subscriptions you can see are in it. Use the ids to file subscriptions or to rename, recolour, delete or merge categories.',
+  input: z.object({}),
+  output: z.object({ items: z.array(Category) }),
+  effect: 'read',
+  scope: 'read',
+  idempotent: true,
+  async run(ctx) {
+    // One query at a time: a transaction is one connection, and pg refuses overlapping queries.
+    const rows = await householdRows(ctx, 'categories');
+    const counts = await countsBy(ctx, 'category_id');
+    return { items: rows.map((row) => categoryView(row, counts)) };
+  },
+});

@@ -1,0 +1,22 @@
+import { z } from 'zod';
+
+import { defineOp } from '../../kernel/op.ts';
+import { PaymentMethod } from '../shared/schemas.ts';
+import { countsBy, householdRows, paymentMethodView } from './views.ts';
+
+export const listPaymentMethods = defineOp({
+  name: 'list_payment_methods',
+  title: 'List payment methods',
+  description:
+    "Lists the household's payment methods (cards, bank accounts, PayPal, cash…) by name, each with its kind, the last four digits when known, and how many of the subscriptions you can see are paid with it.",
+  input: z.object({}),
+  output: z.object({ items: z.array(PaymentMethod) }),
+  effect: 'read',
+  scope: 'read',
+  idempotent: true,
+  async run(ctx) {
+    const rows = await householdRows(ctx, 'payment_methods');
+    const counts = await countsBy(ctx, 'payment_method_id');
+    return { items: rows.map((row) => paymentMethodView(row, counts)) };
+  },
+});

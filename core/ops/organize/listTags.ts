@@ -1,0 +1,22 @@
+import { z } from 'zod';
+
+import { defineOp } from '../../kernel/op.ts';
+import { Tag } from '../shared/schemas.ts';
+import { householdRows, tagCounts, tagView } from './views.ts';
+
+export const listTags = defineOp({
+  name: 'list_tags',
+  title: 'List tags',
+  description:
+    'Lists the household\'s tags (free labels such as "work" or "family"; a subscription can have several) by name, each with how many of the subscriptions you can see carry it.',
+  input: z.object({}),
+  output: z.object({ items: z.array(Tag) }),
+  effect: 'read',
+  scope: 'read',
+  idempotent: true,
+  async run(ctx) {
+    const rows = await householdRows(ctx, 'tags');
+    const counts = await tagCounts(ctx);
+    return { items: rows.map((row) => tagView(row, counts)) };
+  },
+});

@@ -1,0 +1,48 @@
+import { z } from 'zod';
+
+import { defineOp } from '../../kernel/op.ts';
+import type { Row } from '../../store/tracked.ts';
+import { fieldError, requireOwned } from '../shared/context.ts';
+import { Category, Id, Ref } from '../shared/schemas.ts';
+import { reassignSubscriptions } from './reassign.ts';
+import { loadCategory } from './views.ts';
+
+export const mergeCategories = defineOp({
+  name: 'merge_categories',
+  title: 'Merge categories',
+  description:
+    'Combines categories into one: every subscription of the source categories moves to the target category, then the source categories are deleted. Use it for duplicates such as "TV" and "Streaming". Returns the target with its new count, the categories merged and how many of the subscriptions you can see moved. Can be undone from the activity list.',
+  input: z.object({
+    source_ids: z
+      .array(Id)
+      .min(1)
+      .max(50)
+      .describe('The categories to merge away (deleted afterwards).'),
+    target_id: Id.describe('The category that remains and receives their subscriptions.'),
+  }),
+  output: z.object({
+    target: Category,
+    merged: z.array(Ref).describe('The source categories, now deleted.'),
+    subscriptions_moved: z.int().describe('Subscriptions (that you can see) moved to the target.'),
+  }),
+  effect: 'destructive',
+  scope: 'write',
+  summarize: (_input, output) =>
+    `Merged ${output.merged.map((m) => m.name).join(', ')} into ${output.target.name}`,
+  async run(ctx, input) {
+    const target = await requireOwned<Row>(ctx, 'categories', 'category', input.target_id);
+    const sourceIds = [...new Set(input.source_ids)];
+    if (sourceIds.includes(input.target_id))
+      throw fieldError(ctx, 'source_ids', 'errors.organize.merge_into_itself');
+    const sources: Row[] = [];
+    for (const id of sourceIds)
+      sources.push(await requireOwned<Row>(ctx, 'categories', 'category', id));
+    const moved = await reassignSubscriptions(ctx, 'category_id', sourceIds, input.target_id);
+    for (const id of sourceIds) await ctx.tx.remove('categories', id);
+    return {
+      target: await loadCategory(ctx, target),
+      merged: sources.map((s) => ({ id: String(s.id), name: String(s.name) })),
+      subscriptions_moved: moved,
+    };
+  },
+});

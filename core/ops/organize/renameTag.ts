@@ -1,0 +1,31 @@
+import { z } from 'zod';
+
+import { defineOp } from '../../kernel/op.ts';
+import type { Row } from '../../store/tracked.ts';
+import { requireOwned } from '../shared/context.ts';
+import { Id, ShortName, Tag } from '../shared/schemas.ts';
+import { assertNameFree } from './names.ts';
+import { applyPatch } from './patch.ts';
+import { loadTag } from './views.ts';
+
+export const renameTag = defineOp({
+  name: 'rename_tag',
+  title: 'Rename a tag',
+  description:
+    'Renames a tag; the subscriptions carrying it keep it under the new name. A name another tag already has is refused. Returns the tag.',
+  input: z.object({
+    id: Id.describe('The tag to rename.'),
+    name: ShortName.describe('Its new name.'),
+  }),
+  output: Tag,
+  effect: 'write',
+  scope: 'write',
+  idempotent: true,
+  summarize: (_input, output) => `Renamed a tag to ${output.name}`,
+  async run(ctx, input) {
+    const current = await requireOwned<Row>(ctx, 'tags', 'tag', input.id);
+    await assertNameFree(ctx, 'tags', input.name, input.id);
+    const row = await applyPatch(ctx, 'tags', current, { name: input.name });
+    return loadTag(ctx, row);
+  },
+});

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+
+import { defineOp } from '../../kernel/op.ts';
+import type { Row } from '../../store/tracked.ts';
+import { requireOwned } from '../shared/context.ts';
+import { Category, Id, ShortName } from '../shared/schemas.ts';
+import { Color } from './fields.ts';
+import { assertNameFree } from './names.ts';
+import { applyPatch } from './patch.ts';
+import { loadCategory } from './views.ts';
+
+export const updateCategory = defineOp({
+  name: 'update_category',
+  title: 'Rename or recolour a category',
+  description:
+    'Renames a category or changes its colour (#RRGGBB, or null to remove it); fields left out stay as they are. Renaming to a name another category already has is refused: use merge_categories to combine two categories. Returns the category.',
+  input: z.object({
+    id: Id.describe('The category to change.'),
+    name: ShortName.optional().describe('Its new name.'),
+    color: Color.nullable().optional().describe('Its new colour (#RRGGBB), or null for none.'),
+  }),
+  output: Category,
+  effect: 'write',
+  scope: 'write',
+  idempotent: true,
+  summarize: (_input, output) => `Updated category ${output.name}`,
+  async run(ctx, input) {
+    const current = await requireOwned<Row>(ctx, 'categories', 'category', input.id);
+    if (input.name !== undefined) await assertNameFree(ctx, 'categories', input.name, input.id);
+    const row = await applyPatch(ctx, 'categories', current, {
+      name: input.name,
+      color: input.color,
+    });
+    return loadCategory(ctx, row);
+  },
+});

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+
+import { defineOp } from '../../kernel/op.ts';
+import type { Row } from '../../store/tracked.ts';
+import { requireOwned } from '../shared/context.ts';
+import { Id, PaymentMethod, ShortName } from '../shared/schemas.ts';
+import { Last4, PaymentKind } from './fields.ts';
+import { assertNameFree } from './names.ts';
+import { applyPatch } from './patch.ts';
+import { loadPaymentMethod } from './views.ts';
+
+export const updatePaymentMethod = defineOp({
+  name: 'update_payment_method',
+  title: 'Change a payment method',
+  description:
+    'Renames a payment method or changes its kind or last four digits (null removes them); fields left out stay as they are. Renaming to a name another payment method already has is refused. Returns the payment method.',
+  input: z.object({
+    id: Id.describe('The payment method to change.'),
+    name: ShortName.optional().describe('Its new name.'),
+    kind: PaymentKind.optional(),
+    last4: Last4.nullable().optional(),
+  }),
+  output: PaymentMethod,
+  effect: 'write',
+  scope: 'write',
+  idempotent: true,
+  summarize: (_input, output) => `Updated payment method ${output.name}`,
+  async run(ctx, input) {
+    const current = await requireOwned<Row>(ctx, 'payment_methods', 'payment_method', input.id);
+    if (input.name !== undefined)
+      await assertNameFree(ctx, 'payment_methods', input.name, input.id);
+    const row = await applyPatch(ctx, 'payment_methods', current, {
+      name: input.name,
+      kind: input.kind,
+      last4: input.last4,
+    });
+    return loadPaymentMethod(ctx, row);
+  },
+});
