@@ -9,7 +9,10 @@ export default tseslint.config(
     linterOptions: { reportUnusedDisableDirectives: 'error' },
     rules: {
       '@typescript-eslint/consistent-type-imports': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
       eqeqeq: ['error', 'always'],
     },
   },
@@ -21,7 +24,15 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['**/bot/**', '**/mcp/**', '**/miniapp/**', 'grammy', '@grammyjs/*', '@modelcontextprotocol/*', '@slack/*'],
+              group: [
+                '**/bot/**',
+                '**/mcp/**',
+                '**/miniapp/**',
+                'grammy',
+                '@grammyjs/*',
+                '@modelcontextprotocol/*',
+                '@slack/*',
+              ],
               message: 'core/ imports no adapter: dependencies point inward (see AGENTS.md).',
             },
           ],

@@ -1,4 +1,8 @@
-import { subscriptionViews, type SubscriptionRow, visibleSubscriptions } from '../core/store/repos/subscriptions.ts';
+import {
+  subscriptionViews,
+  type SubscriptionRow,
+  visibleSubscriptions,
+} from '../core/store/repos/subscriptions.ts';
 import { Core } from '../core/kernel/core.ts';
 import { catalog } from '../core/ops/catalog.ts';
 import { largeHousehold } from './largeHousehold.ts';
@@ -16,15 +20,39 @@ export const suite: BenchSuite = {
     try {
       const id = small.subscriptionIds[42] ?? '';
       const direct = async () => {
-        const row = (await visibleSubscriptions(small.db.knex, small.owner, small.householdId).andWhere('subscriptions.id', id).first()) as SubscriptionRow;
+        const row = (await visibleSubscriptions(small.db.knex, small.owner, small.householdId)
+          .andWhere('subscriptions.id', id)
+          .first()) as SubscriptionRow;
         return subscriptionViews(small.db.knex, [row], '2026-03-02');
       };
-      const [viaInvoke, directMs] = await interleavedMs(() => small.core.invoke('get_subscription', small.owner, { id }), direct, 500);
+      const [viaInvoke, directMs] = await interleavedMs(
+        () => small.core.invoke('get_subscription', small.owner, { id }),
+        direct,
+        500,
+      );
       const validating = new Core({ db: small.db, catalog, validateOutputs: true });
-      const [viaValidating, directMs2] = await interleavedMs(() => validating.invoke('get_subscription', small.owner, { id }), direct, 500);
-      rows.push({ name: `get_subscription via invoke() (${dialect})`, median: viaInvoke, unit: 'ms', note: `ratio to direct ${(viaInvoke / directMs).toFixed(2)}x (aim < 1.5x)` });
-      rows.push({ name: `  same, validating outputs (dev/test default)`, median: viaValidating, unit: 'ms', note: `ratio ${(viaValidating / directMs2).toFixed(2)}x` });
-      rows.push({ name: `  the same queries with knex directly (${dialect})`, median: directMs, unit: 'ms' });
+      const [viaValidating, directMs2] = await interleavedMs(
+        () => validating.invoke('get_subscription', small.owner, { id }),
+        direct,
+        500,
+      );
+      rows.push({
+        name: `get_subscription via invoke() (${dialect})`,
+        median: viaInvoke,
+        unit: 'ms',
+        note: `ratio to direct ${(viaInvoke / directMs).toFixed(2)}x (aim < 1.5x)`,
+      });
+      rows.push({
+        name: `  same, validating outputs (dev/test default)`,
+        median: viaValidating,
+        unit: 'ms',
+        note: `ratio ${(viaValidating / directMs2).toFixed(2)}x`,
+      });
+      rows.push({
+        name: `  the same queries with knex directly (${dialect})`,
+        median: directMs,
+        unit: 'ms',
+      });
 
       const ids = small.subscriptionIds;
       let bulkMs = 0;
@@ -32,16 +60,24 @@ export const suite: BenchSuite = {
       const runs: number[][] = [];
       for (let i = 0; i < 5; i += 1) {
         const t0 = performance.now();
-        const bulk = await small.core.invoke('bulk_update_subscriptions', small.owner, { ids, change: { action: 'set_category', category: `Bulk ${i}` } });
+        const bulk = await small.core.invoke('bulk_update_subscriptions', small.owner, {
+          ids,
+          change: { action: 'set_category', category: `Bulk ${i}` },
+        });
         const t1 = performance.now();
         await small.core.invoke('undo', small.owner, { ids: [bulk.auditId] });
         const t2 = performance.now();
         runs.push([t1 - t0, t2 - t1]);
       }
-      const med = (k: number) => runs.map((r) => r[k] ?? 0).sort((a, b) => a - b)[Math.floor(runs.length / 2)] ?? 0;
+      const med = (k: number) =>
+        runs.map((r) => r[k] ?? 0).sort((a, b) => a - b)[Math.floor(runs.length / 2)] ?? 0;
       bulkMs = med(0);
       undoMs = med(1);
-      rows.push({ name: `bulk_update_subscriptions, 500 ids (${dialect})`, median: bulkMs, unit: 'ms' });
+      rows.push({
+        name: `bulk_update_subscriptions, 500 ids (${dialect})`,
+        median: bulkMs,
+        unit: 'ms',
+      });
       rows.push({ name: `undo of that bulk update (${dialect})`, median: undoMs, unit: 'ms' });
     } finally {
       await small.close();
@@ -49,11 +85,32 @@ export const suite: BenchSuite = {
 
     const big = await largeHousehold({ subscriptions: 10_000, charges: 200_000, url });
     try {
-      rows.push({ name: `list_subscriptions, 10k subs, page of 50 by name (${dialect})`, median: await medianMs(() => big.core.invoke('list_subscriptions', big.owner, {})), unit: 'ms' });
-      rows.push({ name: `list_subscriptions, 10k subs, by next charge (${dialect})`, median: await medianMs(() => big.core.invoke('list_subscriptions', big.owner, { sort: 'next_charge_date' })), unit: 'ms' });
+      rows.push({
+        name: `list_subscriptions, 10k subs, page of 50 by name (${dialect})`,
+        median: await medianMs(() => big.core.invoke('list_subscriptions', big.owner, {})),
+        unit: 'ms',
+      });
+      rows.push({
+        name: `list_subscriptions, 10k subs, by next charge (${dialect})`,
+        median: await medianMs(() =>
+          big.core.invoke('list_subscriptions', big.owner, { sort: 'next_charge_date' }),
+        ),
+        unit: 'ms',
+      });
       if (big.core.catalog.some((op) => op.name === 'get_totals')) {
-        rows.push({ name: `get_totals now, 10k subs + 200k charges (${dialect})`, median: await medianMs(() => big.core.invoke('get_totals', big.owner, {})), unit: 'ms', note: 'aim < 100 ms' });
-        rows.push({ name: `get_totals by category (${dialect})`, median: await medianMs(() => big.core.invoke('get_totals', big.owner, { group_by: 'category' })), unit: 'ms' });
+        rows.push({
+          name: `get_totals now, 10k subs + 200k charges (${dialect})`,
+          median: await medianMs(() => big.core.invoke('get_totals', big.owner, {})),
+          unit: 'ms',
+          note: 'aim < 100 ms',
+        });
+        rows.push({
+          name: `get_totals by category (${dialect})`,
+          median: await medianMs(() =>
+            big.core.invoke('get_totals', big.owner, { group_by: 'category' }),
+          ),
+          unit: 'ms',
+        });
       }
     } finally {
       await big.close();

@@ -14,7 +14,18 @@ export interface BenchHousehold {
   close(): Promise<void>;
 }
 
-const NAMES = ['Netflix', 'Spotify', 'Disney+', 'iCloud', 'Gym', 'Internet', 'Mobile', 'News', 'Cloud', 'VPN'];
+const NAMES = [
+  'Netflix',
+  'Spotify',
+  'Disney+',
+  'iCloud',
+  'Gym',
+  'Internet',
+  'Mobile',
+  'News',
+  'Cloud',
+  'VPN',
+];
 const CURRENCIES = ['EUR', 'EUR', 'EUR', 'USD', 'GBP'];
 
 /**
@@ -22,15 +33,30 @@ const CURRENCIES = ['EUR', 'EUR', 'EUR', 'USD', 'GBP'];
  * way an import of years of history would leave it), on an in-memory SQLite database unless a
  * PostgreSQL URL is given.
  */
-export async function largeHousehold(options: { subscriptions: number; charges: number; url?: string }): Promise<BenchHousehold> {
+export async function largeHousehold(options: {
+  subscriptions: number;
+  charges: number;
+  url?: string;
+}): Promise<BenchHousehold> {
   const db = openDatabase(options.url ? { url: options.url } : { sqliteFile: ':memory:' });
   await migrate(db);
   const core = new Core({ db, catalog });
-  const created = await core.invoke('create_household', newcomerActor('cli', 'en'), { name: 'Bench', currency: 'EUR', time_zone: 'Europe/Madrid', owner_name: 'Ana' });
+  const created = await core.invoke('create_household', newcomerActor('cli', 'en'), {
+    name: 'Bench',
+    currency: 'EUR',
+    time_zone: 'Europe/Madrid',
+    owner_name: 'Ana',
+  });
   const householdId = created.output.household.id;
   const owner = memberActor({ ...created.output.member, household_id: householdId }, 'cli');
   const now = new Date().toISOString();
-  const categories = Array.from({ length: 12 }, (_, i) => ({ id: `cat_b${i}`, household_id: householdId, name: `Category ${i}`, color: null, created_at: now }));
+  const categories = Array.from({ length: 12 }, (_, i) => ({
+    id: `cat_b${i}`,
+    household_id: householdId,
+    name: `Category ${i}`,
+    color: null,
+    created_at: now,
+  }));
   await db.knex.batchInsert('categories', categories, 200);
   const subs = Array.from({ length: options.subscriptions }, (_, i) => ({
     id: `sub_b${i}`,
@@ -79,8 +105,27 @@ export async function largeHousehold(options: { subscriptions: number; charges: 
   }
   void perSub;
   await db.knex.batchInsert('charges', charges, 500);
-  for (const [currency, per_eur] of [['USD', 1.0705], ['GBP', 0.84638]] as const) {
-    await db.knex('fx_rates').insert({ id: `fx_${currency}`, household_id: '', date: '2024-06-28', currency, per_eur, source: 'ecb' });
+  for (const [currency, per_eur] of [
+    ['USD', 1.0705],
+    ['GBP', 0.84638],
+  ] as const) {
+    await db
+      .knex('fx_rates')
+      .insert({
+        id: `fx_${currency}`,
+        household_id: '',
+        date: '2024-06-28',
+        currency,
+        per_eur,
+        source: 'ecb',
+      });
   }
-  return { db, core, owner, householdId, subscriptionIds: subs.map((s) => s.id), close: () => db.close() };
+  return {
+    db,
+    core,
+    owner,
+    householdId,
+    subscriptionIds: subs.map((s) => s.id),
+    close: () => db.close(),
+  };
 }

@@ -7,7 +7,9 @@ import type { BenchRow, BenchSuite } from './types.ts';
  * prints one table of medians. Speed is judged from these figures, never from timed tests.
  */
 const only = process.argv.slice(2);
-const files = readdirSync(new URL('.', import.meta.url)).filter((f) => f.endsWith('.bench.ts')).sort();
+const files = readdirSync(new URL('.', import.meta.url))
+  .filter((f) => f.endsWith('.bench.ts'))
+  .sort();
 const table: Array<BenchRow & { suite: string }> = [];
 for (const file of files) {
   const { suite } = (await import(new URL(file, import.meta.url).href)) as { suite: BenchSuite };
@@ -18,7 +20,12 @@ for (const file of files) {
 const width = Math.max(...table.map((r) => r.name.length), 10);
 console.log(`${'suite'.padEnd(10)} ${'benchmark'.padEnd(width)} ${'median'.padStart(12)}  notes`);
 for (const row of table) {
-  const value = row.unit === 'ms' ? row.median.toFixed(row.median < 10 ? 3 : 1) : String(Math.round(row.median));
-  console.log(`${row.suite.padEnd(10)} ${row.name.padEnd(width)} ${`${value} ${row.unit}`.padStart(12)}  ${row.note ?? ''}`);
+  const value =
+    row.unit === 'ms'
+      ? row.median.toFixed(row.median < 10 ? 3 : 1)
+      : String(Math.round(row.median));
+  console.log(
+    `${row.suite.padEnd(10)} ${row.name.padEnd(width)} ${`${value} ${row.unit}`.padStart(12)}  ${row.note ?? ''}`,
+  );
 }
 console.log(`\nnode ${process.version}, ${process.platform}/${process.arch}`);

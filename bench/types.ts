@@ -29,7 +29,12 @@ export async function medianMs(fn: () => Promise<unknown>, runs = 15, warmup = 3
  * Medians of two functions measured in alternation (a, b, a, b…), so JIT warm-up, GC and a noisy
  * neighbour weigh on both alike: the fair way to state a ratio.
  */
-export async function interleavedMs(a: () => Promise<unknown>, b: () => Promise<unknown>, runs = 300, warmup = 50): Promise<[number, number]> {
+export async function interleavedMs(
+  a: () => Promise<unknown>,
+  b: () => Promise<unknown>,
+  runs = 300,
+  warmup = 50,
+): Promise<[number, number]> {
   for (let i = 0; i < warmup; i += 1) {
     await a();
     await b();
@@ -37,7 +42,15 @@ export async function interleavedMs(a: () => Promise<unknown>, b: () => Promise<
   const ta: number[] = [];
   const tb: number[] = [];
   for (let i = 0; i < runs; i += 1) {
-    for (const [fn, into] of i % 2 === 0 ? ([[a, ta], [b, tb]] as const) : ([[b, tb], [a, ta]] as const)) {
+    for (const [fn, into] of i % 2 === 0
+      ? ([
+          [a, ta],
+          [b, tb],
+        ] as const)
+      : ([
+          [b, tb],
+          [a, ta],
+        ] as const)) {
       const start = process.hrtime.bigint();
       await fn();
       into.push(Number(process.hrtime.bigint() - start) / 1e6);

@@ -44,7 +44,9 @@ const commands: Record<string, Command> = {
     const runtime = await openRuntime(loadConfig());
     for (const op of runtime.core.catalog) {
       const hidden = offeredOn(op, 'mcp') ? '' : '  (not on MCP)';
-      console.log(`${op.name.padEnd(28)} ${op.effect.padEnd(11)} ${op.scope.padEnd(7)} ${op.title}${hidden}`);
+      console.log(
+        `${op.name.padEnd(28)} ${op.effect.padEnd(11)} ${op.scope.padEnd(7)} ${op.title}${hidden}`,
+      );
     }
     await runtime.close();
     return 0;
@@ -62,20 +64,30 @@ const commands: Record<string, Command> = {
     });
     const missing = (['name', 'currency', 'time-zone', 'owner'] as const).filter((k) => !values[k]);
     if (missing.length > 0) {
-      console.error(`exhale init needs ${missing.map((m) => `--${m}`).join(', ')}.\nExample: exhale init --name "Casa" --currency EUR --time-zone Europe/Madrid --owner Ana`);
+      console.error(
+        `exhale init needs ${missing.map((m) => `--${m}`).join(', ')}.\nExample: exhale init --name "Casa" --currency EUR --time-zone Europe/Madrid --owner Ana`,
+      );
       return 2;
     }
     const runtime = await openRuntime(loadConfig());
     try {
-      const { output } = await runtime.core.invoke('create_household', newcomerActor('cli', values.language === 'es' ? 'es' : 'en'), {
-        name: values.name,
-        currency: values.currency,
-        time_zone: values['time-zone'],
-        language: values.language,
-        owner_name: values.owner,
-      });
-      console.log(`Created household "${output.household.name}" (${output.household.id}) with owner ${output.member.name}.`);
-      console.log('Next: `npm start` (or `exhale`) to run it, `exhale op list_subscriptions` to try an op.');
+      const { output } = await runtime.core.invoke(
+        'create_household',
+        newcomerActor('cli', values.language === 'es' ? 'es' : 'en'),
+        {
+          name: values.name,
+          currency: values.currency,
+          time_zone: values['time-zone'],
+          language: values.language,
+          owner_name: values.owner,
+        },
+      );
+      console.log(
+        `Created household "${output.household.name}" (${output.household.id}) with owner ${output.member.name}.`,
+      );
+      console.log(
+        'Next: `npm start` (or `exhale`) to run it, `exhale op list_subscriptions` to try an op.',
+      );
       return 0;
     } finally {
       await runtime.close();
@@ -85,7 +97,9 @@ const commands: Record<string, Command> = {
     const runtime = await openRuntime(loadConfig());
     try {
       const result = await loadDemoHousehold(runtime.core);
-      console.log(`Loaded the demo household "${result.name}" (${result.householdId}): ${result.subscriptions} subscriptions, ${result.members} members.`);
+      console.log(
+        `Loaded the demo household "${result.name}" (${result.householdId}): ${result.subscriptions} subscriptions, ${result.members} members.`,
+      );
       return 0;
     } finally {
       await runtime.close();
@@ -95,11 +109,17 @@ const commands: Record<string, Command> = {
     const { values, positionals } = parseArgs({
       args,
       allowPositionals: true,
-      options: { 'dry-run': { type: 'boolean', default: false }, as: { type: 'string' }, household: { type: 'string' } },
+      options: {
+        'dry-run': { type: 'boolean', default: false },
+        as: { type: 'string' },
+        household: { type: 'string' },
+      },
     });
     const [name, json = '{}'] = positionals;
     if (!name) {
-      console.error('Usage: exhale op NAME [\'<json>\'] [--dry-run] [--as MEMBER] [--household ID]. `exhale ops` lists the names.');
+      console.error(
+        "Usage: exhale op NAME ['<json>'] [--dry-run] [--as MEMBER] [--household ID]. `exhale ops` lists the names.",
+      );
       return 2;
     }
     let input: unknown;
@@ -111,9 +131,16 @@ const commands: Record<string, Command> = {
     }
     const runtime = await openRuntime(loadConfig());
     try {
-      const actor = await resolveLocalActor(runtime.db, { as: values.as, household: values.household });
+      const actor = await resolveLocalActor(runtime.db, {
+        as: values.as,
+        household: values.household,
+      });
       const result = await runtime.core.invoke(name, actor, input, { dryRun: values['dry-run'] });
-      const printed = values['dry-run'] ? { dry_run: true, output: result.output, changes: result.changes } : result.auditId ? { ...asObject(result.output), activity_id: result.auditId } : result.output;
+      const printed = values['dry-run']
+        ? { dry_run: true, output: result.output, changes: result.changes }
+        : result.auditId
+          ? { ...asObject(result.output), activity_id: result.auditId }
+          : result.output;
       console.log(JSON.stringify(printed, null, 2));
       return 0;
     } finally {
@@ -123,7 +150,9 @@ const commands: Record<string, Command> = {
 };
 
 function asObject(value: unknown): Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : { result: value };
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : { result: value };
 }
 
 async function main(argv: string[]): Promise<void> {

@@ -15,7 +15,10 @@ const schema = z.object({
   EXHALE_PORT: z.coerce.number().int('must be a whole number').min(0).max(65535).default(8080),
   EXHALE_HOST: z.string().min(1).default('127.0.0.1'),
   EXHALE_PUBLIC_URL: z.url('must be a URL such as https://exhale.example.com').optional(),
-  EXHALE_TELEGRAM_TOKEN: z.string().regex(/^\d+:[\w-]+$/, 'must look like 123456:ABC-DEF… (from @BotFather)').optional(),
+  EXHALE_TELEGRAM_TOKEN: z
+    .string()
+    .regex(/^\d+:[\w-]+$/, 'must look like 123456:ABC-DEF… (from @BotFather)')
+    .optional(),
   EXHALE_TELEGRAM_API_ROOT: z.url('must be a URL').optional(),
   EXHALE_MINIAPP_URL: z.url('must be a URL').optional(),
   EXHALE_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
@@ -29,11 +32,18 @@ export class ConfigError extends Error {
 
 /** Reads and checks the configuration; throws a ConfigError naming each bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const present = Object.fromEntries(Object.entries(env).filter(([k, v]) => k.startsWith('EXHALE_') && v !== ''));
+  const present = Object.fromEntries(
+    Object.entries(env).filter(([k, v]) => k.startsWith('EXHALE_') && v !== ''),
+  );
   const result = schema.safeParse(present);
   if (!result.success) {
-    const lines = result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message} (got "${String(present[String(issue.path[0])] ?? '')}")`);
-    throw new ConfigError(`Exhale cannot start, the configuration is wrong:\n  ${lines.join('\n  ')}`);
+    const lines = result.error.issues.map(
+      (issue) =>
+        `${issue.path.join('.')}: ${issue.message} (got "${String(present[String(issue.path[0])] ?? '')}")`,
+    );
+    throw new ConfigError(
+      `Exhale cannot start, the configuration is wrong:\n  ${lines.join('\n  ')}`,
+    );
   }
   return { ...result.data, sqliteFile: path.resolve(result.data.EXHALE_DATA_DIR, 'exhale.sqlite') };
 }

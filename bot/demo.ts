@@ -20,21 +20,143 @@ interface DemoSubscription {
 }
 
 const SUBSCRIPTIONS: DemoSubscription[] = [
-  { name: 'Netflix', amount: '13.99', startedMonthsAgo: 30, day: 5, category: 'Streaming', payment_method: 'Visa ·4242', tags: ['family'], url: 'https://www.netflix.com', cancel_url: 'https://www.netflix.com/cancelplan' },
-  { name: 'Spotify Family', amount: '17.99', startedMonthsAgo: 40, day: 12, category: 'Music', payment_method: 'Visa ·4242', tags: ['family'] },
-  { name: 'Disney+', amount: '8.99', startedMonthsAgo: 8, day: 21, category: 'Streaming', payment_method: 'PayPal', tags: ['kids'] },
-  { name: 'iCloud+ 200 GB', amount: '2.99', startedMonthsAgo: 24, day: 2, category: 'Cloud & software', payment_method: 'Apple ID' },
-  { name: 'Google One', amount: '1.99', startedMonthsAgo: 14, day: 17, category: 'Cloud & software', payment_method: 'Mastercard ·5100', owner: 'ben' },
-  { name: 'Microsoft 365 Family', amount: '99.00', cycle: { unit: 'year', every: 1 }, startedMonthsAgo: 22, day: 9, category: 'Cloud & software', payment_method: 'Visa ·4242' },
-  { name: 'Amazon Prime', amount: '49.90', cycle: { unit: 'year', every: 1 }, startedMonthsAgo: 10, day: 28, category: 'Shopping', payment_method: 'Mastercard ·5100' },
-  { name: 'Gym membership', amount: '39.90', startedMonthsAgo: 6, day: 1, category: 'Health', payment_method: 'Bank transfer', owner: 'ben', private: true },
-  { name: 'Mobile plan', amount: '25.00', startedMonthsAgo: 18, day: 3, category: 'Utilities', payment_method: 'Bank transfer' },
-  { name: 'Home internet', amount: '45.00', startedMonthsAgo: 36, day: 15, category: 'Utilities', payment_method: 'Bank transfer' },
-  { name: 'The Guardian', amount: '12.00', startedMonthsAgo: 4, day: 19, category: 'News', payment_method: 'Visa ·4242' },
-  { name: 'ChatGPT Plus', amount: '20.00', currency: 'USD', startedMonthsAgo: 5, day: 26, category: 'Cloud & software', payment_method: 'Mastercard ·5100', tags: ['work'] },
-  { name: 'GitHub Copilot', amount: '100.00', currency: 'USD', cycle: { unit: 'year', every: 1 }, startedMonthsAgo: 9, day: 11, category: 'Cloud & software', payment_method: 'Mastercard ·5100', tags: ['work'] },
-  { name: 'Duolingo Super', amount: '6.99', startedMonthsAgo: 3, day: 7, category: 'Education', payment_method: 'Apple ID', owner: 'ben' },
-  { name: 'Dog food delivery', amount: '32.50', cycle: { unit: 'week', every: 4 }, startedMonthsAgo: 7, day: 4, category: 'Shopping', payment_method: 'PayPal' },
+  {
+    name: 'Netflix',
+    amount: '13.99',
+    startedMonthsAgo: 30,
+    day: 5,
+    category: 'Streaming',
+    payment_method: 'Visa ·4242',
+    tags: ['family'],
+    url: 'https://www.netflix.com',
+    cancel_url: 'https://www.netflix.com/cancelplan',
+  },
+  {
+    name: 'Spotify Family',
+    amount: '17.99',
+    startedMonthsAgo: 40,
+    day: 12,
+    category: 'Music',
+    payment_method: 'Visa ·4242',
+    tags: ['family'],
+  },
+  {
+    name: 'Disney+',
+    amount: '8.99',
+    startedMonthsAgo: 8,
+    day: 21,
+    category: 'Streaming',
+    payment_method: 'PayPal',
+    tags: ['kids'],
+  },
+  {
+    name: 'iCloud+ 200 GB',
+    amount: '2.99',
+    startedMonthsAgo: 24,
+    day: 2,
+    category: 'Cloud & software',
+    payment_method: 'Apple ID',
+  },
+  {
+    name: 'Google One',
+    amount: '1.99',
+    startedMonthsAgo: 14,
+    day: 17,
+    category: 'Cloud & software',
+    payment_method: 'Mastercard ·5100',
+    owner: 'ben',
+  },
+  {
+    name: 'Microsoft 365 Family',
+    amount: '99.00',
+    cycle: { unit: 'year', every: 1 },
+    startedMonthsAgo: 22,
+    day: 9,
+    category: 'Cloud & software',
+    payment_method: 'Visa ·4242',
+  },
+  {
+    name: 'Amazon Prime',
+    amount: '49.90',
+    cycle: { unit: 'year', every: 1 },
+    startedMonthsAgo: 10,
+    day: 28,
+    category: 'Shopping',
+    payment_method: 'Mastercard ·5100',
+  },
+  {
+    name: 'Gym membership',
+    amount: '39.90',
+    startedMonthsAgo: 6,
+    day: 1,
+    category: 'Health',
+    payment_method: 'Bank transfer',
+    owner: 'ben',
+    private: true,
+  },
+  {
+    name: 'Mobile plan',
+    amount: '25.00',
+    startedMonthsAgo: 18,
+    day: 3,
+    category: 'Utilities',
+    payment_method: 'Bank transfer',
+  },
+  {
+    name: 'Home internet',
+    amount: '45.00',
+    startedMonthsAgo: 36,
+    day: 15,
+    category: 'Utilities',
+    payment_method: 'Bank transfer',
+  },
+  {
+    name: 'The Guardian',
+    amount: '12.00',
+    startedMonthsAgo: 4,
+    day: 19,
+    category: 'News',
+    payment_method: 'Visa ·4242',
+  },
+  {
+    name: 'ChatGPT Plus',
+    amount: '20.00',
+    currency: 'USD',
+    startedMonthsAgo: 5,
+    day: 26,
+    category: 'Cloud & software',
+    payment_method: 'Mastercard ·5100',
+    tags: ['work'],
+  },
+  {
+    name: 'GitHub Copilot',
+    amount: '100.00',
+    currency: 'USD',
+    cycle: { unit: 'year', every: 1 },
+    startedMonthsAgo: 9,
+    day: 11,
+    category: 'Cloud & software',
+    payment_method: 'Mastercard ·5100',
+    tags: ['work'],
+  },
+  {
+    name: 'Duolingo Super',
+    amount: '6.99',
+    startedMonthsAgo: 3,
+    day: 7,
+    category: 'Education',
+    payment_method: 'Apple ID',
+    owner: 'ben',
+  },
+  {
+    name: 'Dog food delivery',
+    amount: '32.50',
+    cycle: { unit: 'week', every: 4 },
+    startedMonthsAgo: 7,
+    day: 4,
+    category: 'Shopping',
+    payment_method: 'PayPal',
+  },
 ];
 
 /**
@@ -42,7 +164,9 @@ const SUBSCRIPTIONS: DemoSubscription[] = [
  * two members, fifteen subscriptions in EUR and USD, a price rise, a trial, a paused plan, a
  * cancelled one and a few recorded charges.
  */
-export async function loadDemoHousehold(core: AppCore): Promise<{ householdId: string; name: string; subscriptions: number; members: number }> {
+export async function loadDemoHousehold(
+  core: AppCore,
+): Promise<{ householdId: string; name: string; subscriptions: number; members: number }> {
   const { output } = await core.invoke('create_household', newcomerActor('cli', 'en'), {
     name: 'Demo home',
     currency: 'EUR',
@@ -53,7 +177,11 @@ export async function loadDemoHousehold(core: AppCore): Promise<{ householdId: s
   const householdId = output.household.id;
   const ana = memberActor({ ...output.member, household_id: householdId }, 'cli');
   const invite = await core.invoke('create_invite', ana, {});
-  const joined = await core.invoke('join_household', newcomerActor('cli', 'es'), { code: invite.output.code, name: 'Ben', language: 'es' });
+  const joined = await core.invoke('join_household', newcomerActor('cli', 'es'), {
+    code: invite.output.code,
+    name: 'Ben',
+    language: 'es',
+  });
   const ben = memberActor({ ...joined.output.member, household_id: householdId }, 'cli');
 
   const today = localDate(core.clock(), 'Europe/Madrid');
@@ -77,8 +205,18 @@ export async function loadDemoHousehold(core: AppCore): Promise<{ householdId: s
   }
   const id = (name: string): string => ids.get(name) ?? '';
 
-  await core.invoke('update_subscription', ana, { id: id('Netflix'), amount: '15.99', price_effective_date: addMonths(today, -2, 5) });
-  await core.invoke('update_subscription', ana, { id: id('Spotify Family'), shares: [{ member_id: ana.memberId, percent: '50' }, { member_id: ben.memberId, percent: '50' }] });
+  await core.invoke('update_subscription', ana, {
+    id: id('Netflix'),
+    amount: '15.99',
+    price_effective_date: addMonths(today, -2, 5),
+  });
+  await core.invoke('update_subscription', ana, {
+    id: id('Spotify Family'),
+    shares: [
+      { member_id: ana.memberId, percent: '50' },
+      { member_id: ben.memberId, percent: '50' },
+    ],
+  });
   await core.invoke('create_subscription', ana, {
     name: 'Max',
     amount: '9.99',
@@ -92,9 +230,21 @@ export async function loadDemoHousehold(core: AppCore): Promise<{ householdId: s
   await core.invoke('pause_subscription', ana, { id: id('The Guardian') });
   await core.invoke('cancel_subscription', ben, { id: id('Duolingo Super') });
   for (const name of ['Netflix', 'Spotify Family', 'Home internet']) {
-    const charges = await core.invoke('list_charges', ana, { from: addMonths(today, -2), to: today, subscription_id: id(name) });
-    for (const charge of charges.output.items) await core.invoke('mark_charge_paid', ana, { subscription_id: id(name), due_date: charge.due_date });
+    const charges = await core.invoke('list_charges', ana, {
+      from: addMonths(today, -2),
+      to: today,
+      subscription_id: id(name),
+    });
+    for (const charge of charges.output.items)
+      await core.invoke('mark_charge_paid', ana, {
+        subscription_id: id(name),
+        due_date: charge.due_date,
+      });
   }
-  await core.invoke('mark_charge_paid', ana, { subscription_id: id('Mobile plan'), due_date: addMonths(today, -1, 3), amount: '31.40' });
+  await core.invoke('mark_charge_paid', ana, {
+    subscription_id: id('Mobile plan'),
+    due_date: addMonths(today, -1, 3),
+    amount: '31.40',
+  });
   return { householdId, name: 'Demo home', subscriptions: SUBSCRIPTIONS.length + 1, members: 2 };
 }

@@ -14,11 +14,20 @@ export interface RunningExhale {
  * host and every channel that is configured. With nothing configured it still starts and says
  * what to set next.
  */
-export async function startExhale(config: Config, options: { quiet?: boolean } = {}): Promise<RunningExhale> {
+export async function startExhale(
+  config: Config,
+  options: { quiet?: boolean } = {},
+): Promise<RunningExhale> {
   const runtime = await openRuntime(config);
   const handlers: FetchHandler[] = [];
-  const http = await startHttpHost({ port: config.EXHALE_PORT, host: config.EXHALE_HOST, handlers });
-  const households = (await runtime.db.knex('households').count({ n: '*' })) as Array<{ n: number | string }>;
+  const http = await startHttpHost({
+    port: config.EXHALE_PORT,
+    host: config.EXHALE_HOST,
+    handlers,
+  });
+  const households = (await runtime.db.knex('households').count({ n: '*' })) as Array<{
+    n: number | string;
+  }>;
 
   const lines = [
     `Exhale is running.`,
@@ -26,9 +35,14 @@ export async function startExhale(config: Config, options: { quiet?: boolean } =
     `  HTTP:     ${http.url} (health: ${http.url}/healthz)`,
   ];
   const next: string[] = [];
-  if (Number(households[0]?.n ?? 0) === 0) next.push('create a household: `exhale init --name Home --currency EUR --time-zone Europe/Madrid --owner Ana` (or `exhale demo`)');
-  if (!config.EXHALE_TELEGRAM_TOKEN) next.push('connect Telegram: set EXHALE_TELEGRAM_TOKEN (from @BotFather)');
-  if (!config.EXHALE_PUBLIC_URL) next.push('serve webhooks and remote agents: set EXHALE_PUBLIC_URL');
+  if (Number(households[0]?.n ?? 0) === 0)
+    next.push(
+      'create a household: `exhale init --name Home --currency EUR --time-zone Europe/Madrid --owner Ana` (or `exhale demo`)',
+    );
+  if (!config.EXHALE_TELEGRAM_TOKEN)
+    next.push('connect Telegram: set EXHALE_TELEGRAM_TOKEN (from @BotFather)');
+  if (!config.EXHALE_PUBLIC_URL)
+    next.push('serve webhooks and remote agents: set EXHALE_PUBLIC_URL');
   if (next.length > 0) lines.push('Next:', ...next.map((n) => `  - ${n}`));
   if (!options.quiet) console.log(lines.join('\n'));
 

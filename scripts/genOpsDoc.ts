@@ -17,7 +17,11 @@ function fields(schema: z.ZodType): string[] {
     required?: string[];
   };
   return Object.entries(json.properties ?? {}).map(([name, prop]) => {
-    const type = prop.enum ? prop.enum.map((v) => JSON.stringify(v)).join(' \\| ') : Array.isArray(prop.type) ? prop.type.join(' \\| ') : String(prop.type ?? 'object');
+    const type = prop.enum
+      ? prop.enum.map((v) => JSON.stringify(v)).join(' \\| ')
+      : Array.isArray(prop.type)
+        ? prop.type.join(' \\| ')
+        : String(prop.type ?? 'object');
     const required = json.required?.includes(name) ? ' (required)' : '';
     return `| \`${name}\`${required} | ${type} | ${(prop.description ?? '').replace(/\|/g, '\\|')} |`;
   });
@@ -28,22 +32,32 @@ const lines = [
   '',
   '<!-- Generated from core/ops/catalog.ts by `npm run docs:ops`. Do not edit by hand. -->',
   '',
-  'Every op is one use case. The same name is the MCP tool, the assistant tool, the web API route and the activity entry. Amounts are decimal strings, dates are `YYYY-MM-DD` in the household\'s time zone.',
+  "Every op is one use case. The same name is the MCP tool, the assistant tool, the web API route and the activity entry. Amounts are decimal strings, dates are `YYYY-MM-DD` in the household's time zone.",
   '',
   '| op | effect | least scope | title |',
   '|---|---|---|---|',
-  ...catalog.map((op) => `| [\`${op.name}\`](#${op.name}) | ${op.effect} | ${op.scope} | ${op.title} |`),
+  ...catalog.map(
+    (op) => `| [\`${op.name}\`](#${op.name}) | ${op.effect} | ${op.scope} | ${op.title} |`,
+  ),
   '',
 ];
 for (const op of catalog) {
-  const flags = [op.financial ? 'financial' : '', op.idempotent ? 'idempotent' : '', op.ownerOnly ? 'owner only' : ''].filter(Boolean);
+  const flags = [
+    op.financial ? 'financial' : '',
+    op.idempotent ? 'idempotent' : '',
+    op.ownerOnly ? 'owner only' : '',
+  ].filter(Boolean);
   const offered = SURFACES.filter((s) => op.exclude?.[s] === undefined);
   lines.push(`## ${op.name}`, '', `**${op.title}.** ${op.description}`, '');
-  lines.push(`- Effect: ${op.effect}; least scope: ${op.scope}${flags.length > 0 ? `; ${flags.join(', ')}` : ''}.`);
+  lines.push(
+    `- Effect: ${op.effect}; least scope: ${op.scope}${flags.length > 0 ? `; ${flags.join(', ')}` : ''}.`,
+  );
   lines.push(`- Offered on: ${offered.join(', ')}.`);
-  for (const [surface, reason] of Object.entries(op.exclude ?? {})) lines.push(`- Not on ${surface}: ${reason}`);
+  for (const [surface, reason] of Object.entries(op.exclude ?? {}))
+    lines.push(`- Not on ${surface}: ${reason}`);
   const inputRows = fields(op.input);
-  if (inputRows.length > 0) lines.push('', '| input | type | meaning |', '|---|---|---|', ...inputRows);
+  if (inputRows.length > 0)
+    lines.push('', '| input | type | meaning |', '|---|---|---|', ...inputRows);
   lines.push('');
 }
 const text = `${lines.join('\n')}`;

@@ -65,8 +65,15 @@ async function send(res: ServerResponse, response: Response): Promise<void> {
 }
 
 /** A plain JSON response; every error body of the host has this shape and never a stack trace. */
-export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers } });
+export function json(
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+  });
 }
 
 /** Starts the one HTTP server of the process, serving `/healthz` and every mounted handler. */
@@ -98,7 +105,8 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
         await send(res, json(404, { error: 'not_found', message: 'Not found.' }));
       } catch (error) {
         console.error('http request failed', error);
-        if (!res.headersSent) await send(res, json(500, { error: 'internal', message: 'Internal error.' }));
+        if (!res.headersSent)
+          await send(res, json(500, { error: 'internal', message: 'Internal error.' }));
         else res.end();
       }
     })();
@@ -108,7 +116,8 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
     server.listen(options.port, host, () => resolve());
   });
   const address = server.address();
-  if (address && typeof address === 'object') base = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+  if (address && typeof address === 'object')
+    base = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
   return {
     server,
     url: base,

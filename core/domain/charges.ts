@@ -27,9 +27,15 @@ export interface ExpectedCharge {
  * The price in effect on a date: the newest price change on or before it, the price before the
  * first change for earlier dates, the current amount when there is no history.
  */
-export function priceOn(date: IsoDate, current: number, changes: readonly PriceChangeInput[]): number {
+export function priceOn(
+  date: IsoDate,
+  current: number,
+  changes: readonly PriceChangeInput[],
+): number {
   if (changes.length === 0) return current;
-  const sorted = [...changes].sort((a, b) => (a.effective_date < b.effective_date ? -1 : a.effective_date > b.effective_date ? 1 : 0));
+  const sorted = [...changes].sort((a, b) =>
+    a.effective_date < b.effective_date ? -1 : a.effective_date > b.effective_date ? 1 : 0,
+  );
   let price = sorted[0]?.old_amount_minor ?? current;
   for (const change of sorted) {
     if (change.effective_date <= date) price = change.new_amount_minor;
@@ -50,7 +56,8 @@ export function expectedCharges(
 ): ExpectedCharge[] {
   let end = to;
   if (series.cancelled_on !== null) end = minDate(end, series.cancelled_on);
-  if (series.status === 'paused' && series.paused_on !== null) end = minDate(end, addDays(series.paused_on, -1));
+  if (series.status === 'paused' && series.paused_on !== null)
+    end = minDate(end, addDays(series.paused_on, -1));
   if (series.status === 'cancelled' && series.cancelled_on === null) return [];
   if (end < from) return [];
   return occurrencesBetween(series.first_charge_date, series.cycle, from, end)

@@ -9,7 +9,12 @@ export interface Cycle {
   every: number;
 }
 
-const APPROX_DAYS: Record<CycleUnit, number> = { day: 1, week: 7, month: 30.436875, year: 365.2425 };
+const APPROX_DAYS: Record<CycleUnit, number> = {
+  day: 1,
+  week: 7,
+  month: 30.436875,
+  year: 365.2425,
+};
 
 /**
  * The n-th charge date (n = 0 is the anchor). Months are counted from the anchor, not from the

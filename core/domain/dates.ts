@@ -19,7 +19,14 @@ export function isValidDate(text: string): boolean {
   const m = DATE_PATTERN.exec(text);
   if (!m) return false;
   const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  return year >= 1900 && year <= 2200 && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
+  return (
+    year >= 1900 &&
+    year <= 2200 &&
+    month >= 1 &&
+    month <= 12 &&
+    day >= 1 &&
+    day <= daysInMonth(year, month)
+  );
 }
 
 export function parts(date: IsoDate): { year: number; month: number; day: number } {
@@ -67,7 +74,18 @@ export const maxDate = (a: IsoDate, b: IsoDate): IsoDate => (a > b ? a : b);
 const FORMAT_OPTIONS = {
   date: ['en-CA', { year: 'numeric', month: '2-digit', day: '2-digit' }],
   time: ['en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }],
-  parts: ['en-US', { hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' }],
+  parts: [
+    'en-US',
+    {
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    },
+  ],
 } as const satisfies Record<string, readonly [string, Intl.DateTimeFormatOptions]>;
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
@@ -95,8 +113,19 @@ export function localTime(instant: Date, timeZone: string): string {
 }
 
 function offsetMinutes(instant: Date, timeZone: string): number {
-  const p = Object.fromEntries(formatter('parts', timeZone).formatToParts(instant).map((x) => [x.type, x.value]));
-  const asUtc = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second));
+  const p = Object.fromEntries(
+    formatter('parts', timeZone)
+      .formatToParts(instant)
+      .map((x) => [x.type, x.value]),
+  );
+  const asUtc = Date.UTC(
+    Number(p.year),
+    Number(p.month) - 1,
+    Number(p.day),
+    Number(p.hour),
+    Number(p.minute),
+    Number(p.second),
+  );
   return Math.round((asUtc - instant.getTime()) / 60_000);
 }
 
@@ -109,9 +138,13 @@ export function zonedInstant(date: IsoDate, time: string, timeZone: string): Dat
   const [hour = 0, minute = 0] = time.split(':').map(Number);
   const wall = Date.UTC(year, month - 1, day, hour, minute);
   // The offsets in force half a day either side cover any single DST change around the wall time.
-  const candidates = [-12, 12].map((h) => wall - offsetMinutes(new Date(wall + h * 3_600_000), timeZone) * 60_000);
+  const candidates = [-12, 12].map(
+    (h) => wall - offsetMinutes(new Date(wall + h * 3_600_000), timeZone) * 60_000,
+  );
   const wanted = `${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}`;
-  const real = candidates.filter((t) => localTime(new Date(t), timeZone) === wanted && localDate(new Date(t), timeZone) === date);
+  const real = candidates.filter(
+    (t) => localTime(new Date(t), timeZone) === wanted && localDate(new Date(t), timeZone) === date,
+  );
   // Repeated (fall back): the first occurrence. Skipped (spring forward): the later candidate, after the jump.
   return new Date(real.length > 0 ? Math.min(...real) : Math.max(...candidates));
 }

@@ -10,8 +10,7 @@ export interface Money {
 export const DECIMAL_PATTERN = /^-?\d{1,13}(\.\d+)?$/;
 
 export type ParseMoneyResult =
-  | { ok: true; minor: number }
-  | { ok: false; reason: 'format' | 'too_many_decimals' | 'too_large' };
+  { ok: true; minor: number } | { ok: false; reason: 'format' | 'too_many_decimals' | 'too_large' };
 
 /**
  * Parses a decimal string into minor units without floating point: `"15.99"` EUR is 1599,
@@ -23,9 +22,11 @@ export function parseAmount(text: string, currency: string): ParseMoneyResult {
   const negative = trimmed.startsWith('-');
   const [whole = '0', fraction = ''] = trimmed.replace('-', '').split('.');
   const digits = minorUnits(currency);
-  if (fraction.replace(/0+$/, '').length > digits) return { ok: false, reason: 'too_many_decimals' };
+  if (fraction.replace(/0+$/, '').length > digits)
+    return { ok: false, reason: 'too_many_decimals' };
   const minor = Number(whole + fraction.padEnd(digits, '0').slice(0, digits));
-  if (!Number.isSafeInteger(minor) || minor > 2_000_000_000_000) return { ok: false, reason: 'too_large' };
+  if (!Number.isSafeInteger(minor) || minor > 2_000_000_000_000)
+    return { ok: false, reason: 'too_large' };
   return { ok: true, minor: negative && minor !== 0 ? -minor : minor };
 }
 

@@ -19,7 +19,9 @@ export interface Text {
 function loadLocale(locale: Locale): Record<string, string> {
   const dir = new URL(`./locales/${locale}/`, import.meta.url);
   const merged: Record<string, string> = {};
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()) {
     const texts = JSON.parse(readFileSync(new URL(file, dir), 'utf8')) as Record<string, string>;
     for (const [key, value] of Object.entries(texts)) {
       if (key in merged) throw new Error(`text key ${key} is defined twice in locale ${locale}`);
@@ -29,7 +31,10 @@ function loadLocale(locale: Locale): Record<string, string> {
   return merged;
 }
 
-const catalogs: Record<Locale, Record<string, string>> = { en: loadLocale('en'), es: loadLocale('es') };
+const catalogs: Record<Locale, Record<string, string>> = {
+  en: loadLocale('en'),
+  es: loadLocale('es'),
+};
 
 /** Keys of the English catalog; every other locale must define the same set (a test checks it). */
 export const TEXT_KEYS = Object.keys(catalogs.en);

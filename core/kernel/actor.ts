@@ -4,7 +4,16 @@ import type { Locale } from '../i18n/index.ts';
 export const SCOPES = ['read', 'write', 'trusted'] as const;
 export type Scope = (typeof SCOPES)[number];
 
-export const CHANNELS = ['telegram', 'slack', 'web', 'terminal', 'mcp', 'cli', 'assistant', 'system'] as const;
+export const CHANNELS = [
+  'telegram',
+  'slack',
+  'web',
+  'terminal',
+  'mcp',
+  'cli',
+  'assistant',
+  'system',
+] as const;
 export type Channel = (typeof CHANNELS)[number];
 
 export type Role = 'owner' | 'member';
@@ -48,6 +57,19 @@ export function memberActor(
 }
 
 /** Someone without a household yet (first /start, `exhale init`): may only create or join one. */
-export function newcomerActor(channel: Channel, locale: Locale, externalId?: Actor['externalId']): Actor {
-  return { kind: 'member', householdId: null, memberId: null, role: null, scope: 'trusted', channel, locale, externalId };
+export function newcomerActor(
+  channel: Channel,
+  locale: Locale,
+  externalId?: Actor['externalId'],
+): Actor {
+  return {
+    kind: 'member',
+    householdId: null,
+    memberId: null,
+    role: null,
+    scope: 'trusted',
+    channel,
+    locale,
+    externalId,
+  };
 }

@@ -41,7 +41,10 @@ export interface CoreOptions<C extends readonly AnyOp[]> {
 
 /** Thrown inside a dry run's transaction to roll it back and carry the result out. */
 class DryRunRollback {
-  constructor(readonly output: unknown, readonly changes: Change[]) {}
+  constructor(
+    readonly output: unknown,
+    readonly changes: Change[],
+  ) {}
 }
 
 /**
@@ -50,7 +53,9 @@ class DryRunRollback {
  * run), then publishes a change event.
  */
 /** The output type of the op named N in catalog C. */
-export type OutputOf<C extends readonly AnyOp[], N extends string> = z.output<Extract<C[number], { name: N }>['output']>;
+export type OutputOf<C extends readonly AnyOp[], N extends string> = z.output<
+  Extract<C[number], { name: N }>['output']
+>;
 
 export class Core<C extends readonly AnyOp[] = readonly AnyOp[]> {
   readonly db: Database;
@@ -80,9 +85,24 @@ export class Core<C extends readonly AnyOp[] = readonly AnyOp[]> {
   }
 
   /** Runs an op by its name (typed from the catalog) or by its spec. */
-  invoke<N extends C[number]['name']>(name: N, actor: Actor, input: unknown, options?: InvokeOptions): Promise<InvokeResult<OutputOf<C, N>>>;
-  invoke<I extends z.ZodType, O extends z.ZodType>(op: OpSpec<I, O>, actor: Actor, input: unknown, options?: InvokeOptions): Promise<InvokeResult<z.output<O>>>;
-  invoke(name: string, actor: Actor, input: unknown, options?: InvokeOptions): Promise<InvokeResult>;
+  invoke<N extends C[number]['name']>(
+    name: N,
+    actor: Actor,
+    input: unknown,
+    options?: InvokeOptions,
+  ): Promise<InvokeResult<OutputOf<C, N>>>;
+  invoke<I extends z.ZodType, O extends z.ZodType>(
+    op: OpSpec<I, O>,
+    actor: Actor,
+    input: unknown,
+    options?: InvokeOptions,
+  ): Promise<InvokeResult<z.output<O>>>;
+  invoke(
+    name: string,
+    actor: Actor,
+    input: unknown,
+    options?: InvokeOptions,
+  ): Promise<InvokeResult>;
   async invoke<I extends z.ZodType, O extends z.ZodType>(
     opOrName: OpSpec<I, O> | string,
     actor: Actor,
@@ -90,13 +110,19 @@ export class Core<C extends readonly AnyOp[] = readonly AnyOp[]> {
     options: InvokeOptions = {},
   ): Promise<InvokeResult<z.output<O>>> {
     const op = (typeof opOrName === 'string' ? this.op(opOrName) : opOrName) as OpSpec<I, O>;
-    const parsed = parseInput(this.strictInput(op as unknown as AnyOp), input, actor.locale) as z.output<I>;
+    const parsed = parseInput(
+      this.strictInput(op as unknown as AnyOp),
+      input,
+      actor.locale,
+    ) as z.output<I>;
     this.authorize(op as unknown as AnyOp, actor);
     const dryRun = options.dryRun === true;
     const now = this.clock();
     const auditId = this.newId('act');
 
-    const runOp = async (db: Knex | Knex.Transaction): Promise<{ output: z.output<O>; tx: TrackedTx; household: Household | null }> => {
+    const runOp = async (
+      db: Knex | Knex.Transaction,
+    ): Promise<{ output: z.output<O>; tx: TrackedTx; household: Household | null }> => {
       const household = await this.loadHousehold(db, op as unknown as AnyOp, actor);
       const tx = new TrackedTx(db);
       const ctx: OpContext = {
@@ -126,19 +152,40 @@ export class Core<C extends readonly AnyOp[] = readonly AnyOp[]> {
         const { output, tx, household } = await runOp(trx);
         if (dryRun) throw new DryRunRollback(output, tx.changes);
         const audited = op.effect !== 'read' && tx.changes.length > 0;
-        if (audited) await this.writeAudit(trx, { op: op as unknown as AnyOp, actor, input: parsed, output, changes: tx.changes, auditId, now, household });
+        if (audited)
+          await this.writeAudit(trx, {
+            op: op as unknown as AnyOp,
+            actor,
+            input: parsed,
+            output,
+            changes: tx.changes,
+            auditId,
+            now,
+            household,
+          });
         return { output, changes: tx.changes, audited };
       });
     } catch (error) {
       if (error instanceof DryRunRollback) {
-        return { output: error.output as z.output<O>, changes: error.changes, dryRun: true, auditId: null };
+        return {
+          output: error.output as z.output<O>,
+          changes: error.changes,
+          dryRun: true,
+          auditId: null,
+        };
       }
       throw error;
     }
 
     const householdId = actor.householdId ?? householdOfChanges(committed.changes);
-    if (committed.audited && householdId) this.publish(op as unknown as AnyOp, actor, auditId, committed.changes, householdId);
-    return { output: committed.output, changes: committed.changes, dryRun: false, auditId: committed.audited ? auditId : null };
+    if (committed.audited && householdId)
+      this.publish(op as unknown as AnyOp, actor, auditId, committed.changes, householdId);
+    return {
+      output: committed.output,
+      changes: committed.changes,
+      dryRun: false,
+      auditId: committed.audited ? auditId : null,
+    };
   }
 
   private strictInput(op: AnyOp): z.ZodType {
@@ -158,19 +205,28 @@ export class Core<C extends readonly AnyOp[] = readonly AnyOp[]> {
       throw new OpError('forbidden', 'errors.assistant_forbidden');
     }
     const needsHousehold = (op.household ?? 'required') === 'required';
-    if (needsHousehold && actor.householdId === null) throw new OpError('forbidden', 'errors.no_household');
+    if (needsHousehold && actor.householdId === null)
+      throw new OpError('forbidden', 'errors.no_household');
     if (op.ownerOnly && actor.role !== 'owner' && actor.kind !== 'system') {
       throw new OpError('forbidden', 'errors.owner_only');
     }
   }
 
   /** The actor's household, checking in the same query that the acting member still belongs to it. */
-  private async loadHousehold(db: Knex | Knex.Transaction, op: AnyOp, actor: Actor): Promise<Household | null> {
+  private async loadHousehold(
+    db: Knex | Knex.Transaction,
+    op: AnyOp,
+    actor: Actor,
+  ): Promise<Household | null> {
     if (actor.householdId === null) return null;
     const query = db('households').where('households.id', actor.householdId);
     if (actor.memberId !== null) {
       query.leftJoin('members', (j) => {
-        j.on('members.household_id', '=', 'households.id').andOnVal('members.id', '=', actor.memberId ?? '');
+        j.on('members.household_id', '=', 'households.id').andOnVal(
+          'members.id',
+          '=',
+          actor.memberId ?? '',
+        );
       });
     }
     const row = (await query.first(
@@ -186,18 +242,40 @@ export class Core<C extends readonly AnyOp[] = readonly AnyOp[]> {
       if ((op.household ?? 'required') === 'none') return null;
       throw new OpError('forbidden', 'errors.no_household');
     }
-    if (actor.memberId !== null && !row.member_id) throw new OpError('forbidden', 'errors.not_a_member');
-    return { id: row.id, name: row.name, currency: row.currency, time_zone: row.time_zone, locale: row.locale, created_at: row.created_at };
+    if (actor.memberId !== null && !row.member_id)
+      throw new OpError('forbidden', 'errors.not_a_member');
+    return {
+      id: row.id,
+      name: row.name,
+      currency: row.currency,
+      time_zone: row.time_zone,
+      locale: row.locale,
+      created_at: row.created_at,
+    };
   }
 
   private async writeAudit(
     trx: Knex.Transaction,
-    entry: { op: AnyOp; actor: Actor; input: unknown; output: unknown; changes: Change[]; auditId: string; now: Date; household: Household | null },
+    entry: {
+      op: AnyOp;
+      actor: Actor;
+      input: unknown;
+      output: unknown;
+      changes: Change[];
+      auditId: string;
+      now: Date;
+      household: Household | null;
+    },
   ): Promise<void> {
     const householdId = entry.household?.id ?? householdOfChanges(entry.changes);
     if (!householdId) throw new Error(`op ${entry.op.name} changed rows of no household`);
-    const summary = entry.op.summarize ? entry.op.summarize(entry.input as never, entry.output as never) : entry.op.title;
-    const createdMember = entry.actor.memberId ?? entry.changes.find((c) => c.table === 'members' && c.before === null)?.id ?? null;
+    const summary = entry.op.summarize
+      ? entry.op.summarize(entry.input as never, entry.output as never)
+      : entry.op.title;
+    const createdMember =
+      entry.actor.memberId ??
+      entry.changes.find((c) => c.table === 'members' && c.before === null)?.id ??
+      null;
     await trx('audit_entries').insert({
       id: entry.auditId,
       household_id: householdId,
@@ -216,13 +294,24 @@ export class Core<C extends readonly AnyOp[] = readonly AnyOp[]> {
     });
   }
 
-  private publish(op: AnyOp, actor: Actor, auditId: string, changes: Change[], householdId: string): void {
+  private publish(
+    op: AnyOp,
+    actor: Actor,
+    auditId: string,
+    changes: Change[],
+    householdId: string,
+  ): void {
     const event: ChangeEvent = {
       kind: 'changed',
       householdId,
       auditId,
       op: op.name,
-      actor: { kind: actor.kind, memberId: actor.memberId, channel: actor.channel, agentName: actor.agent?.name },
+      actor: {
+        kind: actor.kind,
+        memberId: actor.memberId,
+        channel: actor.channel,
+        agentName: actor.agent?.name,
+      },
       entities: changes.map((c) => ({ table: c.table, id: c.id })),
     };
     this.bus.publish(event);
@@ -234,7 +323,8 @@ function householdOfChanges(changes: readonly Change[]): string | null {
   for (const change of changes) {
     if (change.table === 'households') return change.id;
     const row = change.after ?? change.before;
-    if (row && typeof row.household_id === 'string' && row.household_id !== '') return row.household_id;
+    if (row && typeof row.household_id === 'string' && row.household_id !== '')
+      return row.household_id;
   }
   return null;
 }
@@ -243,5 +333,7 @@ function householdOfChanges(changes: readonly Change[]): string | null {
 const MAX_AUDIT_INPUT = 64 * 1024;
 function auditInput(input: unknown): string {
   const text = JSON.stringify(input ?? {});
-  return text.length <= MAX_AUDIT_INPUT ? text : JSON.stringify({ truncated: true, bytes: text.length });
+  return text.length <= MAX_AUDIT_INPUT
+    ? text
+    : JSON.stringify({ truncated: true, bytes: text.length });
 }

@@ -61,7 +61,10 @@ export class OpError extends Error {
   render(locale: Locale): string {
     const head = t(locale, this.key, this.params);
     if (this.issues.length === 0) return head;
-    return [head, ...this.issues.map((i) => (i.path ? `- ${i.path}: ${i.message}` : `- ${i.message}`))].join('\n');
+    return [
+      head,
+      ...this.issues.map((i) => (i.path ? `- ${i.path}: ${i.message}` : `- ${i.message}`)),
+    ].join('\n');
   }
 }
 

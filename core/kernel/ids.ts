@@ -11,7 +11,11 @@ export function randomId(prefix: string): string {
 }
 
 /** A deterministic generator for tests: `sub_000001`, `sub_000002`…; `mark()` and `rewind(m)` replay a stretch. */
-export function sequentialIds(): { next: (prefix: string) => string; mark: () => number; rewind: (mark: number) => void } {
+export function sequentialIds(): {
+  next: (prefix: string) => string;
+  mark: () => number;
+  rewind: (mark: number) => void;
+} {
   let n = 0;
   return {
     next: (prefix) => `${prefix}_${String((n += 1)).padStart(6, '0')}`,

@@ -58,8 +58,11 @@ export type AnyOp = OpSpec<z.ZodType, z.ZodType>;
 const NAME_PATTERN = /^[a-z][a-z0-9_]{0,63}$/;
 
 /** Declares an op. Types flow from the zod schemas; the name is checked at definition time. */
-export function defineOp<I extends z.ZodType, O extends z.ZodType, N extends string>(spec: OpSpec<I, O, N>): OpSpec<I, O, N> {
-  if (!NAME_PATTERN.test(spec.name)) throw new Error(`op name ${spec.name} must match ${NAME_PATTERN}`);
+export function defineOp<I extends z.ZodType, O extends z.ZodType, N extends string>(
+  spec: OpSpec<I, O, N>,
+): OpSpec<I, O, N> {
+  if (!NAME_PATTERN.test(spec.name))
+    throw new Error(`op name ${spec.name} must match ${NAME_PATTERN}`);
   return spec;
 }
 

@@ -2,7 +2,12 @@ import type { Knex } from 'knex';
 
 import type { Change, Row } from '../store/tracked.ts';
 
-const CHILD_TABLES = new Set(['charges', 'price_changes', 'subscription_tags', 'subscription_shares']);
+const CHILD_TABLES = new Set([
+  'charges',
+  'price_changes',
+  'subscription_tags',
+  'subscription_shares',
+]);
 
 function privateOwner(row: Row | null): string | null {
   return row && row.private === 1 && typeof row.member_id === 'string' ? row.member_id : null;
@@ -13,7 +18,10 @@ function privateOwner(row: Row | null): string | null {
  * owner is shown (and undoable) only for that member: a private subscription stays private in the
  * activity list too.
  */
-export async function privateOwnerOf(trx: Knex.Transaction, changes: readonly Change[]): Promise<string | null> {
+export async function privateOwnerOf(
+  trx: Knex.Transaction,
+  changes: readonly Change[],
+): Promise<string | null> {
   for (const change of changes) {
     if (change.table === 'subscriptions') {
       const owner = privateOwner(change.after) ?? privateOwner(change.before);
@@ -27,8 +35,9 @@ export async function privateOwnerOf(trx: Knex.Transaction, changes: readonly Ch
     if (typeof id === 'string') parentIds.add(id);
   }
   if (parentIds.size === 0) return null;
-  const row = (await trx('subscriptions').whereIn('id', [...parentIds]).andWhere({ private: 1 }).first('member_id')) as
-    | { member_id: string }
-    | undefined;
+  const row = (await trx('subscriptions')
+    .whereIn('id', [...parentIds])
+    .andWhere({ private: 1 })
+    .first('member_id')) as { member_id: string } | undefined;
   return row?.member_id ?? null;
 }

@@ -16,7 +16,11 @@ function errorMap(locale: Locale): z.core.$ZodErrorMap {
       const key = (issue.params as { i18n?: string } | undefined)?.i18n;
       if (key) return t(locale, key);
     }
-    if (issue.code === 'invalid_format' && 'pattern' in issue && typeof issue.pattern === 'string') {
+    if (
+      issue.code === 'invalid_format' &&
+      'pattern' in issue &&
+      typeof issue.pattern === 'string'
+    ) {
       const key = PATTERN_KEYS.get(issue.pattern);
       if (key) return t(locale, key);
     }
@@ -28,7 +32,11 @@ function errorMap(locale: Locale): z.core.$ZodErrorMap {
 }
 
 /** Parses an op input; a failure is an `invalid_input` OpError listing each issue in the locale. */
-export function parseInput<S extends z.ZodType>(schema: S, input: unknown, locale: Locale): z.output<S> {
+export function parseInput<S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+  locale: Locale,
+): z.output<S> {
   const result = schema.safeParse(input ?? {}, { error: errorMap(locale) });
   if (result.success) return result.data;
   const issues: InputIssue[] = result.error.issues.map((issue) => ({

@@ -35,7 +35,10 @@ export function openDatabase(options: DatabaseOptions): Database {
     pool: {
       min: 1,
       max: 1,
-      afterCreate: (conn: { run: (sql: string, cb: (err: Error | null) => void) => void }, done: (err: Error | null, conn: unknown) => void) => {
+      afterCreate: (
+        conn: { run: (sql: string, cb: (err: Error | null) => void) => void },
+        done: (err: Error | null, conn: unknown) => void,
+      ) => {
         conn.run('PRAGMA foreign_keys = ON', (e1) => {
           if (e1) return done(e1, conn);
           conn.run('PRAGMA journal_mode = WAL', (e2) => {

@@ -71,7 +71,11 @@ export class TrackedTx {
   }
 
   /** Updates one row by id; `undefined` values in the patch are ignored. */
-  async update(table: TrackedTable, id: string, patch: Record<string, string | number | null | undefined>): Promise<Row> {
+  async update(
+    table: TrackedTable,
+    id: string,
+    patch: Record<string, string | number | null | undefined>,
+  ): Promise<Row> {
     const before = await this.get(table, id);
     if (!before) throw new OpError('internal');
     const clean = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
@@ -104,7 +108,8 @@ export class TrackedTx {
         throw new OpError('undo_conflict', 'errors.undo_conflict', { table: change.table });
       }
       if (change.before === null) await this.remove(change.table, change.id);
-      else if (change.after === null) await this.insert(change.table, { ...change.before, id: change.id });
+      else if (change.after === null)
+        await this.insert(change.table, { ...change.before, id: change.id });
       else await this.update(change.table, change.id, change.before);
     }
   }
@@ -116,6 +121,7 @@ export class TrackedTx {
       return;
     }
     existing.after = after;
-    if (sameRow(existing.before, existing.after)) this.changes.splice(this.changes.indexOf(existing), 1);
+    if (sameRow(existing.before, existing.after))
+      this.changes.splice(this.changes.indexOf(existing), 1);
   }
 }

@@ -17,7 +17,11 @@ function sourceFiles(dir: string): string[] {
 
 function imports(file: string): string[] {
   const text = readFileSync(path.join(root, file), 'utf8');
-  return [...text.matchAll(/(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1] ?? m[2] ?? '');
+  return [
+    ...text.matchAll(
+      /(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g,
+    ),
+  ].map((m) => m[1] ?? m[2] ?? '');
 }
 
 function resolvesInto(file: string, spec: string, dirs: string[]): boolean {
@@ -32,7 +36,11 @@ describe('architecture', () => {
     const offenders: string[] = [];
     for (const file of sourceFiles('core')) {
       for (const spec of imports(file)) {
-        if (resolvesInto(file, spec, ['bot', 'mcp', 'miniapp']) || /^(grammy|@grammyjs|@modelcontextprotocol|@slack)/.test(spec)) offenders.push(`${file} -> ${spec}`);
+        if (
+          resolvesInto(file, spec, ['bot', 'mcp', 'miniapp']) ||
+          /^(grammy|@grammyjs|@modelcontextprotocol|@slack)/.test(spec)
+        )
+          offenders.push(`${file} -> ${spec}`);
       }
     }
     expect(offenders).toEqual([]);
@@ -43,12 +51,19 @@ describe('architecture', () => {
     for (const file of sourceFiles('mcp')) {
       const text = readFileSync(path.join(root, file), 'utf8');
       for (const spec of imports(file)) {
-        if (resolvesInto(file, spec, ['bot', 'miniapp']) && !new RegExp(`import type [^;]*['"]${spec.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}['"]`).test(text)) offenders.push(`${file} -> ${spec}`);
+        if (
+          resolvesInto(file, spec, ['bot', 'miniapp']) &&
+          !new RegExp(
+            `import type [^;]*['"]${spec.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}['"]`,
+          ).test(text)
+        )
+          offenders.push(`${file} -> ${spec}`);
       }
     }
     for (const file of sourceFiles('bot')) {
       if (['bot/main.ts', 'bot/cli.ts'].includes(file)) continue;
-      for (const spec of imports(file)) if (resolvesInto(file, spec, ['mcp'])) offenders.push(`${file} -> ${spec}`);
+      for (const spec of imports(file))
+        if (resolvesInto(file, spec, ['mcp'])) offenders.push(`${file} -> ${spec}`);
     }
     expect(offenders).toEqual([]);
   });

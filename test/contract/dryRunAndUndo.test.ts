@@ -43,7 +43,13 @@ describe('every write op', () => {
         const undoActor = sample.newcomer ? await ownerOfNewHousehold(h, real.changes) : seed.owner;
         await h.core.invoke('undo', undoActor, { ids: [real.auditId] });
         expect(await dumpDatabase(h.db, { except: ['audit_entries', 'flows', 'token_uses'] })).toBe(
-          JSON.stringify(pick(JSON.parse(before) as Record<string, unknown>, ['audit_entries', 'flows', 'token_uses'])),
+          JSON.stringify(
+            pick(JSON.parse(before) as Record<string, unknown>, [
+              'audit_entries',
+              'flows',
+              'token_uses',
+            ]),
+          ),
         );
       } finally {
         await h.close();
@@ -54,15 +60,28 @@ describe('every write op', () => {
 
 /** Random codes and secrets (invite codes, tokens) legitimately differ between two runs. */
 function normaliseSecrets(value: unknown): unknown {
-  return JSON.parse(JSON.stringify(value), (key, v: unknown) => (['code', 'token'].includes(key) && typeof v === 'string' ? '<random>' : v));
+  return JSON.parse(JSON.stringify(value), (key, v: unknown) =>
+    ['code', 'token'].includes(key) && typeof v === 'string' ? '<random>' : v,
+  );
 }
 
 function pick(dump: Record<string, unknown>, except: string[]): Record<string, unknown> {
   return Object.fromEntries(Object.entries(dump).filter(([table]) => !except.includes(table)));
 }
 
-async function ownerOfNewHousehold(h: Awaited<ReturnType<typeof seedHousehold>>['h'], changes: Array<{ table: string; after: Record<string, unknown> | null }>) {
+async function ownerOfNewHousehold(
+  h: Awaited<ReturnType<typeof seedHousehold>>['h'],
+  changes: Array<{ table: string; after: Record<string, unknown> | null }>,
+) {
   const joined = changes.find((c) => c.table === 'members')?.after;
   const { memberActor } = await import('../../core/kernel/actor.ts');
-  return memberActor({ id: String(joined?.id), household_id: String(joined?.household_id), role: 'owner', language: 'en' }, 'cli');
+  return memberActor(
+    {
+      id: String(joined?.id),
+      household_id: String(joined?.household_id),
+      role: 'owner',
+      language: 'en',
+    },
+    'cli',
+  );
 }

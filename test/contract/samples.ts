@@ -14,25 +14,60 @@ export interface Sample {
 }
 
 export const WRITE_SAMPLES: Record<string, (s: Seed) => Sample | Promise<Sample>> = {
-  create_household: () => ({ newcomer: true, input: { name: 'Second home', currency: 'USD', time_zone: 'America/New_York', owner_name: 'Kim' } }),
-  update_household: () => ({ input: { name: 'Renamed', currency: 'GBP', time_zone: 'Europe/London' } }),
+  create_household: () => ({
+    newcomer: true,
+    input: {
+      name: 'Second home',
+      currency: 'USD',
+      time_zone: 'America/New_York',
+      owner_name: 'Kim',
+    },
+  }),
+  update_household: () => ({
+    input: { name: 'Renamed', currency: 'GBP', time_zone: 'Europe/London' },
+  }),
   create_invite: () => ({ input: { expires_in_days: 3 } }),
   join_household: async (s) => {
     const invite = await s.h.core.invoke('create_invite', s.owner, {});
     return { newcomer: true, input: { code: invite.output.code, name: 'Zoe' } };
   },
-  update_member: (s) => ({ input: { id: s.memberId, name: 'Luis M.', reminder_offsets: [7, 1], reminder_time: '08:30' } }),
+  update_member: (s) => ({
+    input: { id: s.memberId, name: 'Luis M.', reminder_offsets: [7, 1], reminder_time: '08:30' },
+  }),
   remove_member: (s) => ({ input: { id: s.memberId } }),
   create_subscription: () => ({
-    input: { name: 'Max', amount: '9.99', status: 'trial', trial_ends_on: '2026-03-09', first_charge_date: '2026-03-09', category: 'New category', tags: ['family', 'new tag'] },
+    input: {
+      name: 'Max',
+      amount: '9.99',
+      status: 'trial',
+      trial_ends_on: '2026-03-09',
+      first_charge_date: '2026-03-09',
+      category: 'New category',
+      tags: ['family', 'new tag'],
+    },
   }),
-  update_subscription: (s) => ({ input: { id: s.netflix, amount: '17.99', category_id: s.music, tags: ['kids'], notes: 'Price went up' } }),
+  update_subscription: (s) => ({
+    input: {
+      id: s.netflix,
+      amount: '17.99',
+      category_id: s.music,
+      tags: ['kids'],
+      notes: 'Price went up',
+    },
+  }),
   pause_subscription: (s) => ({ input: { id: s.netflix } }),
   resume_subscription: (s) => ({ input: { id: s.paused } }),
   cancel_subscription: (s) => ({ input: { id: s.spotify, effective_date: '2026-03-01' } }),
   delete_subscription: (s) => ({ input: { id: s.netflix } }),
-  bulk_update_subscriptions: (s) => ({ input: { ids: [s.netflix, s.spotify], change: { action: 'add_tags', tags: ['shared', 'family'] } } }),
-  mark_charge_paid: (s) => ({ input: { subscription_id: s.spotify, due_date: '2026-02-12', amount: '12.50' } }),
+  bulk_update_subscriptions: (s) => ({
+    input: {
+      ids: [s.netflix, s.spotify],
+      change: { action: 'add_tags', tags: ['shared', 'family'] },
+    },
+  }),
+  mark_charge_paid: (s) => ({
+    input: { subscription_id: s.spotify, due_date: '2026-02-12', amount: '12.50' },
+  }),
   skip_charge: (s) => ({ input: { subscription_id: s.netflix, due_date: s.paidDate } }),
   undo: (s) => ({ input: { ids: [s.lastAuditId] } }),
   create_category: () => ({ input: { name: 'Software', color: '#336699' } }),
@@ -40,7 +75,9 @@ export const WRITE_SAMPLES: Record<string, (s: Seed) => Sample | Promise<Sample>
   delete_category: (s) => ({ input: { id: s.streaming, reassign_to: s.music } }),
   merge_categories: (s) => ({ input: { source_ids: [s.streaming], target_id: s.music } }),
   create_payment_method: () => ({ input: { name: 'Joint account', kind: 'bank', last4: '1234' } }),
-  update_payment_method: (s) => ({ input: { id: s.visa, name: 'Old Visa', kind: 'card', last4: '4242' } }),
+  update_payment_method: (s) => ({
+    input: { id: s.visa, name: 'Old Visa', kind: 'card', last4: '4242' },
+  }),
   delete_payment_method: (s) => ({ input: { id: s.visa } }),
   create_tag: () => ({ input: { name: 'work' } }),
   rename_tag: (s) => ({ input: { id: s.family, name: 'home' } }),
@@ -50,8 +87,23 @@ export const WRITE_SAMPLES: Record<string, (s: Seed) => Sample | Promise<Sample>
       document: {
         format: 'exhale/1',
         subscriptions: [
-          { name: 'Tidal', amount: '10.99', currency: 'EUR', cycle: { unit: 'month', every: 1 }, first_charge_date: '2026-02-10', category: 'Music', tags: ['family', 'hifi'], charges: [{ due_date: '2026-02-10', status: 'paid', amount: '10.99' }] },
-          { name: 'Netflix', amount: '15.99', currency: 'EUR', cycle: { unit: 'month', every: 1 }, first_charge_date: '2025-01-05' },
+          {
+            name: 'Tidal',
+            amount: '10.99',
+            currency: 'EUR',
+            cycle: { unit: 'month', every: 1 },
+            first_charge_date: '2026-02-10',
+            category: 'Music',
+            tags: ['family', 'hifi'],
+            charges: [{ due_date: '2026-02-10', status: 'paid', amount: '10.99' }],
+          },
+          {
+            name: 'Netflix',
+            amount: '15.99',
+            currency: 'EUR',
+            cycle: { unit: 'month', every: 1 },
+            first_charge_date: '2025-01-05',
+          },
         ],
       },
     },

@@ -43,11 +43,27 @@ export async function seedHousehold(): Promise<Seed> {
     category: 'Music',
     notes: 'Family plan',
   });
-  const gym = await h.core.invoke('create_subscription', member, { name: 'Gym', amount: '39.90', first_charge_date: '2025-09-01', private: true });
-  const paid = await h.core.invoke('mark_charge_paid', owner, { subscription_id: netflix.output.id, due_date: '2026-02-05' });
-  const paused = await h.core.invoke('create_subscription', owner, { name: 'The Guardian', amount: '12', first_charge_date: '2025-11-19' });
+  const gym = await h.core.invoke('create_subscription', member, {
+    name: 'Gym',
+    amount: '39.90',
+    first_charge_date: '2025-09-01',
+    private: true,
+  });
+  const paid = await h.core.invoke('mark_charge_paid', owner, {
+    subscription_id: netflix.output.id,
+    due_date: '2026-02-05',
+  });
+  const paused = await h.core.invoke('create_subscription', owner, {
+    name: 'The Guardian',
+    amount: '12',
+    first_charge_date: '2025-11-19',
+  });
   await h.core.invoke('pause_subscription', owner, { id: paused.output.id });
-  const rise = await h.core.invoke('update_subscription', owner, { id: spotify.output.id, amount: '11.99', price_effective_date: '2026-01-12' });
+  const rise = await h.core.invoke('update_subscription', owner, {
+    id: spotify.output.id,
+    amount: '11.99',
+    price_effective_date: '2026-01-12',
+  });
   const streaming = netflix.output.category?.id ?? '';
   const music = spotify.output.category?.id ?? '';
   const visa = netflix.output.payment_method?.id ?? '';

@@ -56,7 +56,9 @@ export interface TestHousehold {
 }
 
 /** A core over a fresh database with one household (EUR, Europe/Madrid) and its owner Ana. */
-export async function createTestHousehold(options: { currency?: string; timeZone?: string } = {}): Promise<TestHousehold> {
+export async function createTestHousehold(
+  options: { currency?: string; timeZone?: string } = {},
+): Promise<TestHousehold> {
   const db = await openTestDatabase();
   const ids = sequentialIds();
   const clock = { now: new Date(TEST_NOW) };
@@ -69,7 +71,10 @@ export async function createTestHousehold(options: { currency?: string; timeZone
     owner_name: 'Ana',
   });
   const { household, member } = created.output;
-  const owner = memberActor({ id: member.id, household_id: household.id, role: 'owner', language: 'en' }, 'cli');
+  const owner = memberActor(
+    { id: member.id, household_id: household.id, role: 'owner', language: 'en' },
+    'cli',
+  );
   return {
     core,
     db,

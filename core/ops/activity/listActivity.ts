@@ -41,13 +41,19 @@ export const listActivity = defineOp({
   async run(ctx, input) {
     const q = visibleEntries(ctx);
     if (input.before) {
-      const cursor = (await ctx.tx.from('audit_entries').where({ id: input.before, household_id: household(ctx).id }).first('seq')) as { seq: number } | undefined;
+      const cursor = (await ctx.tx
+        .from('audit_entries')
+        .where({ id: input.before, household_id: household(ctx).id })
+        .first('seq')) as { seq: number } | undefined;
       if (cursor) q.andWhere('seq', '<', cursor.seq);
     }
     if (input.member_id) q.andWhere('member_id', input.member_id);
     if (input.agents_only) q.whereNotNull('agent_name');
     const rows = (await q.orderBy('seq', 'desc').limit(input.limit + 1)) as AuditRow[];
-    const members = (await ctx.tx.from('members').where({ household_id: household(ctx).id }).select('id', 'name')) as Array<{ id: string; name: string }>;
+    const members = (await ctx.tx
+      .from('members')
+      .where({ household_id: household(ctx).id })
+      .select('id', 'name')) as Array<{ id: string; name: string }>;
     const names = new Map(members.map((m) => [m.id, m.name]));
     return {
       has_more: rows.length > input.limit,

@@ -21,5 +21,7 @@ export function visibleEntries(ctx: OpContext): Knex.QueryBuilder {
 /** Members undo their own changes (theirs, their agents' and their assistant's); the owner undoes anyone's. */
 export function canUndo(ctx: OpContext, row: AuditRow): boolean {
   if (row.undone_by !== null) return false;
-  return ctx.actor.role === 'owner' || (row.member_id !== null && row.member_id === ctx.actor.memberId);
+  return (
+    ctx.actor.role === 'owner' || (row.member_id !== null && row.member_id === ctx.actor.memberId)
+  );
 }

@@ -24,7 +24,8 @@ export const listCharges = defineOp({
   idempotent: true,
   async run(ctx, input) {
     if (input.to < input.from) throw fieldError(ctx, 'to', 'errors.input.range_order');
-    if (daysBetween(input.from, input.to) > 1100) throw fieldError(ctx, 'to', 'errors.input.range_too_long', { days: 1100 });
+    if (daysBetween(input.from, input.to) > 1100)
+      throw fieldError(ctx, 'to', 'errors.input.range_too_long', { days: 1100 });
     // An unknown (or hidden) subscription is "not found", not an empty list.
     if (input.subscription_id) await requireSubscription(ctx, input.subscription_id);
     const q = visibleSubscriptions(ctx.tx.trx, ctx.actor, household(ctx).id);

@@ -21,7 +21,8 @@ export const PriceChange = z.object({
 export const listPriceChanges = defineOp({
   name: 'list_price_changes',
   title: 'List price changes',
-  description: 'Lists the recorded price changes, newest first: for one subscription, or all since a date.',
+  description:
+    'Lists the recorded price changes, newest first: for one subscription, or all since a date.',
   input: z.object({ subscription_id: Id.optional(), since: IsoDate.optional() }),
   output: z.object({ items: z.array(PriceChange) }),
   effect: 'read',
@@ -34,11 +35,20 @@ export const listPriceChanges = defineOp({
     if (input.subscription_id) q.andWhere('subscriptions.id', input.subscription_id);
     const subs = (await q.select('subscriptions.*')) as SubscriptionRow[];
     const names = new Map(subs.map((s) => [s.id, s.name]));
-    const grouped = await priceChangesBySubscription(ctx.tx.trx, subs.map((s) => s.id));
+    const grouped = await priceChangesBySubscription(
+      ctx.tx.trx,
+      subs.map((s) => s.id),
+    );
     const items = [...grouped.values()]
       .flat()
       .filter((c) => !input.since || c.effective_date >= input.since)
-      .sort((a, b) => (a.effective_date > b.effective_date ? -1 : a.effective_date < b.effective_date ? 1 : b.created_at.localeCompare(a.created_at)))
+      .sort((a, b) =>
+        a.effective_date > b.effective_date
+          ? -1
+          : a.effective_date < b.effective_date
+            ? 1
+            : b.created_at.localeCompare(a.created_at),
+      )
       .map((c) => ({
         id: c.id,
         subscription_id: c.subscription_id,
@@ -47,7 +57,14 @@ export const listPriceChanges = defineOp({
         old_amount: formatAmount(c.old_amount_minor, c.currency),
         new_amount: formatAmount(c.new_amount_minor, c.currency),
         currency: c.currency,
-        change_percent: c.old_amount_minor === 0 ? '0' : String(Math.round(((c.new_amount_minor - c.old_amount_minor) / c.old_amount_minor) * 1000) / 10),
+        change_percent:
+          c.old_amount_minor === 0
+            ? '0'
+            : String(
+                Math.round(
+                  ((c.new_amount_minor - c.old_amount_minor) / c.old_amount_minor) * 1000,
+                ) / 10,
+              ),
       }));
     return { items };
   },

@@ -11,19 +11,22 @@ export const markChargePaid = defineOp({
   name: 'mark_charge_paid',
   title: 'Mark a charge paid',
   description:
-    'Records that a subscription\'s charge due on a date was paid, with the amount actually charged (default: the expected price that day). Use it for variable bills too. Marking again replaces the earlier record.',
+    "Records that a subscription's charge due on a date was paid, with the amount actually charged (default: the expected price that day). Use it for variable bills too. Marking again replaces the earlier record.",
   input: z.object({
     subscription_id: Id,
-    due_date: IsoDate.describe('The charge\'s date in the series.'),
-    amount: Amount.optional().describe('What was actually charged; default: the price in effect that day.'),
-    currency: Currency.optional().describe('Default: the subscription\'s currency.'),
+    due_date: IsoDate.describe("The charge's date in the series."),
+    amount: Amount.optional().describe(
+      'What was actually charged; default: the price in effect that day.',
+    ),
+    currency: Currency.optional().describe("Default: the subscription's currency."),
   }),
   output: Charge,
   effect: 'write',
   scope: 'write',
   financial: true,
   idempotent: true,
-  summarize: (_input, output) => `Marked ${output.subscription_name} paid (${output.amount} ${output.currency}, ${output.due_date})`,
+  summarize: (_input, output) =>
+    `Marked ${output.subscription_name} paid (${output.amount} ${output.currency}, ${output.due_date})`,
   async run(ctx, input) {
     const sub = await requireSubscription(ctx, input.subscription_id);
     const currency = input.currency ?? sub.currency;

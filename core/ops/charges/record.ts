@@ -14,7 +14,10 @@ export async function recordCharge(
   amountMinor: number | null,
   currency: string,
 ): Promise<Charge> {
-  const existing = (await ctx.tx.from('charges').where({ subscription_id: sub.id, due_date: dueDate }).first()) as ChargeRow | undefined;
+  const existing = (await ctx.tx
+    .from('charges')
+    .where({ subscription_id: sub.id, due_date: dueDate })
+    .first()) as ChargeRow | undefined;
   const fields = { status, amount_minor: amountMinor, currency, recorded_at: nowIso(ctx) };
   const row = existing
     ? await ctx.tx.update('charges', existing.id, fields)

@@ -8,7 +8,8 @@ import { recordCharge } from './record.ts';
 export const skipCharge = defineOp({
   name: 'skip_charge',
   title: 'Skip a charge',
-  description: 'Records that a subscription\'s charge due on a date was not taken (a free month, a skipped delivery). It no longer counts in totals.',
+  description:
+    "Records that a subscription's charge due on a date was not taken (a free month, a skipped delivery). It no longer counts in totals.",
   input: z.object({ subscription_id: Id, due_date: IsoDate }),
   output: Charge,
   effect: 'write',

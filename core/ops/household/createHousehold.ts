@@ -16,7 +16,7 @@ export const createHousehold = defineOp({
     currency: Currency,
     time_zone: TimeZone,
     language: Language.default('en'),
-    owner_name: Name.describe('The owner\'s display name.'),
+    owner_name: Name.describe("The owner's display name."),
   }),
   output: z.object({ household: Household, member: Member }),
   effect: 'write',
@@ -29,7 +29,8 @@ export const createHousehold = defineOp({
   },
   summarize: (input) => `Created household ${input.name}`,
   async run(ctx, input) {
-    if (ctx.actor.householdId !== null) throw new OpError('conflict', 'errors.already_in_household');
+    if (ctx.actor.householdId !== null)
+      throw new OpError('conflict', 'errors.already_in_household');
     const now = nowIso(ctx);
     const household = await ctx.tx.insert('households', {
       id: ctx.newId('hh'),

@@ -7,7 +7,8 @@ import { Household } from '../shared/schemas.ts';
 export const getHousehold = defineOp({
   name: 'get_household',
   title: 'Get the household',
-  description: 'Returns the household: its name, currency (the one totals are in), time zone and language.',
+  description:
+    'Returns the household: its name, currency (the one totals are in), time zone and language.',
   input: z.object({}),
   output: Household,
   effect: 'read',

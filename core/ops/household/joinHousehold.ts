@@ -10,10 +10,11 @@ import { DEFAULT_REMINDERS, householdView, memberView } from './views.ts';
 export const joinHousehold = defineOp({
   name: 'join_household',
   title: 'Join a household',
-  description: 'Joins the household that issued an invite code, as a member. A code works once and expires.',
+  description:
+    'Joins the household that issued an invite code, as a member. A code works once and expires.',
   input: z.object({
     code: z.string().trim().min(4).max(40),
-    name: Name.describe('The new member\'s display name.'),
+    name: Name.describe("The new member's display name."),
     language: Language.default('en'),
   }),
   output: z.object({ household: Household, member: Member }),
@@ -27,8 +28,10 @@ export const joinHousehold = defineOp({
   },
   summarize: (input) => `${input.name} joined`,
   async run(ctx, input) {
-    if (ctx.actor.householdId !== null) throw new OpError('conflict', 'errors.already_in_household');
-    const invite = (await ctx.tx.from('invites').where({ code: input.code }).first()) as Row | undefined;
+    if (ctx.actor.householdId !== null)
+      throw new OpError('conflict', 'errors.already_in_household');
+    const invite = (await ctx.tx.from('invites').where({ code: input.code }).first()) as
+      Row | undefined;
     if (!invite || invite.used_at !== null || String(invite.expires_at) <= nowIso(ctx)) {
       throw new OpError('not_found', 'errors.invite_invalid');
     }

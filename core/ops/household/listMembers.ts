@@ -9,14 +9,19 @@ import { memberView } from './views.ts';
 export const listMembers = defineOp({
   name: 'list_members',
   title: 'List members',
-  description: 'Lists the household\'s members with their role (owner or member), language and reminder settings.',
+  description:
+    "Lists the household's members with their role (owner or member), language and reminder settings.",
   input: z.object({}),
   output: z.object({ members: z.array(Member) }),
   effect: 'read',
   scope: 'read',
   idempotent: true,
   async run(ctx) {
-    const rows = (await ctx.tx.from('members').where({ household_id: household(ctx).id }).orderBy('created_at').orderBy('id')) as Row[];
+    const rows = (await ctx.tx
+      .from('members')
+      .where({ household_id: household(ctx).id })
+      .orderBy('created_at')
+      .orderBy('id')) as Row[];
     return { members: rows.map(memberView) };
   },
 });

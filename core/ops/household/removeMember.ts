@@ -12,7 +12,10 @@ export const removeMember = defineOp({
     'Removes a member from the household. Their subscriptions (private ones included) move to the member named in transfer_to, by default the owner who removes them; their shares are dropped and their agent tokens revoked. Only the owner may; the owner cannot remove themself.',
   input: z.object({
     id: z.string().describe('The member to remove.'),
-    transfer_to: z.string().optional().describe('The member who takes over their subscriptions; default: the caller.'),
+    transfer_to: z
+      .string()
+      .optional()
+      .describe('The member who takes over their subscriptions; default: the caller.'),
   }),
   output: z.object({ removed: z.string(), subscriptions_moved: z.int(), tokens_revoked: z.int() }),
   effect: 'destructive',
@@ -27,11 +30,20 @@ export const removeMember = defineOp({
     if (heir === input.id) throw new OpError('conflict', 'errors.cannot_remove_self');
     await requireOwned<Row>(ctx, 'members', 'member', heir);
     const hh = household(ctx).id;
-    const subs = (await ctx.tx.from('subscriptions').where({ household_id: hh, member_id: target.id }).select('id')) as Array<{ id: string }>;
-    for (const sub of subs) await ctx.tx.update('subscriptions', sub.id, { member_id: heir, updated_at: nowIso(ctx) });
+    const subs = (await ctx.tx
+      .from('subscriptions')
+      .where({ household_id: hh, member_id: target.id })
+      .select('id')) as Array<{ id: string }>;
+    for (const sub of subs)
+      await ctx.tx.update('subscriptions', sub.id, { member_id: heir, updated_at: nowIso(ctx) });
     await ctx.tx.removeWhere('subscription_shares', { household_id: hh, member_id: input.id });
-    const tokens = (await ctx.tx.from('tokens').where({ household_id: hh, member_id: input.id }).whereNull('revoked_at').select('id')) as Array<{ id: string }>;
-    for (const token of tokens) await ctx.tx.update('tokens', token.id, { revoked_at: nowIso(ctx) });
+    const tokens = (await ctx.tx
+      .from('tokens')
+      .where({ household_id: hh, member_id: input.id })
+      .whereNull('revoked_at')
+      .select('id')) as Array<{ id: string }>;
+    for (const token of tokens)
+      await ctx.tx.update('tokens', token.id, { revoked_at: nowIso(ctx) });
     await ctx.tx.remove('members', input.id);
     return { removed: input.id, subscriptions_moved: subs.length, tokens_revoked: tokens.length };
   },

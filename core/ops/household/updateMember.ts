@@ -11,13 +11,16 @@ export const updateMember = defineOp({
   name: 'update_member',
   title: 'Update a member',
   description:
-    'Changes a member\'s name, language, reminder days (days before a charge, e.g. [3, 1]) and reminder time (HH:MM in the household\'s time zone), or role. Members change themselves; the owner may change anyone and is the only one who may change roles.',
+    "Changes a member's name, language, reminder days (days before a charge, e.g. [3, 1]) and reminder time (HH:MM in the household's time zone), or role. Members change themselves; the owner may change anyone and is the only one who may change roles.",
   input: z.object({
-    id: z.string().describe('The member\'s id (see list_members).'),
+    id: z.string().describe("The member's id (see list_members)."),
     name: Name.optional(),
     language: Language.optional(),
     reminder_offsets: z.array(z.int().min(0).max(60)).max(5).optional(),
-    reminder_time: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/).optional(),
+    reminder_time: z
+      .string()
+      .regex(/^([01]\d|2[0-3]):[0-5]\d$/)
+      .optional(),
     role: z.enum(['owner', 'member']).optional(),
   }),
   output: Member,
@@ -32,14 +35,18 @@ export const updateMember = defineOp({
     if (input.role !== undefined && input.role !== target.role) {
       if (ctx.actor.role !== 'owner') throw new OpError('forbidden', 'errors.owner_only');
       if (target.role === 'owner') {
-        const owners = (await ctx.tx.from('members').where({ household_id: household(ctx).id, role: 'owner' })) as Row[];
+        const owners = (await ctx.tx
+          .from('members')
+          .where({ household_id: household(ctx).id, role: 'owner' })) as Row[];
         if (owners.length <= 1) throw new OpError('conflict', 'errors.last_owner');
       }
     }
     const row = await ctx.tx.update('members', input.id, {
       name: input.name,
       language: input.language,
-      reminder_offsets: input.reminder_offsets ? JSON.stringify([...new Set(input.reminder_offsets)].sort((a, b) => b - a)) : undefined,
+      reminder_offsets: input.reminder_offsets
+        ? JSON.stringify([...new Set(input.reminder_offsets)].sort((a, b) => b - a))
+        : undefined,
       reminder_time: input.reminder_time,
       role: input.role,
     });

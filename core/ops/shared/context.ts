@@ -20,9 +20,9 @@ export function memberId(ctx: OpContext): string {
 
 /** A subscription the actor may see, or "not found" (also for another member's private one). */
 export async function requireSubscription(ctx: OpContext, id: string): Promise<SubscriptionRow> {
-  const row = (await visibleSubscriptions(ctx.tx.trx, ctx.actor, household(ctx).id).andWhere('subscriptions.id', id).first()) as
-    | SubscriptionRow
-    | undefined;
+  const row = (await visibleSubscriptions(ctx.tx.trx, ctx.actor, household(ctx).id)
+    .andWhere('subscriptions.id', id)
+    .first()) as SubscriptionRow | undefined;
   if (!row) throw notFound('subscription', id);
   return row;
 }
@@ -34,23 +34,41 @@ export async function requireOwned<T>(
   entity: EntityName,
   id: string,
 ): Promise<T> {
-  const row = (await ctx.tx.from(table).where({ id, household_id: household(ctx).id }).first()) as T | undefined;
+  const row = (await ctx.tx
+    .from(table)
+    .where({ id, household_id: household(ctx).id })
+    .first()) as T | undefined;
   if (!row) throw notFound(entity, id);
   return row;
 }
 
 /** Minor units of a decimal string, or an `invalid_input` error naming the field. */
-export function toMinor(ctx: OpContext, amount: string, currency: string, field = 'amount'): number {
+export function toMinor(
+  ctx: OpContext,
+  amount: string,
+  currency: string,
+  field = 'amount',
+): number {
   const parsed = parseAmount(amount, currency);
   if (parsed.ok) return parsed.minor;
-  const key = parsed.reason === 'too_many_decimals' ? 'errors.input.too_many_decimals' : 'errors.input.amount';
+  const key =
+    parsed.reason === 'too_many_decimals'
+      ? 'errors.input.too_many_decimals'
+      : 'errors.input.amount';
   const message = t(ctx.actor.locale, key, { currency, digits: minorUnits(currency) });
   throw new OpError('invalid_input', 'errors.invalid_input', {}, [{ path: field, message }]);
 }
 
 /** An `invalid_input` error for one field with a translated message. */
-export function fieldError(ctx: OpContext, field: string, key: string, params: Record<string, string | number> = {}): OpError {
-  return new OpError('invalid_input', 'errors.invalid_input', {}, [{ path: field, message: t(ctx.actor.locale, key, params) }]);
+export function fieldError(
+  ctx: OpContext,
+  field: string,
+  key: string,
+  params: Record<string, string | number> = {},
+): OpError {
+  return new OpError('invalid_input', 'errors.invalid_input', {}, [
+    { path: field, message: t(ctx.actor.locale, key, params) },
+  ]);
 }
 
 export function nowIso(ctx: OpContext): string {

@@ -17,7 +17,9 @@ export const Id = z.string().min(1).max(90);
 export const Amount = z
   .string()
   .regex(AMOUNT_PATTERN)
-  .describe('A non-negative decimal string in the currency\'s units, such as "15.99" (never a number).');
+  .describe(
+    'A non-negative decimal string in the currency\'s units, such as "15.99" (never a number).',
+  );
 
 export const Currency = z
   .string()
@@ -27,7 +29,7 @@ export const Currency = z
 export const IsoDate = z
   .string()
   .refine((v) => isValidDate(v), i18n('errors.input.date'))
-  .describe('A calendar date YYYY-MM-DD in the household\'s time zone.');
+  .describe("A calendar date YYYY-MM-DD in the household's time zone.");
 
 export const TimeZone = z
   .string()
@@ -46,7 +48,9 @@ export const Cycle = z
     unit: z.enum(CYCLE_UNITS),
     every: z.int().min(1).max(1000).default(1),
   })
-  .describe('Billing cycle: every N days, weeks, months or years. Monthly and yearly keep the first charge\'s day of month.');
+  .describe(
+    "Billing cycle: every N days, weeks, months or years. Monthly and yearly keep the first charge's day of month.",
+  );
 
 export const SubscriptionStatus = z.enum(['active', 'trial', 'paused', 'cancelled']);
 
@@ -83,7 +87,9 @@ export type Member = z.infer<typeof Member>;
 
 export const Share = z.object({
   member_id: z.string(),
-  percent: z.string().describe('This member\'s share of the cost, "0" to "100", up to two decimals.'),
+  percent: z
+    .string()
+    .describe('This member\'s share of the cost, "0" to "100", up to two decimals.'),
 });
 
 export const Subscription = z.object({
@@ -110,7 +116,7 @@ export const Subscription = z.object({
   private: z.boolean(),
   member_id: z.string(),
   shares: z.array(Share),
-  monthly_cost: z.string().describe('Average cost per month in the subscription\'s currency.'),
+  monthly_cost: z.string().describe("Average cost per month in the subscription's currency."),
   created_at: z.string(),
   updated_at: z.string(),
 });
@@ -134,7 +140,10 @@ export const PaymentMethod = z.object({
 export const Tag = z.object({ id: z.string(), name: z.string(), subscription_count: z.int() });
 
 export const Charge = z.object({
-  id: z.string().nullable().describe('The recorded charge\'s id; null for an expected charge not yet recorded.'),
+  id: z
+    .string()
+    .nullable()
+    .describe("The recorded charge's id; null for an expected charge not yet recorded."),
   subscription_id: z.string(),
   subscription_name: z.string(),
   due_date: z.string(),
@@ -146,7 +155,17 @@ export type Charge = z.infer<typeof Charge>;
 
 /** Conversion facts attached to any total: which rates served and what was left out. */
 export const Conversion = z.object({
-  rates: z.array(z.object({ currency: z.string(), rate: z.string(), date: z.string(), source: z.enum(['ecb', 'manual']), stale: z.boolean() })),
+  rates: z.array(
+    z.object({
+      currency: z.string(),
+      rate: z.string(),
+      date: z.string(),
+      source: z.enum(['ecb', 'manual']),
+      stale: z.boolean(),
+    }),
+  ),
   partial: z.boolean(),
-  left_out: z.array(z.object({ subscription_id: z.string(), amount: z.string(), currency: z.string() })),
+  left_out: z.array(
+    z.object({ subscription_id: z.string(), amount: z.string(), currency: z.string() }),
+  ),
 });

@@ -2,15 +2,27 @@ import { z } from 'zod';
 
 import { notFound } from '../../kernel/errors.ts';
 import { defineOp } from '../../kernel/op.ts';
-import { type SubscriptionRow, visibleSubscriptions, chunked } from '../../store/repos/subscriptions.ts';
+import {
+  type SubscriptionRow,
+  visibleSubscriptions,
+  chunked,
+} from '../../store/repos/subscriptions.ts';
 import { household, nowIso } from '../shared/context.ts';
 import { Id } from '../shared/schemas.ts';
 import { ensureTags, resolveNamed, setTagLinks, TagNames } from './fields.ts';
 import { cancel, pause, remove, resume } from './lifecycle.ts';
 
 const Action = z.discriminatedUnion('action', [
-  z.object({ action: z.literal('set_category'), category_id: Id.nullable().optional(), category: z.string().trim().min(1).max(80).optional() }),
-  z.object({ action: z.literal('set_payment_method'), payment_method_id: Id.nullable().optional(), payment_method: z.string().trim().min(1).max(80).optional() }),
+  z.object({
+    action: z.literal('set_category'),
+    category_id: Id.nullable().optional(),
+    category: z.string().trim().min(1).max(80).optional(),
+  }),
+  z.object({
+    action: z.literal('set_payment_method'),
+    payment_method_id: Id.nullable().optional(),
+    payment_method: z.string().trim().min(1).max(80).optional(),
+  }),
   z.object({ action: z.literal('set_tags'), tags: TagNames }),
   z.object({ action: z.literal('add_tags'), tags: TagNames }),
   z.object({ action: z.literal('pause') }),
@@ -34,24 +46,54 @@ export const bulkUpdateSubscriptions = defineOp({
   summarize: (input, output) => `${input.change.action} on ${output.changed} subscriptions`,
   async run(ctx, input) {
     const ids = [...new Set(input.ids)];
-    const rows = await chunked(ids, (part) =>
-      visibleSubscriptions(ctx.tx.trx, ctx.actor, household(ctx).id).whereIn('subscriptions.id', part).select('subscriptions.*') as Promise<SubscriptionRow[]>,
+    const rows = await chunked(
+      ids,
+      (part) =>
+        visibleSubscriptions(ctx.tx.trx, ctx.actor, household(ctx).id)
+          .whereIn('subscriptions.id', part)
+          .select('subscriptions.*') as Promise<SubscriptionRow[]>,
     );
     const byId = new Map(rows.map((r) => [r.id, r]));
     const missing = ids.find((id) => !byId.has(id));
     if (missing !== undefined) throw notFound('subscription', missing);
 
     const change = input.change;
-    const ordered = ids.map((id) => byId.get(id)).filter((r): r is SubscriptionRow => r !== undefined);
+    const ordered = ids
+      .map((id) => byId.get(id))
+      .filter((r): r is SubscriptionRow => r !== undefined);
     switch (change.action) {
       case 'set_category': {
-        const categoryId = (await resolveNamed(ctx, 'categories', change.category_id, change.category, 'change.category')) ?? null;
-        for (const row of ordered) if (row.category_id !== categoryId) await ctx.tx.update('subscriptions', row.id, { category_id: categoryId, updated_at: nowIso(ctx) });
+        const categoryId =
+          (await resolveNamed(
+            ctx,
+            'categories',
+            change.category_id,
+            change.category,
+            'change.category',
+          )) ?? null;
+        for (const row of ordered)
+          if (row.category_id !== categoryId)
+            await ctx.tx.update('subscriptions', row.id, {
+              category_id: categoryId,
+              updated_at: nowIso(ctx),
+            });
         break;
       }
       case 'set_payment_method': {
-        const methodId = (await resolveNamed(ctx, 'payment_methods', change.payment_method_id, change.payment_method, 'change.payment_method')) ?? null;
-        for (const row of ordered) if (row.payment_method_id !== methodId) await ctx.tx.update('subscriptions', row.id, { payment_method_id: methodId, updated_at: nowIso(ctx) });
+        const methodId =
+          (await resolveNamed(
+            ctx,
+            'payment_methods',
+            change.payment_method_id,
+            change.payment_method,
+            'change.payment_method',
+          )) ?? null;
+        for (const row of ordered)
+          if (row.payment_method_id !== methodId)
+            await ctx.tx.update('subscriptions', row.id, {
+              payment_method_id: methodId,
+              updated_at: nowIso(ctx),
+            });
         break;
       }
       case 'set_tags':
@@ -60,7 +102,10 @@ export const bulkUpdateSubscriptions = defineOp({
         for (const row of ordered) {
           let wanted = tagIds;
           if (change.action === 'add_tags') {
-            const current = (await ctx.tx.from('subscription_tags').where({ subscription_id: row.id }).select('tag_id')) as Array<{ tag_id: string }>;
+            const current = (await ctx.tx
+              .from('subscription_tags')
+              .where({ subscription_id: row.id })
+              .select('tag_id')) as Array<{ tag_id: string }>;
             wanted = [...new Set([...current.map((c) => c.tag_id), ...tagIds])];
           }
           await setTagLinks(ctx, row.id, wanted);
@@ -84,7 +129,13 @@ export const bulkUpdateSubscriptions = defineOp({
         throw new Error(`unknown bulk action ${JSON.stringify(unreachable)}`);
       }
     }
-    const touched = new Set(ctx.tx.changes.filter((c) => c.table === 'subscriptions' || c.table === 'subscription_tags').map((c) => (c.table === 'subscriptions' ? c.id : String((c.after ?? c.before)?.subscription_id))));
+    const touched = new Set(
+      ctx.tx.changes
+        .filter((c) => c.table === 'subscriptions' || c.table === 'subscription_tags')
+        .map((c) =>
+          c.table === 'subscriptions' ? c.id : String((c.after ?? c.before)?.subscription_id),
+        ),
+    );
     const changedIds = ordered.map((r) => r.id).filter((id) => touched.has(id));
     return { action: change.action, changed: changedIds.length, ids: changedIds };
   },

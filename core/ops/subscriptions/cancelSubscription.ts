@@ -11,7 +11,10 @@ export const cancelSubscription = defineOp({
   title: 'Cancel a subscription',
   description:
     'Marks a subscription cancelled from a date (default: today). It stays in the history; charges after that date are no longer expected. To remove it entirely use delete_subscription.',
-  input: z.object({ id: Id, effective_date: IsoDate.optional().describe('Last day of the subscription; default: today.') }),
+  input: z.object({
+    id: Id,
+    effective_date: IsoDate.optional().describe('Last day of the subscription; default: today.'),
+  }),
   output: Subscription,
   effect: 'write',
   scope: 'write',

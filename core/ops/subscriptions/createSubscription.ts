@@ -4,7 +4,14 @@ import { defineOp } from '../../kernel/op.ts';
 import type { SubscriptionRow } from '../../store/repos/subscriptions.ts';
 import { household, nowIso, toMinor } from '../shared/context.ts';
 import { Subscription } from '../shared/schemas.ts';
-import { checkDates, ensureTags, resolveNamed, resolveOwner, setShares, setTagLinks } from './fields.ts';
+import {
+  checkDates,
+  ensureTags,
+  resolveNamed,
+  resolveOwner,
+  setShares,
+  setTagLinks,
+} from './fields.ts';
 import { subscriptionFields } from './input.ts';
 import { loadView } from './view.ts';
 
@@ -41,8 +48,17 @@ export const createSubscription = defineOp({
       cancelled_on: null,
       contract_ends_on: input.contract_ends_on ?? null,
       notice_days: input.notice_days ?? null,
-      category_id: (await resolveNamed(ctx, 'categories', input.category_id, input.category, 'category')) ?? null,
-      payment_method_id: (await resolveNamed(ctx, 'payment_methods', input.payment_method_id, input.payment_method, 'payment_method')) ?? null,
+      category_id:
+        (await resolveNamed(ctx, 'categories', input.category_id, input.category, 'category')) ??
+        null,
+      payment_method_id:
+        (await resolveNamed(
+          ctx,
+          'payment_methods',
+          input.payment_method_id,
+          input.payment_method,
+          'payment_method',
+        )) ?? null,
       notes: input.notes ?? null,
       url: input.url ?? null,
       cancel_url: input.cancel_url ?? null,

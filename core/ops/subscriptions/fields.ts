@@ -10,7 +10,10 @@ import { Id, ShortName } from '../shared/schemas.ts';
 
 export const ShareInput = z.object({
   member_id: Id,
-  percent: z.string().regex(/^\d{1,3}(\.\d{1,2})?$/).describe('Share of the cost in percent, such as "50".'),
+  percent: z
+    .string()
+    .regex(/^\d{1,3}(\.\d{1,2})?$/)
+    .describe('Share of the cost in percent, such as "50".'),
 });
 
 export const TagNames = z.array(ShortName).max(20).describe('Tag names; missing tags are created.');
@@ -26,7 +29,8 @@ export async function resolveNamed(
   byName: string | undefined,
   field: string,
 ): Promise<string | null | undefined> {
-  if (byId !== undefined && byName !== undefined) throw fieldError(ctx, field, 'errors.input.id_or_name');
+  if (byId !== undefined && byName !== undefined)
+    throw fieldError(ctx, field, 'errors.input.id_or_name');
   if (byId === null) return null;
   if (byId !== undefined) {
     await requireOwned(ctx, table, table === 'categories' ? 'category' : 'payment_method', byId);
@@ -34,9 +38,11 @@ export async function resolveNamed(
   }
   if (byName === undefined) return undefined;
   const hh = household(ctx).id;
-  const existing = (await ctx.tx.from(table).where({ household_id: hh }).whereRaw('lower(name) = ?', [byName.toLowerCase()]).first()) as
-    | Row
-    | undefined;
+  const existing = (await ctx.tx
+    .from(table)
+    .where({ household_id: hh })
+    .whereRaw('lower(name) = ?', [byName.toLowerCase()])
+    .first()) as Row | undefined;
   if (existing) return String(existing.id);
   const row = await ctx.tx.insert(table, {
     id: ctx.newId(table === 'categories' ? 'cat' : 'pm'),
@@ -57,7 +63,12 @@ export async function ensureTags(ctx: OpContext, names: readonly string[]): Prom
   for (const name of names) {
     let id = byLower.get(name.toLowerCase());
     if (!id) {
-      const row = await ctx.tx.insert('tags', { id: ctx.newId('tag'), household_id: hh, name, created_at: ctx.now.toISOString() });
+      const row = await ctx.tx.insert('tags', {
+        id: ctx.newId('tag'),
+        household_id: hh,
+        name,
+        created_at: ctx.now.toISOString(),
+      });
       id = String(row.id);
       byLower.set(name.toLowerCase(), id);
     }
@@ -67,10 +78,17 @@ export async function ensureTags(ctx: OpContext, names: readonly string[]): Prom
 }
 
 /** Makes a subscription's tags exactly `tagIds`, recording each link added or removed. */
-export async function setTagLinks(ctx: OpContext, subscriptionId: string, tagIds: readonly string[]): Promise<void> {
-  const links = (await ctx.tx.from('subscription_tags').where({ subscription_id: subscriptionId })) as Row[];
+export async function setTagLinks(
+  ctx: OpContext,
+  subscriptionId: string,
+  tagIds: readonly string[],
+): Promise<void> {
+  const links = (await ctx.tx
+    .from('subscription_tags')
+    .where({ subscription_id: subscriptionId })) as Row[];
   for (const link of links) {
-    if (!tagIds.includes(String(link.tag_id))) await ctx.tx.remove('subscription_tags', String(link.id));
+    if (!tagIds.includes(String(link.tag_id)))
+      await ctx.tx.remove('subscription_tags', String(link.id));
   }
   const have = new Set(links.map((l) => String(l.tag_id)));
   for (const tagId of tagIds) {
@@ -85,7 +103,11 @@ export async function setTagLinks(ctx: OpContext, subscriptionId: string, tagIds
 }
 
 /** Replaces a subscription's shares; they must name members of the household and add up to 100 %. */
-export async function setShares(ctx: OpContext, subscriptionId: string, shares: ReadonlyArray<z.infer<typeof ShareInput>>): Promise<void> {
+export async function setShares(
+  ctx: OpContext,
+  subscriptionId: string,
+  shares: ReadonlyArray<z.infer<typeof ShareInput>>,
+): Promise<void> {
   let total = 0;
   const seen = new Set<string>();
   for (const share of shares) {
@@ -95,7 +117,8 @@ export async function setShares(ctx: OpContext, subscriptionId: string, shares: 
     const bp = parseAmount(share.percent, 'XXX');
     total += bp.ok ? bp.minor : 0;
   }
-  if (shares.length > 0 && total !== 10_000) throw fieldError(ctx, 'shares', 'errors.input.shares_total');
+  if (shares.length > 0 && total !== 10_000)
+    throw fieldError(ctx, 'shares', 'errors.input.shares_total');
   await ctx.tx.removeWhere('subscription_shares', { subscription_id: subscriptionId });
   for (const share of shares) {
     const bp = parseAmount(share.percent, 'XXX');
@@ -110,8 +133,12 @@ export async function setShares(ctx: OpContext, subscriptionId: string, shares: 
 }
 
 /** Checks the dates of a subscription row against each other. */
-export function checkDates(ctx: OpContext, row: Pick<SubscriptionRow, 'status' | 'trial_ends_on' | 'first_charge_date' | 'cancelled_on'>): void {
-  if (row.status === 'trial' && row.trial_ends_on === null) throw fieldError(ctx, 'trial_ends_on', 'errors.input.trial_end_required');
+export function checkDates(
+  ctx: OpContext,
+  row: Pick<SubscriptionRow, 'status' | 'trial_ends_on' | 'first_charge_date' | 'cancelled_on'>,
+): void {
+  if (row.status === 'trial' && row.trial_ends_on === null)
+    throw fieldError(ctx, 'trial_ends_on', 'errors.input.trial_end_required');
   if (row.cancelled_on !== null && row.cancelled_on < row.first_charge_date) {
     throw fieldError(ctx, 'cancelled_on', 'errors.input.cancel_before_start');
   }
@@ -122,7 +149,10 @@ export async function resolveOwner(ctx: OpContext, requested: string | undefined
   const self = ctx.actor.memberId;
   if (requested === undefined || requested === self) {
     if (self) return self;
-    const owner = (await ctx.tx.from('members').where({ household_id: household(ctx).id, role: 'owner' }).first()) as Row | undefined;
+    const owner = (await ctx.tx
+      .from('members')
+      .where({ household_id: household(ctx).id, role: 'owner' })
+      .first()) as Row | undefined;
     if (!owner) throw new OpError('internal');
     return String(owner.id);
   }

@@ -7,8 +7,9 @@ import { loadView } from './view.ts';
 export const getSubscription = defineOp({
   name: 'get_subscription',
   title: 'Get a subscription',
-  description: 'Returns one subscription with everything known about it, including its next charge date and monthly cost.',
-  input: z.object({ id: Id.describe('The subscription\'s id.') }),
+  description:
+    'Returns one subscription with everything known about it, including its next charge date and monthly cost.',
+  input: z.object({ id: Id.describe("The subscription's id.") }),
   output: Subscription,
   effect: 'read',
   scope: 'read',

@@ -1,29 +1,70 @@
 import { z } from 'zod';
 
-import { Amount, Currency, Cycle, Id, IsoDate, Name, Notes, ShortName, SubscriptionStatus, Url } from '../shared/schemas.ts';
+import {
+  Amount,
+  Currency,
+  Cycle,
+  Id,
+  IsoDate,
+  Name,
+  Notes,
+  ShortName,
+  SubscriptionStatus,
+  Url,
+} from '../shared/schemas.ts';
 import { ShareInput, TagNames } from './fields.ts';
 
 /** The editable fields of a subscription, shared by create (required ones required) and update (all optional). */
 export const subscriptionFields = {
   name: Name.describe('What the household calls it, such as "Netflix".'),
-  vendor: z.string().trim().max(120).nullable().optional().describe('Who charges it, if different from the name.'),
+  vendor: z
+    .string()
+    .trim()
+    .max(120)
+    .nullable()
+    .optional()
+    .describe('Who charges it, if different from the name.'),
   amount: Amount.describe('Price per cycle as a decimal string, such as "15.99".'),
-  currency: Currency.optional().describe('ISO 4217 code; default: the household\'s currency.'),
+  currency: Currency.optional().describe("ISO 4217 code; default: the household's currency."),
   cycle: Cycle.optional().describe('Default: every 1 month.'),
-  first_charge_date: IsoDate.optional().describe('The first charge of the series (YYYY-MM-DD); default: today.'),
-  status: SubscriptionStatus.exclude(['cancelled', 'paused']).optional().describe('"active" (default) or "trial".'),
-  trial_ends_on: IsoDate.nullable().optional().describe('For a trial: the day it converts to paid.'),
+  first_charge_date: IsoDate.optional().describe(
+    'The first charge of the series (YYYY-MM-DD); default: today.',
+  ),
+  status: SubscriptionStatus.exclude(['cancelled', 'paused'])
+    .optional()
+    .describe('"active" (default) or "trial".'),
+  trial_ends_on: IsoDate.nullable()
+    .optional()
+    .describe('For a trial: the day it converts to paid.'),
   contract_ends_on: IsoDate.nullable().optional().describe('When a minimum contract ends.'),
-  notice_days: z.int().min(0).max(365).nullable().optional().describe('Days of notice needed to cancel before the contract ends.'),
+  notice_days: z
+    .int()
+    .min(0)
+    .max(365)
+    .nullable()
+    .optional()
+    .describe('Days of notice needed to cancel before the contract ends.'),
   category_id: Id.nullable().optional(),
-  category: ShortName.optional().describe('A category by name instead of id; created when missing.'),
+  category: ShortName.optional().describe(
+    'A category by name instead of id; created when missing.',
+  ),
   payment_method_id: Id.nullable().optional(),
-  payment_method: ShortName.optional().describe('A payment method by name instead of id; created when missing.'),
+  payment_method: ShortName.optional().describe(
+    'A payment method by name instead of id; created when missing.',
+  ),
   tags: TagNames.optional(),
   notes: Notes.nullable().optional(),
   url: Url.nullable().optional(),
   cancel_url: Url.nullable().optional().describe('Where to cancel it.'),
   private: z.boolean().optional().describe('Only its member sees a private subscription.'),
-  member_id: Id.optional().describe('Whose subscription it is; default: the caller. Only the owner may set another member.'),
-  shares: z.array(ShareInput).max(20).optional().describe('How the cost is split between members; percents add up to 100. Empty: its member pays all.'),
+  member_id: Id.optional().describe(
+    'Whose subscription it is; default: the caller. Only the owner may set another member.',
+  ),
+  shares: z
+    .array(ShareInput)
+    .max(20)
+    .optional()
+    .describe(
+      'How the cost is split between members; percents add up to 100. Empty: its member pays all.',
+    ),
 };

@@ -8,8 +8,13 @@ import { fieldError, nowIso } from '../shared/context.ts';
  */
 export async function pause(ctx: OpContext, row: SubscriptionRow): Promise<void> {
   if (row.status === 'paused') return;
-  if (row.status === 'cancelled') throw fieldError(ctx, 'id', 'errors.input.cancelled_cannot_pause', { name: row.name });
-  await ctx.tx.update('subscriptions', row.id, { status: 'paused', paused_on: ctx.today, updated_at: nowIso(ctx) });
+  if (row.status === 'cancelled')
+    throw fieldError(ctx, 'id', 'errors.input.cancelled_cannot_pause', { name: row.name });
+  await ctx.tx.update('subscriptions', row.id, {
+    status: 'paused',
+    paused_on: ctx.today,
+    updated_at: nowIso(ctx),
+  });
 }
 
 /** Resumes a paused or cancelled subscription; the series continues from its anchor. */
@@ -24,16 +29,31 @@ export async function resume(ctx: OpContext, row: SubscriptionRow): Promise<void
 }
 
 /** Cancels from a date (default today): charges after it are no longer expected. */
-export async function cancel(ctx: OpContext, row: SubscriptionRow, effective?: string): Promise<void> {
+export async function cancel(
+  ctx: OpContext,
+  row: SubscriptionRow,
+  effective?: string,
+): Promise<void> {
   const on = effective ?? ctx.today;
   if (row.status === 'cancelled' && row.cancelled_on === on) return;
-  if (on < row.first_charge_date) throw fieldError(ctx, 'effective_date', 'errors.input.cancel_before_start');
-  await ctx.tx.update('subscriptions', row.id, { status: 'cancelled', cancelled_on: on, paused_on: null, updated_at: nowIso(ctx) });
+  if (on < row.first_charge_date)
+    throw fieldError(ctx, 'effective_date', 'errors.input.cancel_before_start');
+  await ctx.tx.update('subscriptions', row.id, {
+    status: 'cancelled',
+    cancelled_on: on,
+    paused_on: null,
+    updated_at: nowIso(ctx),
+  });
 }
 
 /** Deletes a subscription with its tags, shares, recorded charges and price history. */
 export async function remove(ctx: OpContext, row: SubscriptionRow): Promise<void> {
-  for (const table of ['subscription_tags', 'subscription_shares', 'charges', 'price_changes'] as const) {
+  for (const table of [
+    'subscription_tags',
+    'subscription_shares',
+    'charges',
+    'price_changes',
+  ] as const) {
     await ctx.tx.removeWhere(table, { subscription_id: row.id });
   }
   await ctx.tx.remove('subscriptions', row.id);

@@ -1,7 +1,13 @@
 import { z } from 'zod';
 
 import { defineOp } from '../../kernel/op.ts';
-import { monthlyMinor, nextChargeDate, type SubscriptionRow, subscriptionViews, visibleSubscriptions } from '../../store/repos/subscriptions.ts';
+import {
+  monthlyMinor,
+  nextChargeDate,
+  type SubscriptionRow,
+  subscriptionViews,
+  visibleSubscriptions,
+} from '../../store/repos/subscriptions.ts';
 import { household } from '../shared/context.ts';
 import { Id, IsoDate, Paging, Subscription, SubscriptionStatus } from '../shared/schemas.ts';
 
@@ -18,14 +24,25 @@ export const listSubscriptions = defineOp({
     tag_id: Id.optional(),
     payment_method_id: Id.optional(),
     member_id: Id.optional().describe('Only subscriptions of this member.'),
-    text: z.string().trim().min(1).max(100).optional().describe('Case-insensitive text in name, vendor or notes.'),
+    text: z
+      .string()
+      .trim()
+      .min(1)
+      .max(100)
+      .optional()
+      .describe('Case-insensitive text in name, vendor or notes.'),
     due_from: IsoDate.optional().describe('Next charge on or after this date.'),
     due_to: IsoDate.optional().describe('Next charge on or before this date.'),
     sort: z.enum(SORTS).default('name'),
     order: z.enum(['asc', 'desc']).default('asc'),
     ...Paging,
   }),
-  output: z.object({ total: z.int(), offset: z.int(), limit: z.int(), items: z.array(Subscription) }),
+  output: z.object({
+    total: z.int(),
+    offset: z.int(),
+    limit: z.int(),
+    items: z.array(Subscription),
+  }),
   effect: 'read',
   scope: 'read',
   idempotent: true,
@@ -33,39 +50,73 @@ export const listSubscriptions = defineOp({
     const q = visibleSubscriptions(ctx.tx.trx, ctx.actor, household(ctx).id);
     if (input.status) q.whereIn('subscriptions.status', input.status);
     if (input.category_id) q.where('subscriptions.category_id', input.category_id);
-    if (input.payment_method_id) q.where('subscriptions.payment_method_id', input.payment_method_id);
+    if (input.payment_method_id)
+      q.where('subscriptions.payment_method_id', input.payment_method_id);
     if (input.member_id) q.where('subscriptions.member_id', input.member_id);
     if (input.tag_id) {
-      q.whereIn('subscriptions.id', ctx.tx.from('subscription_tags').where('tag_id', input.tag_id).select('subscription_id'));
+      q.whereIn(
+        'subscriptions.id',
+        ctx.tx.from('subscription_tags').where('tag_id', input.tag_id).select('subscription_id'),
+      );
     }
     if (input.text) {
       const like = `%${input.text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
       q.where((w) => {
-        for (const column of ['name', 'vendor', 'notes']) w.orWhereRaw(`lower(subscriptions.${column}) like ? escape '\\'`, [like]);
+        for (const column of ['name', 'vendor', 'notes'])
+          w.orWhereRaw(`lower(subscriptions.${column}) like ? escape '\\'`, [like]);
       });
     }
-    const computed = input.sort === 'next_charge_date' || input.sort === 'monthly_cost' || input.due_from || input.due_to;
+    const computed =
+      input.sort === 'next_charge_date' ||
+      input.sort === 'monthly_cost' ||
+      input.due_from ||
+      input.due_to;
     let rows: SubscriptionRow[];
     let total: number;
     if (!computed) {
-      const [{ count } = { count: 0 }] = (await q.clone().count({ count: '*' })) as Array<{ count: number | string }>;
+      const [{ count } = { count: 0 }] = (await q.clone().count({ count: '*' })) as Array<{
+        count: number | string;
+      }>;
       total = Number(count);
-      rows = (await q.orderBy(`subscriptions.${input.sort}`, input.order).orderBy('subscriptions.id').limit(input.limit).offset(input.offset).select('subscriptions.*')) as SubscriptionRow[];
+      rows = (await q
+        .orderBy(`subscriptions.${input.sort}`, input.order)
+        .orderBy('subscriptions.id')
+        .limit(input.limit)
+        .offset(input.offset)
+        .select('subscriptions.*')) as SubscriptionRow[];
     } else {
       const all = (await q.select('subscriptions.*')) as SubscriptionRow[];
       const keyed = all
         .map((row) => ({ row, next: nextChargeDate(row, ctx.today) }))
-        .filter(({ next }) => (!input.due_from && !input.due_to) || (next !== null && (!input.due_from || next >= input.due_from) && (!input.due_to || next <= input.due_to)));
+        .filter(
+          ({ next }) =>
+            (!input.due_from && !input.due_to) ||
+            (next !== null &&
+              (!input.due_from || next >= input.due_from) &&
+              (!input.due_to || next <= input.due_to)),
+        );
       const sign = input.order === 'asc' ? 1 : -1;
-      keyed.sort((a, b) => sign * compare(a, b, input.sort, ctx.today) || (a.row.id < b.row.id ? -1 : 1));
+      keyed.sort(
+        (a, b) => sign * compare(a, b, input.sort, ctx.today) || (a.row.id < b.row.id ? -1 : 1),
+      );
       total = keyed.length;
       rows = keyed.slice(input.offset, input.offset + input.limit).map((k) => k.row);
     }
-    return { total, offset: input.offset, limit: input.limit, items: await subscriptionViews(ctx.tx.trx, rows, ctx.today) };
+    return {
+      total,
+      offset: input.offset,
+      limit: input.limit,
+      items: await subscriptionViews(ctx.tx.trx, rows, ctx.today),
+    };
   },
 });
 
-function compare(a: { row: SubscriptionRow; next: string | null }, b: { row: SubscriptionRow; next: string | null }, sort: (typeof SORTS)[number], _today: string): number {
+function compare(
+  a: { row: SubscriptionRow; next: string | null },
+  b: { row: SubscriptionRow; next: string | null },
+  sort: (typeof SORTS)[number],
+  _today: string,
+): number {
   switch (sort) {
     case 'name':
       return a.row.name.localeCompare(b.row.name);
@@ -74,7 +125,11 @@ function compare(a: { row: SubscriptionRow; next: string | null }, b: { row: Sub
     case 'monthly_cost':
       return monthlyMinor(a.row) - monthlyMinor(b.row);
     case 'next_charge_date':
-      return (a.next ?? '9999') < (b.next ?? '9999') ? -1 : (a.next ?? '9999') > (b.next ?? '9999') ? 1 : 0;
+      return (a.next ?? '9999') < (b.next ?? '9999')
+        ? -1
+        : (a.next ?? '9999') > (b.next ?? '9999')
+          ? 1
+          : 0;
     default: {
       const unreachable: never = sort;
       return unreachable;

@@ -9,7 +9,8 @@ import { loadView } from './view.ts';
 export const pauseSubscription = defineOp({
   name: 'pause_subscription',
   title: 'Pause a subscription',
-  description: 'Pauses a subscription from today: no charges are expected or counted in totals until it is resumed.',
+  description:
+    'Pauses a subscription from today: no charges are expected or counted in totals until it is resumed.',
   input: z.object({ id: Id }),
   output: Subscription,
   effect: 'write',

@@ -9,7 +9,8 @@ import { loadView } from './view.ts';
 export const resumeSubscription = defineOp({
   name: 'resume_subscription',
   title: 'Resume a subscription',
-  description: 'Resumes a paused or cancelled subscription; its charges follow the original series again.',
+  description:
+    'Resumes a paused or cancelled subscription; its charges follow the original series again.',
   input: z.object({ id: Id }),
   output: Subscription,
   effect: 'write',

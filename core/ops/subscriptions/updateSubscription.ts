@@ -4,7 +4,14 @@ import { defineOp } from '../../kernel/op.ts';
 import type { SubscriptionRow } from '../../store/repos/subscriptions.ts';
 import { household, nowIso, requireSubscription, toMinor } from '../shared/context.ts';
 import { Id, IsoDate, Subscription } from '../shared/schemas.ts';
-import { checkDates, ensureTags, resolveNamed, resolveOwner, setShares, setTagLinks } from './fields.ts';
+import {
+  checkDates,
+  ensureTags,
+  resolveNamed,
+  resolveOwner,
+  setShares,
+  setTagLinks,
+} from './fields.ts';
 import { subscriptionFields } from './input.ts';
 import { loadView } from './view.ts';
 
@@ -16,7 +23,9 @@ export const updateSubscription = defineOp({
   input: z.object({
     id: Id.describe('The subscription to change.'),
     ...z.object(subscriptionFields).partial().shape,
-    price_effective_date: IsoDate.optional().describe('When a new amount takes effect; default: today.'),
+    price_effective_date: IsoDate.optional().describe(
+      'When a new amount takes effect; default: today.',
+    ),
   }),
   output: Subscription,
   effect: 'write',
@@ -27,7 +36,8 @@ export const updateSubscription = defineOp({
   async run(ctx, input) {
     const current = await requireSubscription(ctx, input.id);
     const currency = input.currency ?? current.currency;
-    const amountMinor = input.amount !== undefined ? toMinor(ctx, input.amount, currency) : current.amount_minor;
+    const amountMinor =
+      input.amount !== undefined ? toMinor(ctx, input.amount, currency) : current.amount_minor;
     const patch: Partial<SubscriptionRow> = {
       name: input.name,
       vendor: input.vendor,
@@ -40,13 +50,26 @@ export const updateSubscription = defineOp({
       trial_ends_on: input.trial_ends_on,
       contract_ends_on: input.contract_ends_on,
       notice_days: input.notice_days,
-      category_id: await resolveNamed(ctx, 'categories', input.category_id, input.category, 'category'),
-      payment_method_id: await resolveNamed(ctx, 'payment_methods', input.payment_method_id, input.payment_method, 'payment_method'),
+      category_id: await resolveNamed(
+        ctx,
+        'categories',
+        input.category_id,
+        input.category,
+        'category',
+      ),
+      payment_method_id: await resolveNamed(
+        ctx,
+        'payment_methods',
+        input.payment_method_id,
+        input.payment_method,
+        'payment_method',
+      ),
       notes: input.notes,
       url: input.url,
       cancel_url: input.cancel_url,
       private: input.private === undefined ? undefined : input.private ? 1 : 0,
-      member_id: input.member_id === undefined ? undefined : await resolveOwner(ctx, input.member_id),
+      member_id:
+        input.member_id === undefined ? undefined : await resolveOwner(ctx, input.member_id),
     };
     checkDates(ctx, { ...current, ...definedOnly(patch) });
     if (amountMinor !== current.amount_minor || currency !== current.currency) {
@@ -61,8 +84,11 @@ export const updateSubscription = defineOp({
         created_at: nowIso(ctx),
       });
     }
-    const changed = Object.entries(definedOnly(patch)).some(([key, value]) => current[key as keyof SubscriptionRow] !== value);
-    if (changed) await ctx.tx.update('subscriptions', current.id, { ...patch, updated_at: nowIso(ctx) });
+    const changed = Object.entries(definedOnly(patch)).some(
+      ([key, value]) => current[key as keyof SubscriptionRow] !== value,
+    );
+    if (changed)
+      await ctx.tx.update('subscriptions', current.id, { ...patch, updated_at: nowIso(ctx) });
     if (input.tags) await setTagLinks(ctx, current.id, await ensureTags(ctx, input.tags));
     if (input.shares) await setShares(ctx, current.id, input.shares);
     return loadView(ctx, current.id);

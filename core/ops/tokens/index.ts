@@ -1,2 +1,6 @@
+import { createToken } from './createToken.ts';
+import { listTokens } from './listTokens.ts';
+import { revokeToken } from './revokeToken.ts';
+
 /** Tokens that let agents act for a member over MCP. */
-export const tokenOps = [] as const;
+export const tokenOps = [createToken, listTokens, revokeToken] as const;

@@ -196,9 +196,22 @@ export async function up(knex: Knex): Promise<void> {
 
 export async function down(knex: Knex): Promise<void> {
   for (const table of [
-    'flows', 'audit_entries', 'token_uses', 'tokens', 'fx_rates', 'price_changes', 'charges',
-    'subscription_shares', 'subscription_tags', 'subscriptions', 'tags', 'payment_methods',
-    'categories', 'invites', 'members', 'households',
+    'flows',
+    'audit_entries',
+    'token_uses',
+    'tokens',
+    'fx_rates',
+    'price_changes',
+    'charges',
+    'subscription_shares',
+    'subscription_tags',
+    'subscriptions',
+    'tags',
+    'payment_methods',
+    'categories',
+    'invites',
+    'members',
+    'households',
   ]) {
     await knex.schema.dropTableIfExists(table);
   }

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 
 import * as initial from './202611300001_initial.ts';
+import * as reminders from './202611300002_reminders.ts';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -8,7 +9,10 @@ interface Migration {
 }
 
 /** Every migration in order. Add new ones at the end; never edit one that has shipped. */
-const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [['202611300001_initial', initial]];
+const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
+  ['202611300001_initial', initial],
+  ['202611300002_reminders', reminders],
+];
 
 /** A knex migration source over the list above, so migrations work the same from source and tests. */
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -25,10 +25,20 @@ export interface PriceChangeRow extends PriceChangeInput {
 }
 
 /** Price changes of these subscriptions, grouped by subscription id. */
-export async function priceChangesBySubscription(db: Knex | Knex.Transaction, ids: string[]): Promise<Map<string, PriceChangeRow[]>> {
-  const rows = await chunked(ids, (part) => db('price_changes').whereIn('subscription_id', part).orderBy('effective_date') as Promise<PriceChangeRow[]>);
+export async function priceChangesBySubscription(
+  db: Knex | Knex.Transaction,
+  ids: string[],
+): Promise<Map<string, PriceChangeRow[]>> {
+  const rows = await chunked(
+    ids,
+    (part) =>
+      db('price_changes').whereIn('subscription_id', part).orderBy('effective_date') as Promise<
+        PriceChangeRow[]
+      >,
+  );
   const map = new Map<string, PriceChangeRow[]>();
-  for (const row of rows) map.set(row.subscription_id, [...(map.get(row.subscription_id) ?? []), row]);
+  for (const row of rows)
+    map.set(row.subscription_id, [...(map.get(row.subscription_id) ?? []), row]);
   return map;
 }
 
@@ -37,27 +47,47 @@ export async function priceChangesBySubscription(db: Knex | Knex.Transaction, id
  * A recorded charge replaces the expected one of the same date; recorded charges off the series
  * (the schedule changed after paying) are listed too.
  */
-export async function chargesBetween(db: Knex | Knex.Transaction, subs: SubscriptionRow[], from: string, to: string): Promise<Charge[]> {
+export async function chargesBetween(
+  db: Knex | Knex.Transaction,
+  subs: SubscriptionRow[],
+  from: string,
+  to: string,
+): Promise<Charge[]> {
   const ids = subs.map((s) => s.id);
   const changes = await priceChangesBySubscription(db, ids);
-  const recorded = await chunked(ids, (part) => db('charges').whereIn('subscription_id', part).whereBetween('due_date', [from, to]) as Promise<ChargeRow[]>);
+  const recorded = await chunked(
+    ids,
+    (part) =>
+      db('charges')
+        .whereIn('subscription_id', part)
+        .whereBetween('due_date', [from, to]) as Promise<ChargeRow[]>,
+  );
   const recordedByKey = new Map(recorded.map((c) => [`${c.subscription_id}|${c.due_date}`, c]));
   const out: Charge[] = [];
   for (const sub of subs) {
-    const series = expectedCharges({ ...sub, cycle: cycleOf(sub) }, changes.get(sub.id) ?? [], from, to);
+    const series = expectedCharges(
+      { ...sub, cycle: cycleOf(sub) },
+      changes.get(sub.id) ?? [],
+      from,
+      to,
+    );
     for (const expected of series) {
       const key = `${sub.id}|${expected.due_date}`;
       const done = recordedByKey.get(key);
       recordedByKey.delete(key);
-      out.push(done ? recordedView(done, sub) : {
-        id: null,
-        subscription_id: sub.id,
-        subscription_name: sub.name,
-        due_date: expected.due_date,
-        status: 'expected',
-        amount: formatAmount(expected.amount_minor, sub.currency),
-        currency: sub.currency,
-      });
+      out.push(
+        done
+          ? recordedView(done, sub)
+          : {
+              id: null,
+              subscription_id: sub.id,
+              subscription_name: sub.name,
+              due_date: expected.due_date,
+              status: 'expected',
+              amount: formatAmount(expected.amount_minor, sub.currency),
+              currency: sub.currency,
+            },
+      );
     }
   }
   const names = new Map(subs.map((s) => [s.id, s]));
@@ -65,7 +95,13 @@ export async function chargesBetween(db: Knex | Knex.Transaction, subs: Subscrip
     const sub = names.get(extra.subscription_id);
     if (sub) out.push(recordedView(extra, sub));
   }
-  return out.sort((a, b) => (a.due_date < b.due_date ? -1 : a.due_date > b.due_date ? 1 : a.subscription_name.localeCompare(b.subscription_name)));
+  return out.sort((a, b) =>
+    a.due_date < b.due_date
+      ? -1
+      : a.due_date > b.due_date
+        ? 1
+        : a.subscription_name.localeCompare(b.subscription_name),
+  );
 }
 
 function recordedView(row: ChargeRow, sub: SubscriptionRow): Charge {

@@ -1,6 +1,11 @@
 import type { Knex } from 'knex';
 
-import { chargesPerMonth, type Cycle, type CycleUnit, nextOccurrence } from '../../domain/cycles.ts';
+import {
+  chargesPerMonth,
+  type Cycle,
+  type CycleUnit,
+  nextOccurrence,
+} from '../../domain/cycles.ts';
 import { formatAmount } from '../../domain/money.ts';
 import type { Actor } from '../../kernel/actor.ts';
 import type { Subscription } from '../../ops/shared/schemas.ts';
@@ -37,7 +42,11 @@ export interface SubscriptionRow {
  * Subscriptions of the actor's household that the actor may see: everything but another member's
  * private ones. Every read of subscriptions starts here, so privacy is enforced in one place.
  */
-export function visibleSubscriptions(db: Knex | Knex.Transaction, actor: Actor, householdId: string): Knex.QueryBuilder {
+export function visibleSubscriptions(
+  db: Knex | Knex.Transaction,
+  actor: Actor,
+  householdId: string,
+): Knex.QueryBuilder {
   const query = db('subscriptions').where('subscriptions.household_id', householdId);
   if (actor.kind === 'system' && actor.memberId === null) return query;
   return query.andWhere((q) => {
@@ -59,30 +68,50 @@ export function nextChargeDate(row: SubscriptionRow, today: string): string | nu
 }
 
 /** Average monthly cost in minor units (unrounded). */
-export function monthlyMinor(row: Pick<SubscriptionRow, 'amount_minor' | 'cycle_unit' | 'cycle_every'>): number {
+export function monthlyMinor(
+  row: Pick<SubscriptionRow, 'amount_minor' | 'cycle_unit' | 'cycle_every'>,
+): number {
   return row.amount_minor * chargesPerMonth(cycleOf(row));
 }
 
 /** Turns rows into the `Subscription` every surface sees, loading their names, tags and shares in batches. */
-export async function subscriptionViews(db: Knex | Knex.Transaction, rows: SubscriptionRow[], today: string): Promise<Subscription[]> {
+export async function subscriptionViews(
+  db: Knex | Knex.Transaction,
+  rows: SubscriptionRow[],
+  today: string,
+): Promise<Subscription[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   const householdId = rows[0]?.household_id ?? '';
   // Sequential on purpose: a PostgreSQL transaction is one connection and runs one query at a time.
-  const categories = (await db('categories').where({ household_id: householdId }).select('id', 'name')) as Array<{ id: string; name: string }>;
-  const methods = (await db('payment_methods').where({ household_id: householdId }).select('id', 'name')) as Array<{ id: string; name: string }>;
-  const tagLinks = await chunked(ids, (part) =>
-    db('subscription_tags')
-      .join('tags', 'tags.id', 'subscription_tags.tag_id')
-      .whereIn('subscription_tags.subscription_id', part)
-      .orderBy('tags.name')
-      .select('subscription_tags.subscription_id as sid', 'tags.id as id', 'tags.name as name') as Promise<Array<{ sid: string; id: string; name: string }>>,
+  const categories = (await db('categories')
+    .where({ household_id: householdId })
+    .select('id', 'name')) as Array<{ id: string; name: string }>;
+  const methods = (await db('payment_methods')
+    .where({ household_id: householdId })
+    .select('id', 'name')) as Array<{ id: string; name: string }>;
+  const tagLinks = await chunked(
+    ids,
+    (part) =>
+      db('subscription_tags')
+        .join('tags', 'tags.id', 'subscription_tags.tag_id')
+        .whereIn('subscription_tags.subscription_id', part)
+        .orderBy('tags.name')
+        .select(
+          'subscription_tags.subscription_id as sid',
+          'tags.id as id',
+          'tags.name as name',
+        ) as Promise<Array<{ sid: string; id: string; name: string }>>,
   );
-  const shares = await chunked(ids, (part) =>
-    db('subscription_shares')
-      .whereIn('subscription_id', part)
-      .orderBy('member_id')
-      .select('subscription_id as sid', 'member_id', 'share_bp') as Promise<Array<{ sid: string; member_id: string; share_bp: number }>>,
+  const shares = await chunked(
+    ids,
+    (part) =>
+      db('subscription_shares')
+        .whereIn('subscription_id', part)
+        .orderBy('member_id')
+        .select('subscription_id as sid', 'member_id', 'share_bp') as Promise<
+        Array<{ sid: string; member_id: string; share_bp: number }>
+      >,
   );
   const categoryNames = new Map(categories.map((c) => [c.id, c.name]));
   const methodNames = new Map(methods.map((m) => [m.id, m.name]));
@@ -111,7 +140,10 @@ export async function subscriptionViews(db: Knex | Knex.Transaction, rows: Subsc
     cancel_url: row.cancel_url,
     private: row.private === 1,
     member_id: row.member_id,
-    shares: (sharesBySub.get(row.id) ?? []).map((s) => ({ member_id: s.member_id, percent: formatAmount(s.share_bp, 'XXX') })),
+    shares: (sharesBySub.get(row.id) ?? []).map((s) => ({
+      member_id: s.member_id,
+      percent: formatAmount(s.share_bp, 'XXX'),
+    })),
     monthly_cost: formatAmount(Math.round(monthlyMinor(row)), row.currency),
     created_at: row.created_at,
     updated_at: row.updated_at,
@@ -135,7 +167,11 @@ function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
 }
 
 /** Runs a whereIn query in chunks that stay under SQLite's bound-parameter limit. */
-export async function chunked<T>(ids: string[], query: (part: string[]) => Promise<T[]>, size = 500): Promise<T[]> {
+export async function chunked<T>(
+  ids: string[],
+  query: (part: string[]) => Promise<T[]>,
+  size = 500,
+): Promise<T[]> {
   const out: T[] = [];
   for (let i = 0; i < ids.length; i += size) out.push(...(await query(ids.slice(i, i + size))));
   return out;

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 
-import { isTimeZone, isValidDate, localDate, localTime, zonedInstant } from '../../../core/domain/dates.ts';
+import {
+  isTimeZone,
+  isValidDate,
+  localDate,
+  localTime,
+  zonedInstant,
+} from '../../../core/domain/dates.ts';
 
 describe('dates and time zones', () => {
   it('accepts real calendar dates only', () => {
@@ -11,7 +17,7 @@ describe('dates and time zones', () => {
     expect(isValidDate('26-01-01')).toBe(false);
   });
 
-  it('gives the household\'s local date of an instant, which may differ from UTC\'s', () => {
+  it("gives the household's local date of an instant, which may differ from UTC's", () => {
     const instant = new Date('2026-03-01T23:30:00Z');
     expect(localDate(instant, 'UTC')).toBe('2026-03-01');
     expect(localDate(instant, 'Europe/Madrid')).toBe('2026-03-02');
@@ -20,12 +26,22 @@ describe('dates and time zones', () => {
 
   it('finds the instant of a local wall time on both sides of a DST change', () => {
     // Madrid moves from UTC+1 to UTC+2 on 2026-03-29.
-    expect(zonedInstant('2026-03-28', '09:00', 'Europe/Madrid').toISOString()).toBe('2026-03-28T08:00:00.000Z');
-    expect(zonedInstant('2026-03-29', '09:00', 'Europe/Madrid').toISOString()).toBe('2026-03-29T07:00:00.000Z');
+    expect(zonedInstant('2026-03-28', '09:00', 'Europe/Madrid').toISOString()).toBe(
+      '2026-03-28T08:00:00.000Z',
+    );
+    expect(zonedInstant('2026-03-29', '09:00', 'Europe/Madrid').toISOString()).toBe(
+      '2026-03-29T07:00:00.000Z',
+    );
     // New York falls back on 2026-11-01.
-    expect(zonedInstant('2026-10-31', '09:00', 'America/New_York').toISOString()).toBe('2026-10-31T13:00:00.000Z');
-    expect(zonedInstant('2026-11-01', '09:00', 'America/New_York').toISOString()).toBe('2026-11-01T14:00:00.000Z');
-    expect(localTime(zonedInstant('2026-11-01', '09:00', 'America/New_York'), 'America/New_York')).toBe('09:00');
+    expect(zonedInstant('2026-10-31', '09:00', 'America/New_York').toISOString()).toBe(
+      '2026-10-31T13:00:00.000Z',
+    );
+    expect(zonedInstant('2026-11-01', '09:00', 'America/New_York').toISOString()).toBe(
+      '2026-11-01T14:00:00.000Z',
+    );
+    expect(
+      localTime(zonedInstant('2026-11-01', '09:00', 'America/New_York'), 'America/New_York'),
+    ).toBe('09:00');
   });
 
   it('resolves a wall time skipped by a DST jump to a real instant after the jump', () => {
@@ -33,7 +49,9 @@ describe('dates and time zones', () => {
     expect(localDate(instant, 'Europe/Madrid')).toBe('2026-03-29');
     expect(localTime(instant, 'Europe/Madrid')).toBe('03:30');
     // A repeated wall time (clocks go back on 2026-10-25) resolves to its first occurrence.
-    expect(zonedInstant('2026-10-25', '02:30', 'Europe/Madrid').toISOString()).toBe('2026-10-25T00:30:00.000Z');
+    expect(zonedInstant('2026-10-25', '02:30', 'Europe/Madrid').toISOString()).toBe(
+      '2026-10-25T00:30:00.000Z',
+    );
   });
 
   it('knows IANA time zones', () => {

@@ -4,7 +4,7 @@ import { isCurrency, minorUnits } from '../../../core/domain/currencies.ts';
 import { convertMinor, formatAmount, parseAmount } from '../../../core/domain/money.ts';
 
 describe('money', () => {
-  it('knows each currency\'s minor units from ISO 4217: EUR 2, JPY 0, BHD 3', () => {
+  it("knows each currency's minor units from ISO 4217: EUR 2, JPY 0, BHD 3", () => {
     expect(minorUnits('EUR')).toBe(2);
     expect(minorUnits('JPY')).toBe(0);
     expect(minorUnits('BHD')).toBe(3);
@@ -29,7 +29,8 @@ describe('money', () => {
   it('refuses more decimals than the currency has, and anything not a decimal', () => {
     expect(parseAmount('15.999', 'EUR')).toEqual({ ok: false, reason: 'too_many_decimals' });
     expect(parseAmount('1.5', 'JPY')).toEqual({ ok: false, reason: 'too_many_decimals' });
-    for (const bad of ['', '1,50', '1e3', 'NaN', '.5', '1.', ' ', '12 EUR']) expect(parseAmount(bad, 'EUR').ok).toBe(false);
+    for (const bad of ['', '1,50', '1e3', 'NaN', '.5', '1.', ' ', '12 EUR'])
+      expect(parseAmount(bad, 'EUR').ok).toBe(false);
   });
 
   it('formats minor units back to the same decimal strings', () => {

@@ -17,10 +17,13 @@ describe('texts', () => {
   });
 
   it('has a sentence for every error code', () => {
-    for (const code of Object.keys(ERROR_CODES)) expect(catalogFor('es')[`errors.${code}`], code).toBeTruthy();
+    for (const code of Object.keys(ERROR_CODES))
+      expect(catalogFor('es')[`errors.${code}`], code).toBeTruthy();
   });
 
   it('fills placeholders', () => {
-    expect(t('es', 'errors.insufficient_scope', { scope: 'write' })).toBe('Esto necesita un token con el alcance "write".');
+    expect(t('es', 'errors.insufficient_scope', { scope: 'write' })).toBe(
+      'Esto necesita un token con el alcance "write".',
+    );
   });
 });

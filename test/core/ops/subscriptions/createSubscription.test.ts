@@ -33,14 +33,18 @@ describe('create_subscription', () => {
     expect(row.amount_minor).toBe(1599);
   });
 
-  it('refuses more decimals than the currency has, in the member\'s language, and writes nothing', async () => {
+  it("refuses more decimals than the currency has, in the member's language, and writes nothing", async () => {
     const spanish = await h.addMember('Luis', 'es');
     const before = await h.db.knex('subscriptions').count({ n: '*' });
-    const error = await h.core.invoke('create_subscription', spanish, { name: 'Spotify', amount: '10.999' }).catch((e: unknown) => e);
+    const error = await h.core
+      .invoke('create_subscription', spanish, { name: 'Spotify', amount: '10.999' })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OpError);
     expect((error as OpError).code).toBe('invalid_input');
     expect((error as OpError).render('es')).toContain('EUR tienen como máximo 2 decimales');
-    const jpy = await h.core.invoke('create_subscription', h.owner, { name: 'Anime', amount: '1.5', currency: 'JPY' }).catch((e: unknown) => e);
+    const jpy = await h.core
+      .invoke('create_subscription', h.owner, { name: 'Anime', amount: '1.5', currency: 'JPY' })
+      .catch((e: unknown) => e);
     expect((jpy as OpError).render('en')).toContain('JPY amounts have at most 0 decimals');
     expect(await h.db.knex('subscriptions').count({ n: '*' })).toEqual(before);
   });
