@@ -21,6 +21,7 @@ const schema = z.object({
     .optional(),
   EXHALE_TELEGRAM_API_ROOT: z.url('must be a URL').optional(),
   EXHALE_MINIAPP_URL: z.url('must be a URL').optional(),
+  EXHALE_ECB_RATES: z.enum(['on', 'off'], 'must be "on" or "off"').default('on'),
   EXHALE_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
 });
 

@@ -1,4 +1,5 @@
 import type { Config } from './config.ts';
+import { startEcbRefresh } from './ecbRates.ts';
 import type { FetchHandler } from './http/fetchHandler.ts';
 import { type HttpHost, startHttpHost } from './http/server.ts';
 import { describeDatabase, openRuntime, type Runtime } from './runtime.ts';
@@ -46,10 +47,16 @@ export async function startExhale(
   if (next.length > 0) lines.push('Next:', ...next.map((n) => `  - ${n}`));
   if (!options.quiet) console.log(lines.join('\n'));
 
+  const ecb =
+    config.EXHALE_ECB_RATES === 'on'
+      ? startEcbRefresh(runtime.db, (line) => options.quiet || console.log(line))
+      : null;
+
   let stopping = false;
   const stop = async (): Promise<void> => {
     if (stopping) return;
     stopping = true;
+    ecb?.stop();
     await http.close();
     await runtime.close();
   };

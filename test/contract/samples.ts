@@ -82,6 +82,7 @@ export const WRITE_SAMPLES: Record<string, (s: Seed) => Sample | Promise<Sample>
   create_tag: () => ({ input: { name: 'work' } }),
   rename_tag: (s) => ({ input: { id: s.family, name: 'home' } }),
   delete_tag: (s) => ({ input: { id: s.family } }),
+  set_exchange_rate: () => ({ input: { currency: 'USD', rate: '1.0939', date: '2026-03-02' } }),
   import_data: () => ({
     input: {
       document: {

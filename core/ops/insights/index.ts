@@ -6,4 +6,11 @@ import { listExchangeRates } from './listExchangeRates.ts';
 import { setExchangeRate } from './setExchangeRate.ts';
 
 /** Totals, upcoming charges, savings, the live briefing and exchange rates. */
-export const insightsOps = [getContext, getTotals, getUpcoming, findSavings, listExchangeRates, setExchangeRate] as const;
+export const insightsOps = [
+  getContext,
+  getTotals,
+  getUpcoming,
+  findSavings,
+  listExchangeRates,
+  setExchangeRate,
+] as const;

@@ -36,9 +36,19 @@ export async function priceChangesBySubscription(
         PriceChangeRow[]
       >,
   );
+  return groupChanges(rows);
+}
+
+/** Above this many subscriptions, one range query over the household beats hundreds of id lists. */
+const WIDE_QUERY_AT = 200;
+
+function groupChanges(rows: PriceChangeRow[]): Map<string, PriceChangeRow[]> {
   const map = new Map<string, PriceChangeRow[]>();
-  for (const row of rows)
-    map.set(row.subscription_id, [...(map.get(row.subscription_id) ?? []), row]);
+  for (const row of rows) {
+    const list = map.get(row.subscription_id);
+    if (list) list.push(row);
+    else map.set(row.subscription_id, [row]);
+  }
   return map;
 }
 
@@ -54,14 +64,27 @@ export async function chargesBetween(
   to: string,
 ): Promise<Charge[]> {
   const ids = subs.map((s) => s.id);
-  const changes = await priceChangesBySubscription(db, ids);
-  const recorded = await chunked(
-    ids,
-    (part) =>
-      db('charges')
-        .whereIn('subscription_id', part)
-        .whereBetween('due_date', [from, to]) as Promise<ChargeRow[]>,
-  );
+  // Rows of subscriptions not asked for (a wide query returns the whole household's) are ignored below.
+  const householdId = subs[0]?.household_id ?? '';
+  const wide = subs.length > WIDE_QUERY_AT;
+  const changes = wide
+    ? groupChanges(
+        (await db('price_changes')
+          .where({ household_id: householdId })
+          .orderBy('effective_date')) as PriceChangeRow[],
+      )
+    : await priceChangesBySubscription(db, ids);
+  const recorded = wide
+    ? ((await db('charges')
+        .where({ household_id: householdId })
+        .whereBetween('due_date', [from, to])) as ChargeRow[])
+    : await chunked(
+        ids,
+        (part) =>
+          db('charges')
+            .whereIn('subscription_id', part)
+            .whereBetween('due_date', [from, to]) as Promise<ChargeRow[]>,
+      );
   const recordedByKey = new Map(recorded.map((c) => [`${c.subscription_id}|${c.due_date}`, c]));
   const out: Charge[] = [];
   for (const sub of subs) {

@@ -1,0 +1,248 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { run } from '@grammyjs/runner';
+import { Bot } from 'grammy';
+
+import { startTelegram } from '../bot/telegram/index.ts';
+import { addDays } from '../core/domain/dates.ts';
+import { newcomerActor } from '../core/kernel/actor.ts';
+import { Core } from '../core/kernel/core.ts';
+import { catalog } from '../core/ops/catalog.ts';
+import { migrate, openDatabase } from '../core/store/connection.ts';
+import { FakeTelegram, type TgUser } from '../test/fakes/telegramBotApi.ts';
+import type { BenchRow, BenchSuite } from './types.ts';
+
+/**
+ * The Telegram bot's throughput and memory, measured through the project's fake Bot API over
+ * loopback. The bot runs in a child process (so its memory is its own), long polling with the
+ * runner exactly as in production; the parent plays the users. A bare grammY echo bot on the same
+ * fake, in the same run, gives the baseline: the ratio is the cost of Exhale's work per update.
+ */
+
+const USERS = 50;
+const SUBSCRIPTIONS = 500;
+const WARMUP = 200;
+const BATCH = 1_000;
+const RUNS = 3;
+const MEMORY_UPDATES = 10_000;
+/** The command measured: it reads the whole 500-subscription household (costs converted to EUR). */
+const COMMAND = '/totals';
+
+interface ChildConfig {
+  kind: 'exhale' | 'echo';
+  apiRoot: string;
+  token: string;
+  sqliteFile: string;
+}
+
+type ToChild = { type: 'rss' } | { type: 'stop' };
+type FromChild = { type: 'ready'; rss: number } | { type: 'rss'; rss: number };
+
+// ---------------------------------------------------------------- the child: one bot process
+
+async function runChild(config: ChildConfig): Promise<void> {
+  const send = (message: FromChild): void => {
+    process.send?.(message);
+  };
+  let stop: () => Promise<void>;
+  if (config.kind === 'echo') {
+    const bot = new Bot(config.token, { client: { apiRoot: config.apiRoot } });
+    bot.on('message:text', (ctx) => ctx.reply(ctx.message.text));
+    const runner = run(bot);
+    stop = () => runner.stop();
+  } else {
+    const db = openDatabase({ sqliteFile: config.sqliteFile });
+    const core = new Core({ db, catalog });
+    const telegram = await startTelegram({ core, token: config.token, apiRoot: config.apiRoot, log: (m, e) => console.error(m, e) });
+    stop = async () => {
+      await telegram.stop();
+      await db.close();
+    };
+  }
+  process.on('message', (message: ToChild) => {
+    if (message.type === 'rss') send({ type: 'rss', rss: process.memoryUsage().rss });
+    else void stop().then(() => process.exit(0));
+  });
+  send({ type: 'ready', rss: process.memoryUsage().rss });
+}
+
+const childConfig = process.env.EXHALE_BENCH_TELEGRAM_CHILD;
+if (childConfig) await runChild(JSON.parse(childConfig) as ChildConfig);
+
+// ---------------------------------------------------------------- the parent: users and clocks
+
+/** A SQLite file with one household of 500 subscriptions and USERS members, each with a Telegram id. */
+async function seed(file: string): Promise<void> {
+  const db = openDatabase({ sqliteFile: file });
+  await migrate(db);
+  const core = new Core({ db, catalog });
+  const created = await core.invoke('create_household', newcomerActor('telegram', 'en', { telegram: '1000' }), {
+    name: 'Bench',
+    currency: 'EUR',
+    time_zone: 'Europe/Madrid',
+    owner_name: 'Ana',
+  });
+  const householdId = created.output.household.id;
+  const ownerId = created.output.member.id;
+  const now = new Date().toISOString();
+  const members = Array.from({ length: USERS - 1 }, (_, i) => ({
+    id: `mem_bench${i}`,
+    household_id: householdId,
+    name: `Member ${i}`,
+    role: 'member',
+    language: 'en',
+    telegram_user_id: String(1001 + i),
+    slack_user_id: null,
+    reminder_offsets: '[3,1]',
+    reminder_time: '09:00',
+    created_at: now,
+  }));
+  await db.knex.batchInsert('members', members, 100);
+  const currencies = ['EUR', 'EUR', 'EUR', 'USD', 'GBP'];
+  const subs = Array.from({ length: SUBSCRIPTIONS }, (_, i) => ({
+    id: `sub_bench${i}`,
+    household_id: householdId,
+    member_id: ownerId,
+    name: `Service ${i}`,
+    vendor: null,
+    amount_minor: 199 + ((i * 37) % 5000),
+    currency: currencies[i % currencies.length] ?? 'EUR',
+    cycle_unit: i % 7 === 0 ? 'year' : 'month',
+    cycle_every: 1,
+    first_charge_date: addDays('2020-01-01', i % 1500),
+    status: 'active',
+    trial_ends_on: null,
+    paused_on: null,
+    cancelled_on: null,
+    contract_ends_on: null,
+    notice_days: null,
+    category_id: null,
+    payment_method_id: null,
+    notes: null,
+    url: null,
+    cancel_url: null,
+    private: 0,
+    created_at: now,
+    updated_at: now,
+  }));
+  await db.knex.batchInsert('subscriptions', subs, 100);
+  for (const [currency, perEur] of [
+    ['USD', 1.0705],
+    ['GBP', 0.84638],
+  ] as const) {
+    await db.knex('fx_rates').insert({ id: `fx_${currency}`, household_id: '', date: '2024-06-28', currency, per_eur: perEur, source: 'ecb' });
+  }
+  await db.close();
+}
+
+interface Child {
+  process: ChildProcess;
+  ready: Promise<number>;
+  rss(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+function startChild(config: ChildConfig): Child {
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url)], {
+    env: { ...process.env, EXHALE_BENCH_TELEGRAM_CHILD: JSON.stringify(config) },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const next = <T extends FromChild['type']>(type: T): Promise<Extract<FromChild, { type: T }>> =>
+    new Promise((resolve, reject) => {
+      const onMessage = (message: FromChild): void => {
+        if (message.type !== type) return;
+        child.off('message', onMessage);
+        resolve(message as Extract<FromChild, { type: T }>);
+      };
+      child.on('message', onMessage);
+      child.once('exit', (code) => reject(new Error(`bench bot exited with ${String(code)}`)));
+    });
+  return {
+    process: child,
+    ready: next('ready').then((m) => m.rss),
+    async rss() {
+      const answer = next('rss');
+      child.send({ type: 'rss' } satisfies ToChild);
+      return (await answer).rss;
+    },
+    async stop() {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.send({ type: 'stop' } satisfies ToChild);
+      await exited;
+    },
+  };
+}
+
+/** Sends `count` commands spread over the users' chats; resolves with the seconds until all are answered. */
+async function pump(tg: FakeTelegram, users: TgUser[], count: number, text: string): Promise<number> {
+  const target = tg.sentCount + count;
+  const started = process.hrtime.bigint();
+  for (let i = 0; i < count; i += 1) await tg.sendText(users[i % users.length]!, text);
+  await tg.waitFor((api) => api.sentCount >= target, 600_000, `${count} answers`);
+  return Number(process.hrtime.bigint() - started) / 1e9;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
+async function measure(kind: ChildConfig['kind'], sqliteFile: string, memory: boolean): Promise<{ perSecond: number; rssStart: number; rssAfter: number | null; reply: string }> {
+  const tg = await new FakeTelegram().start();
+  const users = Array.from({ length: USERS }, (_, i) => tg.user(1000 + i, `User ${i}`));
+  const child = startChild({ kind, apiRoot: tg.apiRoot, token: tg.token, sqliteFile });
+  try {
+    const rssStart = await child.ready;
+    const text = kind === 'echo' ? 'hello' : COMMAND;
+    await pump(tg, users, WARMUP, text);
+    const rates: number[] = [];
+    for (let run = 0; run < RUNS; run += 1) rates.push(BATCH / (await pump(tg, users, BATCH, text)));
+    let rssAfter: number | null = null;
+    if (memory) {
+      await pump(tg, users, MEMORY_UPDATES - WARMUP - RUNS * BATCH, text);
+      rssAfter = await child.rss();
+    }
+    return { perSecond: median(rates), rssStart, rssAfter, reply: tg.lastBotMessage(users[0]!.id)?.text ?? '' };
+  } finally {
+    await child.stop();
+    await tg.stop();
+  }
+}
+
+const mb = (bytes: number): number => Math.round((bytes / 1024 / 1024) * 10) / 10;
+
+export const suite: BenchSuite = {
+  name: 'telegram',
+  async run(): Promise<BenchRow[]> {
+    const dir = mkdtempSync(path.join(tmpdir(), 'exhale-bench-tg-'));
+    try {
+      const file = path.join(dir, 'exhale.sqlite');
+      await seed(file);
+      const echo = await measure('echo', file, false);
+      const exhale = await measure('exhale', file, true);
+      if (!exhale.reply.includes('Totals')) throw new Error(`unexpected answer to ${COMMAND}: ${exhale.reply}`);
+      return [
+        {
+          name: `${COMMAND} on ${SUBSCRIPTIONS} subscriptions (sqlite)`,
+          median: exhale.perSecond,
+          unit: 'upd/s',
+          note: `${(exhale.perSecond / echo.perSecond).toFixed(2)}x a bare grammY echo bot; ${USERS} chats, runner long polling`,
+        },
+        { name: 'bare grammY echo bot, same fake', median: echo.perSecond, unit: 'upd/s', note: `median of ${RUNS} batches of ${BATCH}` },
+        { name: 'bot process RSS after start', median: mb(exhale.rssStart), unit: 'MB', note: `echo bot: ${mb(echo.rssStart)} MB` },
+        {
+          name: `bot process RSS after ${MEMORY_UPDATES.toLocaleString('en')} updates`,
+          median: mb(exhale.rssAfter ?? 0),
+          unit: 'MB',
+          note: `+${mb((exhale.rssAfter ?? 0) - exhale.rssStart)} MB since start`,
+        },
+      ];
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+};

@@ -1,0 +1,82 @@
+import { purgeExpiredFlows, type Reply, reminderReply } from '../core/chat/index.ts';
+import { localDate } from '../core/domain/dates.ts';
+import type { Core } from '../core/kernel/core.ts';
+import { claimReminder, findDueReminders, markFailed, markSent, purgeReminderLog } from '../core/reminders/index.ts';
+
+export interface SchedulerDeps {
+  core: Core;
+  /** Delivers a reply to a member through their channel (Telegram); a throw counts as a failed send. */
+  send: (memberId: string, reply: Reply) => Promise<unknown>;
+  /** Time between ticks; default 30 s (reminder times have minute precision). */
+  intervalMs?: number;
+  clock?: () => Date;
+  log?: (message: string, error?: unknown) => void;
+}
+
+export interface Scheduler {
+  stop(): void;
+  /** Runs one tick now; resolves with how many reminders this process sent. */
+  tick(): Promise<number>;
+}
+
+const PURGE_EVERY_MS = 60 * 60_000;
+
+/**
+ * Sends due reminders. Each tick finds what is due (catching up on anything missed while no
+ * process ran), claims each reminder in the sent-log before sending it, so with several processes
+ * on one database each reminder goes out once, and records the outcome. Ticks never overlap.
+ */
+export function startScheduler(deps: SchedulerDeps): Scheduler {
+  const clock = deps.clock ?? deps.core.clock;
+  const log = deps.log ?? ((message: string, error?: unknown) => console.error(message, error));
+  const db = deps.core.db;
+  let running: Promise<number> | null = null;
+  let lastPurge = 0;
+  let stopped = false;
+
+  async function once(): Promise<number> {
+    const now = clock();
+    let sent = 0;
+    for (const due of await findDueReminders(db, now)) {
+      if (stopped) break;
+      const token = await claimReminder(db, due, now);
+      if (token === null) continue;
+      try {
+        await deps.send(due.reminder.memberId, await reminderReply(deps.core, due.reminder, now));
+        await markSent(db, due.reminder.key, token, clock());
+        sent += 1;
+      } catch (error) {
+        log(`scheduler: reminder ${due.reminder.key} failed`, error);
+        await markFailed(db, due.reminder.key, token, clock(), error instanceof Error ? error.message : String(error));
+      }
+    }
+    if (now.getTime() - lastPurge >= PURGE_EVERY_MS) {
+      lastPurge = now.getTime();
+      await purgeExpiredFlows(db, now);
+      await purgeReminderLog(db, localDate(now, 'UTC'));
+    }
+    return sent;
+  }
+
+  function tick(): Promise<number> {
+    if (running) return running.then(() => tick());
+    running = once().finally(() => {
+      running = null;
+    });
+    return running;
+  }
+
+  const timer = setInterval(() => {
+    if (running || stopped) return;
+    tick().catch((error: unknown) => log('scheduler: tick failed', error));
+  }, deps.intervalMs ?? 30_000);
+  timer.unref();
+
+  return {
+    stop() {
+      stopped = true;
+      clearInterval(timer);
+    },
+    tick,
+  };
+}

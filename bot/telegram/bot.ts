@@ -1,0 +1,44 @@
+import { autoRetry } from '@grammyjs/auto-retry';
+import { sequentialize } from '@grammyjs/runner';
+import { Bot, type Context } from 'grammy';
+
+import type { ChatEngine } from '../../core/chat/index.ts';
+import { errorBoundary } from './features/errors.ts';
+import { membershipFeature } from './features/membership.ts';
+import { messagesFeature } from './features/messages.ts';
+import { pressesFeature } from './features/presses.ts';
+
+/** The updates the bot asks Telegram for. */
+export const ALLOWED_UPDATES = ['message', 'callback_query', 'my_chat_member'] as const;
+
+export interface BotOptions {
+  token: string;
+  engine: ChatEngine;
+  apiRoot?: string | undefined;
+  log: (message: string, error?: unknown) => void;
+}
+
+/**
+ * Updates of one chat are handled in order; button presses run in a lane of their own so a press
+ * (Undo, Cancel) is not stuck behind a slow message of the same chat.
+ */
+export function lane(ctx: Context): string | undefined {
+  const chat = ctx.chat?.id;
+  if (chat === undefined) return undefined;
+  return ctx.callbackQuery ? `press:${chat}` : `chat:${chat}`;
+}
+
+/**
+ * The grammY bot: auto-retry on 429 (honouring retry_after) and 5xx, per-chat order, an error
+ * boundary, and the features as Composers. Transport (polling or webhook) is chosen by the caller.
+ */
+export function createBot(options: BotOptions): Bot {
+  const bot = new Bot(options.token, options.apiRoot ? { client: { apiRoot: options.apiRoot } } : {});
+  bot.api.config.use(autoRetry({ maxRetryAttempts: 5, maxDelaySeconds: 60 }));
+  bot.use(sequentialize(lane));
+  bot.use(errorBoundary(options.log));
+  const deps = { engine: options.engine, log: options.log };
+  bot.use(messagesFeature(deps), pressesFeature(deps), membershipFeature(deps));
+  bot.catch((error) => options.log(`telegram: update ${error.ctx.update.update_id} failed`, error.error));
+  return bot;
+}

@@ -1,0 +1,77 @@
+import { type Api, GrammyError } from 'grammy';
+
+import type { Channel, Reply, SentRef } from '../../core/chat/index.ts';
+import { renderTelegram, type TelegramMessage } from './render.ts';
+
+/** Telegram answers 400 "message is not modified" to an edit that changes nothing: not an error for us. */
+export function isNotModified(error: unknown): boolean {
+  return error instanceof GrammyError && error.error_code === 400 && error.description.includes('message is not modified');
+}
+
+const NO_PREVIEW = { is_disabled: true } as const;
+
+/** The engine's Channel for one Telegram chat (and, for a press, the callback query being answered). */
+export class TelegramChannel implements Channel {
+  readonly name = 'telegram' as const;
+  /** The toast text for the press being answered, if the engine gave one. */
+  noticeText: string | null = null;
+
+  constructor(
+    private readonly api: Api,
+    private readonly chatId: number,
+    private readonly options: { privateChat: boolean; botUsername: string; threadId?: number | undefined },
+  ) {}
+
+  private extra(message: TelegramMessage) {
+    return {
+      parse_mode: 'HTML' as const,
+      link_preview_options: NO_PREVIEW,
+      ...(message.reply_markup ? { reply_markup: message.reply_markup } : {}),
+      ...(this.options.threadId !== undefined ? { message_thread_id: this.options.threadId } : {}),
+    };
+  }
+
+  async send(reply: Reply): Promise<SentRef | null> {
+    let ref: SentRef | null = null;
+    for (const message of renderTelegram(reply, this.options.privateChat)) {
+      const sent = await this.api.sendMessage(this.chatId, message.text, this.extra(message));
+      ref = { chatId: String(sent.chat.id), messageId: String(sent.message_id) };
+    }
+    return ref;
+  }
+
+  async edit(ref: SentRef, reply: Reply): Promise<void> {
+    const [first, ...rest] = renderTelegram(reply, this.options.privateChat);
+    if (!first) return;
+    const { message_thread_id: _thread, ...extra } = this.extra(first);
+    try {
+      await this.api.editMessageText(Number(ref.chatId), Number(ref.messageId), first.text, extra);
+    } catch (error) {
+      if (!isNotModified(error)) throw error;
+    }
+    for (const message of rest) await this.api.sendMessage(this.chatId, message.text, this.extra(message));
+  }
+
+  async clearButtons(ref: SentRef): Promise<void> {
+    try {
+      await this.api.editMessageReplyMarkup(Number(ref.chatId), Number(ref.messageId), { reply_markup: { inline_keyboard: [] } });
+    } catch (error) {
+      if (!isNotModified(error)) throw error;
+    }
+  }
+
+  async typing(): Promise<void> {
+    await this.api.sendChatAction(this.chatId, 'typing', this.options.threadId !== undefined ? { message_thread_id: this.options.threadId } : {});
+  }
+
+  async notice(text: string): Promise<void> {
+    this.noticeText = text.slice(0, 200);
+  }
+
+  /** `https://t.me/<bot>?start=<code>`: opens a private chat that starts with `/start <code>`. */
+  deepLink(code: string): string | null {
+    if (!this.options.botUsername) return null;
+    const base = `https://t.me/${this.options.botUsername}`;
+    return code && /^[A-Za-z0-9_-]{1,64}$/.test(code) ? `${base}?start=${code}` : base;
+  }
+}

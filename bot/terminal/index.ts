@@ -1,0 +1,86 @@
+import { createInterface } from 'node:readline';
+
+import { ChatEngine, type Channel, type Conversation, type Reply, type SentRef } from '../../core/chat/index.ts';
+import type { Actor } from '../../core/kernel/actor.ts';
+import type { Core } from '../../core/kernel/core.ts';
+import { t } from '../../core/i18n/index.ts';
+import { type NumberedChoice, renderTerminal } from './render.ts';
+
+export interface TerminalChatDeps {
+  core: Core;
+  actor: Actor;
+  input: NodeJS.ReadableStream;
+  output: NodeJS.WritableStream;
+  /** The Mini App URL, printed as a link when set. */
+  miniAppUrl?: string | undefined;
+}
+
+const QUIT = new Set(['/quit', '/exit', 'quit', 'exit']);
+
+/**
+ * `exhale chat`: the chat engine in a terminal, as the given actor (the local owner). Lines are
+ * messages; typing a button's number presses it. Resolves when the input ends or on /quit.
+ */
+export async function runTerminalChat(deps: TerminalChatDeps): Promise<void> {
+  const engine = new ChatEngine({ core: deps.core, miniAppUrl: deps.miniAppUrl });
+  const write = (text: string): void => {
+    deps.output.write(`${text}\n`);
+  };
+  const member = deps.actor.memberId ? ((await deps.core.db.knex('members').where({ id: deps.actor.memberId }).first('name')) as { name: string } | undefined) : undefined;
+  const conv: Conversation = {
+    who: { channel: 'terminal', externalId: null, displayName: member?.name ?? 'Owner', actor: { ...deps.actor, channel: 'terminal' } },
+    where: { kind: 'private', chatId: 'terminal' },
+  };
+  const choices = new Map<number, NumberedChoice>();
+  let counter = 0;
+  let messages = 0;
+  const show = (reply: Reply, id: string, edited: boolean): void => {
+    const rendered = renderTerminal(reply, id, () => (counter += 1));
+    for (const c of rendered.choices) choices.set(c.n, c);
+    write(edited ? `(updated)\n${rendered.text}` : rendered.text);
+    write('');
+  };
+  const channel: Channel = {
+    name: 'terminal',
+    async send(reply) {
+      messages += 1;
+      const ref: SentRef = { chatId: 'terminal', messageId: String(messages) };
+      show(reply, ref.messageId, false);
+      return ref;
+    },
+    async edit(ref, reply) {
+      for (const [n, c] of choices) if (c.messageId === ref.messageId) choices.delete(n);
+      show(reply, ref.messageId, true);
+    },
+    async clearButtons(ref) {
+      for (const [n, c] of choices) if (c.messageId === ref.messageId) choices.delete(n);
+    },
+    async typing() {},
+    async notice(text) {
+      write(`ℹ️  ${text}\n`);
+    },
+    deepLink: () => null,
+  };
+
+  write(t(deps.actor.locale, 'chat.terminal.intro'));
+  const lines = createInterface({ input: deps.input, terminal: false, crlfDelay: Infinity });
+  for await (const raw of lines) {
+    const line = raw.trim();
+    if (line.length === 0) continue;
+    if (QUIT.has(line.toLowerCase())) break;
+    const numbered = /^\d+$/.test(line);
+    const choice = numbered ? choices.get(Number(line)) : undefined;
+    if (numbered && !choice) {
+      write(`${t(conv.who.actor?.locale ?? 'en', 'chat.terminal.no_choice', { n: line })}\n`);
+      continue;
+    }
+    if (choice) {
+      await engine.handle(conv, { kind: 'press', payload: choice.payload, message: { chatId: 'terminal', messageId: choice.messageId } }, channel);
+      continue;
+    }
+    // Commands may be typed without their slash: "list" is "/list".
+    const text = !line.startsWith('/') && /^[a-z]+(\s|$)/.test(line) && engine.commandMenu(conv.who.actor?.locale ?? 'en', 'private').some((c) => line.split(/\s/)[0] === c.command) ? `/${line}` : line;
+    await engine.handle(conv, { kind: 'text', text }, channel);
+  }
+  lines.close();
+}

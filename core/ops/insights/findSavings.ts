@@ -1,0 +1,51 @@
+import { z } from 'zod';
+
+import { formatAmount, parseAmount } from '../../domain/money.ts';
+import { defineOp } from '../../kernel/op.ts';
+import { Conversion } from '../shared/schemas.ts';
+import { Converter } from './convert.ts';
+import { fullRows, RUNNING } from './load.ts';
+import { collectSavings, Finding } from './savings.ts';
+
+export const findSavings = defineOp({
+  name: 'find_savings',
+  title: 'Find savings',
+  description:
+    "Looks for money to save among active and trial subscriptions: trials turning paid within 7 days, the same service twice (same name or vendor, ignoring case, accents and punctuation), price increases in the last 12 months, and monthly plans older than 6 months (with what they cost a year, as a yearly plan is often cheaper). Each finding has its kind, the subscriptions involved, a one-line explanation in the caller's language and an estimated yearly saving in the household currency when it can be computed (duplicates: all but the dearest; a trial: its yearly cost; an increase: its yearly extra). Trials first, then largest savings.",
+  input: z.object({}),
+  output: z.object({
+    currency: z.string(),
+    findings: z.array(Finding),
+    total_estimated_yearly_saving: z
+      .string()
+      .describe('Sum of the estimated savings that could be computed.'),
+    conversion: Conversion,
+  }),
+  effect: 'read',
+  scope: 'read',
+  idempotent: true,
+  async run(ctx) {
+    const subs = await fullRows(ctx, RUNNING);
+    const converter = await Converter.load(
+      ctx,
+      subs.map((s) => s.currency),
+      ctx.today,
+      ctx.today,
+    );
+    const findings = await collectSavings(ctx, subs, converter);
+    let total = 0;
+    for (const f of findings) {
+      const parsed =
+        f.estimated_yearly_saving === null
+          ? null
+          : parseAmount(f.estimated_yearly_saving, converter.target);
+      if (parsed?.ok) total += parsed.minor;
+    }
+    return {
+      currency: converter.target,
+      findings,
+      total_estimated_yearly_saving: formatAmount(total, converter.target),
+      conversion: converter.facts(),
+    };
+  },
+});

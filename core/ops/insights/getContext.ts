@@ -1,0 +1,199 @@
+import { z } from 'zod';
+
+import { formatAmount } from '../../domain/money.ts';
+import { t } from '../../i18n/index.ts';
+import { defineOp } from '../../kernel/op.ts';
+import { monthlyMinor, nextChargeDate } from '../../store/repos/subscriptions.ts';
+import { household } from '../shared/context.ts';
+import { Conversion } from '../shared/schemas.ts';
+import { fullRows, RUNNING } from './load.ts';
+import { collectSavings } from './savings.ts';
+import { Tally } from './tally.ts';
+import { collectUpcoming } from './upcoming.ts';
+
+/** Items listed in the briefing at most (its counts say how many there are): it must stay small. */
+const MAX_LISTED = 100;
+const MAX_UPCOMING = 30;
+const MAX_ATTENTION = 20;
+const UPCOMING_DAYS = 14;
+const GLOSSARY = [
+  'trial',
+  'paused',
+  'cancelled',
+  'share',
+  'notice',
+  'price_change',
+  'rate',
+] as const;
+
+export const getContext = defineOp({
+  name: 'get_context',
+  title: 'Household briefing',
+  description:
+    "The live briefing to read before helping this household, as one compact JSON object: the household (currency, time zone, today's local date), its members, you (the caller), active and trial subscriptions (id, name, amount, currency, cycle, next charge; the soonest 100 when there are more), the monthly and yearly cost now, what is due in the next 14 days (the first 30 items), items needing attention (trials ending, duplicates, price rises, long monthly plans; the first 20), how dates and charge series work and a short glossary. Call it first; then use the other tools for details.",
+  input: z.object({}),
+  output: z.object({
+    household: z.object({
+      name: z.string(),
+      currency: z.string(),
+      time_zone: z.string(),
+      today: z.string(),
+      language: z.string(),
+    }),
+    you: z.object({ member_id: z.string(), name: z.string(), role: z.string() }).nullable(),
+    members: z.array(z.object({ id: z.string(), name: z.string(), role: z.string() })),
+    subscriptions: z.object({
+      count: z.int(),
+      listed: z.int(),
+      items: z.array(
+        z.object({
+          id: z.string(),
+          name: z.string(),
+          amount: z.string(),
+          currency: z.string(),
+          cycle: z.string().describe('"1 month", "3 month", "1 year"…: every N units.'),
+          next: z.string().nullable(),
+          status: z.enum(['active', 'trial']),
+        }),
+      ),
+    }),
+    totals: z.object({ monthly: z.string(), yearly: z.string() }),
+    upcoming: z.object({
+      to: z.string(),
+      total: z.string().describe('The charges due through `to`, in the household currency.'),
+      count: z.int(),
+      items: z.array(
+        z.object({
+          date: z.string(),
+          kind: z.string(),
+          id: z.string(),
+          name: z.string(),
+          amount: z.string(),
+          currency: z.string(),
+          converted: z.string().nullable(),
+        }),
+      ),
+    }),
+    attention: z.object({
+      count: z.int(),
+      items: z.array(
+        z.object({
+          kind: z.string(),
+          ids: z.array(z.string()),
+          note: z.string(),
+          saving: z.string().nullable(),
+        }),
+      ),
+    }),
+    conversion: Conversion.describe(
+      'Rates behind the totals; partial with the monthly amounts left out when a currency has no rate.',
+    ),
+    guide: z.object({
+      dates: z.string(),
+      series: z.string(),
+      money: z.string(),
+      glossary: z.record(z.string(), z.string()),
+    }),
+  }),
+  effect: 'read',
+  scope: 'read',
+  idempotent: true,
+  async run(ctx) {
+    const hh = household(ctx);
+    const locale = ctx.actor.locale;
+    const [memberRows, subs] = await Promise.all([
+      ctx.tx
+        .from('members')
+        .where({ household_id: hh.id })
+        .orderBy('created_at')
+        .orderBy('id')
+        .select('id', 'name', 'role') as Promise<Array<{ id: string; name: string; role: string }>>,
+      fullRows(ctx, RUNNING),
+    ]);
+    const {
+      to,
+      items: upcoming,
+      totalMinor,
+      converter: upcomingRates,
+    } = await collectUpcoming(ctx, subs, UPCOMING_DAYS);
+    const attention = await collectSavings(ctx, subs, upcomingRates.fork());
+    // The briefing's conversion facts are those of the cost now, like get_totals without dates.
+    const converter = upcomingRates.fork();
+    const tally = new Tally();
+    for (const sub of subs) {
+      const monthly = monthlyMinor(sub);
+      if (converter.rate(sub.currency, ctx.today) === null)
+        converter.omit(sub.id, sub.currency, monthly);
+      else tally.add('', 'monthly', sub.currency, monthly);
+    }
+    const { figures } = tally.figures('', 'now', converter, ctx.today);
+    const listed = subs
+      .map((sub) => ({ sub, next: nextChargeDate(sub, ctx.today) }))
+      .sort((a, b) =>
+        (a.next ?? '9999') < (b.next ?? '9999')
+          ? -1
+          : (a.next ?? '9999') > (b.next ?? '9999')
+            ? 1
+            : a.sub.name.localeCompare(b.sub.name),
+      )
+      .slice(0, MAX_LISTED);
+    const me = memberRows.find((m) => m.id === ctx.actor.memberId);
+    return {
+      household: {
+        name: hh.name,
+        currency: hh.currency,
+        time_zone: hh.time_zone,
+        today: ctx.today,
+        language: locale,
+      },
+      you: me ? { member_id: me.id, name: me.name, role: me.role } : null,
+      members: memberRows,
+      subscriptions: {
+        count: subs.length,
+        listed: listed.length,
+        items: listed.map(({ sub, next }) => ({
+          id: sub.id,
+          name: sub.name,
+          amount: formatAmount(sub.amount_minor, sub.currency),
+          currency: sub.currency,
+          cycle: `${sub.cycle_every} ${sub.cycle_unit}`,
+          next,
+          status: sub.status === 'trial' ? ('trial' as const) : ('active' as const),
+        })),
+      },
+      totals: { monthly: figures.monthly ?? '0', yearly: figures.yearly ?? '0' },
+      upcoming: {
+        to,
+        total: formatAmount(totalMinor, hh.currency),
+        count: upcoming.length,
+        items: upcoming.slice(0, MAX_UPCOMING).map((u) => ({
+          date: u.date,
+          kind: u.kind,
+          id: u.subscription_id,
+          name: u.subscription_name,
+          amount: u.amount,
+          currency: u.currency,
+          converted: u.converted,
+        })),
+      },
+      attention: {
+        count: attention.length,
+        items: attention.slice(0, MAX_ATTENTION).map((f) => ({
+          kind: f.kind,
+          ids: f.subscription_ids,
+          note: f.explanation,
+          saving: f.estimated_yearly_saving,
+        })),
+      },
+      conversion: converter.facts(),
+      guide: {
+        dates: t(locale, 'insights.guide.dates', { today: ctx.today, time_zone: hh.time_zone }),
+        series: t(locale, 'insights.guide.series'),
+        money: t(locale, 'insights.guide.money', { currency: hh.currency }),
+        glossary: Object.fromEntries(
+          GLOSSARY.map((term) => [term, t(locale, `insights.glossary.${term}`)]),
+        ),
+      },
+    };
+  },
+});

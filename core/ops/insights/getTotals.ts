@@ -1,0 +1,312 @@
+import { z } from 'zod';
+
+import { daysBetween } from '../../domain/dates.ts';
+import { parseAmount } from '../../domain/money.ts';
+import { t } from '../../i18n/index.ts';
+import { defineOp, type OpContext } from '../../kernel/op.ts';
+import { chargesBetween } from '../../store/repos/charges.ts';
+import { monthlyMinor } from '../../store/repos/subscriptions.ts';
+import { fieldError } from '../shared/context.ts';
+import { Conversion, IsoDate } from '../shared/schemas.ts';
+import { Converter } from './convert.ts';
+import {
+  type CostRow,
+  type CostSum,
+  fullRows,
+  namesOf,
+  runningCostRowsIn,
+  runningCostSums,
+  runningShareSums,
+  type ShareRow,
+  sharesBySubscription,
+  tagsBySubscription,
+} from './load.ts';
+import { Figures, Tally } from './tally.ts';
+
+export const GROUP_BYS = ['none', 'category', 'payment_method', 'member', 'tag'] as const;
+type GroupBy = (typeof GROUP_BYS)[number];
+
+const MAX_RANGE_DAYS = 1100;
+
+const Group = Figures.extend({
+  id: z
+    .string()
+    .nullable()
+    .describe('The category, payment method, member or tag id; null for "none of them".'),
+  name: z.string(),
+  subscription_count: z.int(),
+});
+
+const MemberShare = Figures.extend({
+  member_id: z.string(),
+  name: z.string(),
+  subscription_count: z.int(),
+});
+
+export const getTotals = defineOp({
+  name: 'get_totals',
+  title: 'Totals',
+  description:
+    "What the household spends, in the household currency. Without dates: the monthly and yearly cost now, averaged from each active or trial subscription's cycle (paused and cancelled ones excluded). With from and to (at most 3 years apart): the charges in that period, recorded paid amounts plus expected charges not skipped. Optionally grouped by category, payment method, member (whose subscription it is) or tag (a subscription counts under each of its tags). Always includes each member's share of the cost (shares in percent; a subscription without shares is paid entirely by its member). Amounts in other currencies are converted at the ECB reference rate of the day (or a rate the owner set, which wins); `conversion` lists the rates used (`rate`: household-currency units per 1 unit of the currency), whether any is older than the day (stale) and, when a currency has no rate at all, marks the total partial and lists what was left out (monthly amounts for costs now) instead of guessing.",
+  input: z.object({
+    from: IsoDate.optional().describe(
+      'Start of the period (inclusive); give with `to`. Leave both out for costs now.',
+    ),
+    to: IsoDate.optional().describe('End of the period (inclusive).'),
+    group_by: z
+      .enum(GROUP_BYS)
+      .default('none')
+      .describe('How to break the total down; "none" gives no groups.'),
+  }),
+  output: z.object({
+    currency: z.string().describe('The household currency every amount here is in.'),
+    basis: z.enum(['now', 'period']),
+    date: z.string().describe('Today for costs now; the rates of this day serve them.'),
+    from: z.string().nullable(),
+    to: z.string().nullable(),
+    subscription_count: z.int(),
+    totals: Figures,
+    groups: z.array(Group).describe('Largest first; empty when group_by is "none".'),
+    members: z.array(MemberShare).describe("Each member's share of the cost, largest first."),
+    conversion: Conversion,
+  }),
+  effect: 'read',
+  scope: 'read',
+  idempotent: true,
+  async run(ctx, input) {
+    if ((input.from === undefined) !== (input.to === undefined))
+      throw fieldError(ctx, input.from ? 'to' : 'from', 'errors.input.totals_range_pair');
+    if (input.from !== undefined && input.to !== undefined) {
+      if (input.to < input.from) throw fieldError(ctx, 'to', 'errors.input.range_order');
+      if (daysBetween(input.from, input.to) > MAX_RANGE_DAYS)
+        throw fieldError(ctx, 'to', 'errors.input.range_too_long', { days: MAX_RANGE_DAYS });
+    }
+    const period =
+      input.from !== undefined && input.to !== undefined
+        ? { from: input.from, to: input.to }
+        : null;
+    const [groupNames, memberNames] = await Promise.all([
+      groupNamesFor(ctx, input.group_by),
+      namesOf(ctx, 'members'),
+    ]);
+    const totals = new Tally();
+    const groups = new Tally();
+    const members = new Tally();
+    const converter = period
+      ? await tallyPeriod(ctx, input.group_by, period.from, period.to, { totals, groups, members })
+      : await tallyNow(ctx, input.group_by, { totals, groups, members });
+
+    const basis: 'now' | 'period' = period ? 'period' : 'now';
+    const date = ctx.today;
+    const groupList = groups
+      .keys()
+      .map((key) => {
+        const { figures, main } = groups.figures(key, basis, converter, date);
+        const id = key === '' ? null : key;
+        return {
+          main,
+          group: {
+            id,
+            name: groupName(ctx, input.group_by, id, groupNames),
+            subscription_count: groups.count(key),
+            ...figures,
+          },
+        };
+      })
+      .sort((a, b) => b.main - a.main || a.group.name.localeCompare(b.group.name))
+      .map((g) => g.group);
+    const memberList = members
+      .keys()
+      .map((key) => {
+        const { figures, main } = members.figures(key, basis, converter, date);
+        return {
+          main,
+          share: {
+            member_id: key,
+            name: memberNames.get(key) ?? '',
+            subscription_count: members.count(key),
+            ...figures,
+          },
+        };
+      })
+      .sort((a, b) => b.main - a.main || a.share.name.localeCompare(b.share.name))
+      .map((m) => m.share);
+    return {
+      currency: converter.target,
+      basis,
+      date,
+      from: period?.from ?? null,
+      to: period?.to ?? null,
+      subscription_count: totals.count(''),
+      totals: totals.figures('', basis, converter, date).figures,
+      groups: groupList,
+      members: memberList,
+      conversion: converter.facts(),
+    };
+  },
+});
+
+interface Tallies {
+  totals: Tally;
+  groups: Tally;
+  members: Tally;
+}
+
+/**
+ * The cost now: prices summed in the database per group, currency and cycle (a handful of rows
+ * even for 10,000 subscriptions), turned into monthly averages; currencies without a rate today
+ * are left out and their subscriptions listed with their monthly amounts.
+ */
+async function tallyNow(ctx: OpContext, by: GroupBy, t: Tallies): Promise<Converter> {
+  const [sums, groupSums, shareSums] = await Promise.all([
+    runningCostSums(ctx, 'none'),
+    by === 'none' ? Promise.resolve([]) : runningCostSums(ctx, by),
+    runningShareSums(ctx),
+  ]);
+  const converter = await Converter.load(
+    ctx,
+    sums.map((s) => s.currency),
+    ctx.today,
+    ctx.today,
+  );
+  const missing = [...new Set(sums.map((s) => s.currency))].filter(
+    (c) => converter.rate(c, ctx.today) === null,
+  );
+  for (const row of await runningCostRowsIn(ctx, missing))
+    converter.omit(row.id, row.currency, monthlyMinor(row));
+  const tally = (target: Tally, rows: CostSum[]): void => {
+    for (const row of rows) {
+      if (missing.includes(row.currency)) continue;
+      target.add(
+        row.key,
+        'monthly',
+        row.currency,
+        monthlyMinor({
+          amount_minor: row.amount,
+          cycle_unit: row.cycle_unit,
+          cycle_every: row.cycle_every,
+        }),
+      );
+      target.countMany(row.key, row.count);
+    }
+  };
+  tally(t.totals, sums);
+  tally(t.groups, groupSums);
+  tally(t.members, shareSums);
+  return converter;
+}
+
+/**
+ * A period: every charge in it (chargesBetween: recorded ones replace expected ones), each
+ * converted at the rate of its own date; skipped charges count for nothing.
+ */
+async function tallyPeriod(
+  ctx: OpContext,
+  by: GroupBy,
+  from: string,
+  to: string,
+  t: Tallies,
+): Promise<Converter> {
+  const [subs, shares, tags] = await Promise.all([
+    fullRows(ctx),
+    sharesBySubscription(ctx),
+    by === 'tag' ? tagsBySubscription(ctx) : Promise.resolve(new Map<string, string[]>()),
+  ]);
+  const charges = await chargesBetween(ctx.tx.trx, subs, from, to);
+  const converter = await Converter.load(
+    ctx,
+    charges.map((c) => c.currency),
+    from,
+    to,
+  );
+  const byId = new Map(subs.map((s) => [s.id, s]));
+  for (const charge of charges) {
+    const row = byId.get(charge.subscription_id);
+    if (!row || charge.status === 'skipped') continue;
+    const parsed = parseAmount(charge.amount, charge.currency);
+    if (!parsed.ok) continue;
+    const converted = converter.convert(parsed.minor, charge.currency, charge.due_date, row.id);
+    if (converted === null) continue;
+    const field = charge.status;
+    t.totals.add('', field, converter.target, converted);
+    t.totals.countSubscription('', row.id);
+    if (by !== 'none') {
+      for (const key of groupKeys(row, by, tags)) {
+        t.groups.add(key, field, converter.target, converted);
+        t.groups.countSubscription(key, row.id);
+      }
+    }
+    for (const share of sharesOf(row, shares)) {
+      t.members.add(
+        share.member_id,
+        field,
+        converter.target,
+        (converted * share.share_bp) / 10_000,
+      );
+      t.members.countSubscription(share.member_id, row.id);
+    }
+  }
+  return converter;
+}
+
+/** The keys a subscription counts under: '' for "no category / method / tag". */
+function groupKeys(
+  row: CostRow,
+  by: Exclude<GroupBy, 'none'>,
+  tags: Map<string, string[]>,
+): string[] {
+  switch (by) {
+    case 'category':
+      return [row.category_id ?? ''];
+    case 'payment_method':
+      return [row.payment_method_id ?? ''];
+    case 'member':
+      return [row.member_id];
+    case 'tag': {
+      const list = tags.get(row.id);
+      return list && list.length > 0 ? list : [''];
+    }
+    default: {
+      const unreachable: never = by;
+      return unreachable;
+    }
+  }
+}
+
+/** Who pays a subscription: its shares, or all of it by its member when it has none. */
+function sharesOf(
+  row: CostRow,
+  shares: Map<string, ShareRow[]>,
+): ReadonlyArray<{ member_id: string; share_bp: number }> {
+  const list = shares.get(row.id);
+  return list && list.length > 0 ? list : [{ member_id: row.member_id, share_bp: 10_000 }];
+}
+
+async function groupNamesFor(ctx: OpContext, by: GroupBy): Promise<Map<string, string>> {
+  switch (by) {
+    case 'none':
+      return new Map();
+    case 'category':
+      return namesOf(ctx, 'categories');
+    case 'payment_method':
+      return namesOf(ctx, 'payment_methods');
+    case 'member':
+      return namesOf(ctx, 'members');
+    case 'tag':
+      return namesOf(ctx, 'tags');
+    default: {
+      const unreachable: never = by;
+      return unreachable;
+    }
+  }
+}
+
+function groupName(
+  ctx: OpContext,
+  by: GroupBy,
+  id: string | null,
+  names: Map<string, string>,
+): string {
+  if (id !== null) return names.get(id) ?? '';
+  return t(ctx.actor.locale, `insights.group.none.${by}`);
+}

@@ -1,0 +1,44 @@
+import { z } from 'zod';
+
+import { formatAmount } from '../../domain/money.ts';
+import { defineOp } from '../../kernel/op.ts';
+import { Conversion } from '../shared/schemas.ts';
+import { fullRows } from './load.ts';
+import { collectUpcoming, UpcomingItem } from './upcoming.ts';
+
+export const getUpcoming = defineOp({
+  name: 'get_upcoming',
+  title: 'Upcoming charges and deadlines',
+  description:
+    'What is coming from today through today + days (default 30, at most 366), in date order: the charges each subscription\'s series expects (or already recorded as paid; skipped ones are left out), the days trials turn into paid plans, and contract notice deadlines (the contract end minus its notice days: the last day to cancel before it renews). Each item has its amount in its own currency and converted to the household currency at today\'s rates; `total` sums the charges. Use it for "what will I pay this month?" or "what should I cancel soon?".',
+  input: z.object({
+    days: z.int().min(1).max(366).default(30).describe('How many days ahead to look.'),
+  }),
+  output: z.object({
+    from: z.string(),
+    to: z.string(),
+    currency: z.string().describe('The household currency of `converted` and `total`.'),
+    total: z
+      .string()
+      .describe(
+        'The charges in the window, converted; amounts without a rate are listed in conversion.left_out.',
+      ),
+    items: z.array(UpcomingItem),
+    conversion: Conversion,
+  }),
+  effect: 'read',
+  scope: 'read',
+  idempotent: true,
+  async run(ctx, input) {
+    const subs = await fullRows(ctx);
+    const { from, to, items, totalMinor, converter } = await collectUpcoming(ctx, subs, input.days);
+    return {
+      from,
+      to,
+      currency: converter.target,
+      total: formatAmount(totalMinor, converter.target),
+      items,
+      conversion: converter.facts(),
+    };
+  },
+});

@@ -1,0 +1,252 @@
+import type { OpContext } from '../../kernel/op.ts';
+import { type SubscriptionRow, visibleSubscriptions } from '../../store/repos/subscriptions.ts';
+import { household } from '../shared/context.ts';
+
+/** Statuses that cost money now: paused and cancelled subscriptions are not charged. */
+export const RUNNING: ReadonlyArray<SubscriptionRow['status']> = ['active', 'trial'];
+
+/** The columns a cost needs. */
+export type CostRow = Pick<
+  SubscriptionRow,
+  | 'id'
+  | 'member_id'
+  | 'amount_minor'
+  | 'currency'
+  | 'cycle_unit'
+  | 'cycle_every'
+  | 'category_id'
+  | 'payment_method_id'
+>;
+
+const COST_COLUMNS = [
+  'id',
+  'member_id',
+  'amount_minor',
+  'currency',
+  'cycle_unit',
+  'cycle_every',
+  'category_id',
+  'payment_method_id',
+].map((c) => `subscriptions.${c}`);
+
+/** The visible running subscriptions in these currencies, as the rows a cost needs. */
+export async function runningCostRowsIn(
+  ctx: OpContext,
+  currencies: readonly string[],
+): Promise<CostRow[]> {
+  if (currencies.length === 0) return [];
+  return (await visibleSubscriptions(ctx.tx.trx, ctx.actor, household(ctx).id)
+    .whereIn('subscriptions.status', [...RUNNING])
+    .whereIn('subscriptions.currency', [...currencies])
+    .select(COST_COLUMNS)) as CostRow[];
+}
+
+/** Whole visible subscriptions (optionally only some statuses). */
+export async function fullRows(
+  ctx: OpContext,
+  statuses?: ReadonlyArray<SubscriptionRow['status']>,
+): Promise<SubscriptionRow[]> {
+  const q = visibleSubscriptions(ctx.tx.trx, ctx.actor, household(ctx).id);
+  if (statuses) q.whereIn('subscriptions.status', [...statuses]);
+  return (await q
+    .orderBy('subscriptions.name')
+    .orderBy('subscriptions.id')
+    .select('subscriptions.*')) as SubscriptionRow[];
+}
+
+/** Running costs summed in the database per group key and per currency and cycle (the monthly factor). */
+export interface CostSum {
+  /** The group: a category, payment method, member or tag id, or '' for none. */
+  key: string;
+  currency: string;
+  cycle_unit: SubscriptionRow['cycle_unit'];
+  cycle_every: number;
+  /** Summed price per cycle in minor units. */
+  amount: number;
+  /** Subscriptions in the sum. */
+  count: number;
+}
+
+export type CostGroup = 'none' | 'category' | 'payment_method' | 'member' | 'tag';
+
+const GROUP_COLUMN = {
+  none: null,
+  category: 'subscriptions.category_id',
+  payment_method: 'subscriptions.payment_method_id',
+  member: 'subscriptions.member_id',
+  tag: 'subscription_tags.tag_id',
+} as const satisfies Record<CostGroup, string | null>;
+
+/**
+ * The running (active or trial) subscriptions' prices summed per group, currency and cycle: a
+ * few dozen rows however many subscriptions there are, so totals never carry every row into
+ * JavaScript. A subscription counts under each of its tags, and under '' without any.
+ */
+export async function runningCostSums(ctx: OpContext, by: CostGroup): Promise<CostSum[]> {
+  const q = visibleSubscriptions(ctx.tx.trx, ctx.actor, household(ctx).id).whereIn(
+    'subscriptions.status',
+    [...RUNNING],
+  );
+  if (by === 'tag')
+    q.leftJoin('subscription_tags', 'subscription_tags.subscription_id', 'subscriptions.id');
+  const column = GROUP_COLUMN[by];
+  const cycle = ['subscriptions.currency', 'subscriptions.cycle_unit', 'subscriptions.cycle_every'];
+  const rows = (await q
+    .groupBy(column ? [column, ...cycle] : cycle)
+    .select(column ? [`${column} as key`, ...cycle] : cycle)
+    .sum({ amount: 'subscriptions.amount_minor' })
+    .count({ count: '*' })) as Array<
+    Omit<CostSum, 'key' | 'amount' | 'count'> & {
+      key?: string | null;
+      amount: number | string;
+      count: number | string;
+    }
+  >;
+  return rows.map((r) => ({
+    key: r.key ?? '',
+    currency: r.currency,
+    cycle_unit: r.cycle_unit,
+    cycle_every: Number(r.cycle_every),
+    amount: Number(r.amount),
+    count: Number(r.count),
+  }));
+}
+
+/**
+ * What each member pays of the running subscriptions, summed in the database per payer, currency
+ * and cycle: their share (basis points) of each subscription with shares, all of each one without.
+ */
+export async function runningShareSums(ctx: OpContext): Promise<CostSum[]> {
+  const payer = 'coalesce(subscription_shares.member_id, subscriptions.member_id)';
+  const rows = (await visibleSubscriptions(ctx.tx.trx, ctx.actor, household(ctx).id)
+    .whereIn('subscriptions.status', [...RUNNING])
+    .leftJoin('subscription_shares', 'subscription_shares.subscription_id', 'subscriptions.id')
+    .groupByRaw(
+      `${payer}, subscriptions.currency, subscriptions.cycle_unit, subscriptions.cycle_every`,
+    )
+    .select(
+      ctx.tx.trx.raw(`${payer} as ??`, ['key']),
+      'subscriptions.currency',
+      'subscriptions.cycle_unit',
+      'subscriptions.cycle_every',
+      ctx.tx.trx.raw(
+        'sum(cast(subscriptions.amount_minor as bigint) * coalesce(subscription_shares.share_bp, 10000)) as ??',
+        ['amount_bp'],
+      ),
+    )
+    .count({ count: '*' })) as Array<
+    Omit<CostSum, 'amount' | 'count'> & { amount_bp: number | string; count: number | string }
+  >;
+  return rows.map((r) => ({
+    key: r.key,
+    currency: r.currency,
+    cycle_unit: r.cycle_unit,
+    cycle_every: Number(r.cycle_every),
+    amount: Number(r.amount_bp) / 10_000,
+    count: Number(r.count),
+  }));
+}
+
+export interface ShareRow {
+  subscription_id: string;
+  member_id: string;
+  share_bp: number;
+}
+
+/** Cost shares of the visible subscriptions, by subscription id, in one joined query. */
+export async function sharesBySubscription(
+  ctx: OpContext,
+  statuses?: ReadonlyArray<SubscriptionRow['status']>,
+): Promise<Map<string, ShareRow[]>> {
+  const q = visibleSubscriptions(ctx.tx.trx, ctx.actor, household(ctx).id).join(
+    'subscription_shares',
+    'subscription_shares.subscription_id',
+    'subscriptions.id',
+  );
+  if (statuses) q.whereIn('subscriptions.status', [...statuses]);
+  const rows = (await q.select(
+    'subscription_shares.subscription_id',
+    'subscription_shares.member_id',
+    'subscription_shares.share_bp',
+  )) as ShareRow[];
+  return groupBy(rows, (r) => r.subscription_id);
+}
+
+/** Tag ids of the visible subscriptions, by subscription id, in one joined query. */
+export async function tagsBySubscription(
+  ctx: OpContext,
+  statuses?: ReadonlyArray<SubscriptionRow['status']>,
+): Promise<Map<string, string[]>> {
+  const q = visibleSubscriptions(ctx.tx.trx, ctx.actor, household(ctx).id).join(
+    'subscription_tags',
+    'subscription_tags.subscription_id',
+    'subscriptions.id',
+  );
+  if (statuses) q.whereIn('subscriptions.status', [...statuses]);
+  const rows = (await q.select(
+    'subscription_tags.subscription_id',
+    'subscription_tags.tag_id',
+  )) as Array<{ subscription_id: string; tag_id: string }>;
+  const out = new Map<string, string[]>();
+  for (const [id, list] of groupBy(rows, (r) => r.subscription_id))
+    out.set(
+      id,
+      list.map((r) => r.tag_id),
+    );
+  return out;
+}
+
+/** Names of the household's categories, payment methods, tags or members, by id. */
+export async function namesOf(
+  ctx: OpContext,
+  table: 'categories' | 'payment_methods' | 'tags' | 'members',
+): Promise<Map<string, string>> {
+  const rows = (await ctx.tx
+    .from(table)
+    .where({ household_id: household(ctx).id })
+    .select('id', 'name')) as Array<{ id: string; name: string }>;
+  return new Map(rows.map((r) => [r.id, r.name]));
+}
+
+export function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const map = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const list = map.get(k);
+    if (list) list.push(item);
+    else map.set(k, [item]);
+  }
+  return map;
+}
+
+export interface RecentPriceChange {
+  id: string;
+  subscription_id: string;
+  effective_date: string;
+  old_amount_minor: number;
+  new_amount_minor: number;
+  currency: string;
+}
+
+/** Price changes of the visible subscriptions (some statuses) effective in [from, to], in one joined query. */
+export async function priceChangesBetween(
+  ctx: OpContext,
+  statuses: ReadonlyArray<SubscriptionRow['status']>,
+  from: string,
+  to: string,
+): Promise<RecentPriceChange[]> {
+  return (await visibleSubscriptions(ctx.tx.trx, ctx.actor, household(ctx).id)
+    .whereIn('subscriptions.status', [...statuses])
+    .join('price_changes', 'price_changes.subscription_id', 'subscriptions.id')
+    .whereBetween('price_changes.effective_date', [from, to])
+    .orderBy('price_changes.effective_date')
+    .orderBy('price_changes.id')
+    .select(
+      'price_changes.id',
+      'price_changes.subscription_id',
+      'price_changes.effective_date',
+      'price_changes.old_amount_minor',
+      'price_changes.new_amount_minor',
+      'price_changes.currency',
+    )) as RecentPriceChange[];
+}

@@ -1,0 +1,230 @@
+import { z } from 'zod';
+
+import { chargesPerMonth } from '../../domain/cycles.ts';
+import { addDays, addMonths } from '../../domain/dates.ts';
+import { displayMoney, formatAmount } from '../../domain/money.ts';
+import { t } from '../../i18n/index.ts';
+import type { OpContext } from '../../kernel/op.ts';
+import { cycleOf, monthlyMinor, type SubscriptionRow } from '../../store/repos/subscriptions.ts';
+import type { Converter } from './convert.ts';
+import { priceChangesBetween, RUNNING } from './load.ts';
+
+export const SAVING_KINDS = [
+  'trial_converting',
+  'duplicate',
+  'price_increase',
+  'yearly_vs_monthly',
+] as const;
+export type SavingKind = (typeof SAVING_KINDS)[number];
+
+export const Finding = z.object({
+  kind: z
+    .enum(SAVING_KINDS)
+    .describe(
+      'trial_converting: a trial turns paid within 7 days. duplicate: the same service (name or vendor) twice. price_increase: the price went up in the last 12 months. yearly_vs_monthly: paid monthly for over 6 months; a yearly plan may be cheaper.',
+    ),
+  subscription_ids: z.array(z.string()),
+  explanation: z.string().describe("One line in the reader's language."),
+  estimated_yearly_saving: z
+    .string()
+    .nullable()
+    .describe(
+      'In the household currency; null when it cannot be computed (such as an unknown yearly price or a missing rate).',
+    ),
+});
+export type Finding = z.infer<typeof Finding>;
+
+/** Days ahead in which a converting trial needs attention. */
+export const TRIAL_WINDOW_DAYS = 7;
+
+interface Scored {
+  finding: Finding;
+  saving: number | null;
+}
+
+/**
+ * Savings and things needing attention among the running (active or trial) subscriptions the
+ * actor sees: trials converting soon, duplicated services, price increases of the last 12 months
+ * and long-running monthly plans. `subs` must be those subscriptions. Savings are yearly, in the
+ * household currency at today's rates; amounts without a rate leave the saving null.
+ */
+export async function collectSavings(
+  ctx: OpContext,
+  subs: readonly SubscriptionRow[],
+  converter: Converter,
+): Promise<Finding[]> {
+  const running = subs.filter((s) => RUNNING.includes(s.status));
+  const locale = ctx.actor.locale;
+  const today = ctx.today;
+  // A saving without a rate stays null; its subscription is listed as left out once, with its yearly cost.
+  const unconverted = new Map<string, SubscriptionRow>();
+  const inTarget = (sub: SubscriptionRow, minor: number): number | null => {
+    const converted = converter.apply(minor, sub.currency, today);
+    if (converted === null) unconverted.set(sub.id, sub);
+    return converted;
+  };
+  const yearly = (sub: SubscriptionRow): number | null => inTarget(sub, monthlyMinor(sub) * 12);
+  const out: Scored[] = [];
+  const push = (
+    kind: SavingKind,
+    ids: string[],
+    key: string,
+    params: Record<string, string | number>,
+    saving: number | null,
+  ): void => {
+    out.push({
+      finding: {
+        kind,
+        subscription_ids: ids,
+        explanation: t(locale, key, params),
+        estimated_yearly_saving:
+          saving === null ? null : formatAmount(Math.round(saving), converter.target),
+      },
+      saving,
+    });
+  };
+
+  const trialEnd = addDays(today, TRIAL_WINDOW_DAYS);
+  for (const sub of running) {
+    if (
+      sub.status !== 'trial' ||
+      sub.trial_ends_on === null ||
+      sub.trial_ends_on < today ||
+      sub.trial_ends_on > trialEnd
+    )
+      continue;
+    push(
+      'trial_converting',
+      [sub.id],
+      'insights.savings.trial_converting',
+      {
+        name: sub.name,
+        date: sub.trial_ends_on,
+        yearly: displayMoney(Math.round(monthlyMinor(sub) * 12), sub.currency),
+      },
+      yearly(sub),
+    );
+  }
+
+  for (const group of duplicateGroups(running)) {
+    const costs = group.map(yearly);
+    const known = costs.every((c) => c !== null) ? (costs as number[]) : null;
+    push(
+      'duplicate',
+      group.map((s) => s.id),
+      'insights.savings.duplicate',
+      { names: group.map((s) => s.name).join(', '), count: group.length },
+      known ? known.reduce((a, b) => a + b, 0) - Math.max(...known) : null,
+    );
+  }
+
+  const since = addMonths(today, -12);
+  const byId = new Map(running.map((s) => [s.id, s]));
+  for (const change of await priceChangesBetween(ctx, RUNNING, since, today)) {
+    const sub = byId.get(change.subscription_id);
+    if (
+      !sub ||
+      change.new_amount_minor <= change.old_amount_minor ||
+      change.currency !== sub.currency
+    )
+      continue;
+    const extra =
+      (change.new_amount_minor - change.old_amount_minor) * chargesPerMonth(cycleOf(sub)) * 12;
+    const percent =
+      change.old_amount_minor === 0
+        ? '∞'
+        : String(
+            Math.round(
+              ((change.new_amount_minor - change.old_amount_minor) / change.old_amount_minor) *
+                1000,
+            ) / 10,
+          );
+    push(
+      'price_increase',
+      [sub.id],
+      'insights.savings.price_increase',
+      {
+        name: sub.name,
+        old: displayMoney(change.old_amount_minor, change.currency),
+        new: displayMoney(change.new_amount_minor, change.currency),
+        date: change.effective_date,
+        percent,
+        yearly: displayMoney(Math.round(extra), change.currency),
+      },
+      inTarget(sub, extra),
+    );
+  }
+
+  const longAgo = addMonths(today, -6);
+  for (const sub of running) {
+    if (
+      sub.status !== 'active' ||
+      sub.cycle_unit !== 'month' ||
+      sub.cycle_every !== 1 ||
+      sub.first_charge_date > longAgo
+    )
+      continue;
+    push(
+      'yearly_vs_monthly',
+      [sub.id],
+      'insights.savings.yearly_vs_monthly',
+      {
+        name: sub.name,
+        since: sub.first_charge_date,
+        yearly: displayMoney(sub.amount_minor * 12, sub.currency),
+      },
+      null,
+    );
+  }
+
+  for (const sub of unconverted.values())
+    converter.omit(sub.id, sub.currency, monthlyMinor(sub) * 12);
+  const order = new Map(SAVING_KINDS.map((k, i) => [k, i]));
+  return out
+    .sort(
+      (a, b) =>
+        (order.get(a.finding.kind) ?? 0) - (order.get(b.finding.kind) ?? 0) ||
+        (b.saving ?? -1) - (a.saving ?? -1),
+    )
+    .map((s) => s.finding);
+}
+
+/** A comparable form of a name: accents, case, spaces and punctuation dropped ("Disney+ " is "disney"). */
+export function normalizeName(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]/gu, '');
+}
+
+/**
+ * Groups of two or more subscriptions with the same normalised name or the same normalised
+ * vendor; a group found both ways is reported once.
+ */
+export function duplicateGroups(subs: readonly SubscriptionRow[]): SubscriptionRow[][] {
+  const groups = new Map<string, SubscriptionRow[]>();
+  for (const sub of subs) {
+    const name = normalizeName(sub.name);
+    const vendor = sub.vendor === null ? '' : normalizeName(sub.vendor);
+    for (const key of [name && `n:${name}`, vendor && `v:${vendor}`]) {
+      if (!key) continue;
+      const list = groups.get(key);
+      if (list) list.push(sub);
+      else groups.set(key, [sub]);
+    }
+  }
+  const seen = new Set<string>();
+  const out: SubscriptionRow[][] = [];
+  for (const group of groups.values()) {
+    if (group.length < 2) continue;
+    const sorted = [...group].sort(
+      (a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id),
+    );
+    const signature = sorted.map((s) => s.id).join('|');
+    if (seen.has(signature)) continue;
+    seen.add(signature);
+    out.push(sorted);
+  }
+  return out;
+}

@@ -1,0 +1,72 @@
+import { z } from 'zod';
+
+import { formatRate } from '../../domain/fx.ts';
+import { defineOp } from '../../kernel/op.ts';
+import { loadRateBook, manualRate } from '../../store/repos/fx.ts';
+import { fieldError, household } from '../shared/context.ts';
+import { Currency, IsoDate } from '../shared/schemas.ts';
+import { perEurText, RateText } from './rates.ts';
+
+export const setExchangeRate = defineOp({
+  name: 'set_exchange_rate',
+  title: 'Set an exchange rate',
+  description:
+    'Sets the household\'s own exchange rate for a currency from a date on, as units of that currency per 1 EUR (the ECB\'s convention): for "1 EUR = 1.0939 USD" give currency "USD" and rate "1.0939"; for "1 USD = 0.92 EUR" give 1/0.92 = "1.0870". A rate set by hand wins over the ECB\'s for that date and every later one until another is set by hand; use it for a currency the ECB does not publish or to match your bank. Only the owner may. Returns the stored rate and what one unit is worth in the household currency.',
+  input: z.object({
+    currency: Currency.describe('The currency the rate is for (not EUR, which is always 1).'),
+    rate: RateText.describe('Units of `currency` per 1 EUR as a decimal string, such as "1.0939".'),
+    date: IsoDate.optional().describe('From when it applies; default today. Not in the future.'),
+  }),
+  output: z.object({
+    currency: z.string(),
+    per_eur: z.string().describe('Units of the currency per 1 EUR, as stored.'),
+    date: z.string(),
+    source: z.literal('manual'),
+    in_household_currency: z
+      .string()
+      .nullable()
+      .describe(
+        'What 1 unit of the currency is worth in the household currency on that date; null when the household currency has no rate.',
+      ),
+    replaced: z
+      .string()
+      .nullable()
+      .describe('The per-EUR rate set by hand for that date before, if any.'),
+  }),
+  effect: 'write',
+  scope: 'write',
+  ownerOnly: true,
+  idempotent: true,
+  summarize: (input, output) =>
+    `Set the ${output.currency} rate to ${output.per_eur} per EUR from ${output.date}`,
+  async run(ctx, input) {
+    const hh = household(ctx);
+    if (input.currency === 'EUR') throw fieldError(ctx, 'currency', 'errors.input.fx_eur');
+    const date = input.date ?? ctx.today;
+    if (date > ctx.today) throw fieldError(ctx, 'date', 'errors.input.fx_future_date');
+    const perEur = Number(input.rate);
+    const existing = await manualRate(ctx.tx.trx, hh.id, input.currency, date);
+    if (existing)
+      await ctx.tx.update('fx_rates', existing.id, { per_eur: perEur, source: 'manual' });
+    else {
+      await ctx.tx.insert('fx_rates', {
+        id: ctx.newId('fx'),
+        household_id: hh.id,
+        date,
+        currency: input.currency,
+        per_eur: perEur,
+        source: 'manual',
+      });
+    }
+    const book = await loadRateBook(ctx.tx.trx, hh.id, [input.currency, hh.currency], date, date);
+    const cross = book.crossRate(input.currency, hh.currency, date);
+    return {
+      currency: input.currency,
+      per_eur: perEurText(perEur),
+      date,
+      source: 'manual' as const,
+      in_household_currency: cross ? formatRate(cross.rate) : null,
+      replaced: existing ? perEurText(Number(existing.per_eur)) : null,
+    };
+  },
+});
