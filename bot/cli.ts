@@ -1,6 +1,9 @@
 import { parseArgs } from 'node:util';
 
+import { authenticateToken } from '../core/auth/index.ts';
+import type { Actor } from '../core/kernel/actor.ts';
 import { OpError } from '../core/kernel/errors.ts';
+import { runMcpStdio } from '../mcp/stdio.ts';
 import { newcomerActor } from '../core/kernel/actor.ts';
 import { offeredOn } from '../core/kernel/op.ts';
 import { ConfigError, loadConfig } from './config.ts';
@@ -18,6 +21,12 @@ const USAGE = `Usage: exhale [command]
   exhale ops                  list every op of the catalog
   exhale op NAME ['<json>'] [--dry-run] [--as MEMBER] [--household ID]
                               run any op and print its result as JSON
+  exhale mcp [--token T] [--trusted] [--as MEMBER] [--household ID]
+                              serve MCP over stdio, as the token's member (or EXHALE_TOKEN),
+                              or as the local owner (writes need confirmation unless --trusted)
+  exhale token create --scope read|write|trusted --name NAME [--as MEMBER] [--household ID]
+  exhale token list | exhale token revoke ID
+                              tokens for agents (only a hash is stored; the token is shown once)
   exhale migrate              apply database migrations
   exhale help                 this text
 
@@ -101,6 +110,107 @@ const commands: Record<string, Command> = {
         `Loaded the demo household "${result.name}" (${result.householdId}): ${result.subscriptions} subscriptions, ${result.members} members.`,
       );
       return 0;
+    } finally {
+      await runtime.close();
+    }
+  },
+  mcp: async (args) => {
+    const { values } = parseArgs({
+      args,
+      options: {
+        token: { type: 'string' },
+        trusted: { type: 'boolean', default: false },
+        as: { type: 'string' },
+        household: { type: 'string' },
+      },
+    });
+    const runtime = await openRuntime(loadConfig());
+    const raw = values.token ?? process.env.EXHALE_TOKEN;
+    let actor: Actor;
+    if (raw) {
+      const agent = await authenticateToken(runtime.db, raw, new Date());
+      if (!agent) {
+        await runtime.close();
+        console.error(
+          'That token is not valid (unknown, revoked, or its member left the household).',
+        );
+        return 2;
+      }
+      actor = agent;
+    } else {
+      const local = await resolveLocalActor(runtime.db, {
+        as: values.as,
+        household: values.household,
+        channel: 'mcp',
+      });
+      actor = {
+        ...local,
+        kind: 'agent',
+        scope: values.trusted ? 'trusted' : 'write',
+        agent: { name: 'local MCP client' },
+      };
+    }
+    await runMcpStdio({ core: runtime.core, actor });
+    await runtime.close();
+    return 0;
+  },
+  token: async (args) => {
+    const [sub, ...rest] = args;
+    const { values, positionals } = parseArgs({
+      args: rest,
+      allowPositionals: true,
+      options: {
+        scope: { type: 'string', default: 'read' },
+        name: { type: 'string' },
+        as: { type: 'string' },
+        household: { type: 'string' },
+      },
+    });
+    const runtime = await openRuntime(loadConfig());
+    try {
+      const actor = await resolveLocalActor(runtime.db, {
+        as: values.as,
+        household: values.household,
+      });
+      switch (sub) {
+        case 'create': {
+          if (!values.name) {
+            console.error(
+              'exhale token create needs --name (what the agent is, such as "Claude Desktop").',
+            );
+            return 2;
+          }
+          const { output } = await runtime.core.invoke('create_token', actor, {
+            name: values.name,
+            scope: values.scope,
+          });
+          console.log(
+            `Token for "${output.name}" (${output.scope}); it is shown only now:\n\n  ${output.token}\n`,
+          );
+          console.log(
+            'Use it as "Authorization: Bearer <token>" on /mcp, or EXHALE_TOKEN=<token> exhale mcp.',
+          );
+          return 0;
+        }
+        case 'list': {
+          const { output } = await runtime.core.invoke('list_tokens', actor, {});
+          console.log(JSON.stringify(output, null, 2));
+          return 0;
+        }
+        case 'revoke': {
+          const [id] = positionals;
+          if (!id) {
+            console.error('Usage: exhale token revoke ID (see exhale token list).');
+            return 2;
+          }
+          await runtime.core.invoke('revoke_token', actor, { id });
+          console.log(`Revoked ${id}.`);
+          return 0;
+        }
+        default:
+          console.error('Usage: exhale token create|list|revoke …');
+          return 2;
+      }
     } finally {
       await runtime.close();
     }

@@ -1,3 +1,4 @@
+import { createMcpFetchHandler } from '../mcp/http.ts';
 import type { Config } from './config.ts';
 import { startEcbRefresh } from './ecbRates.ts';
 import type { FetchHandler } from './http/fetchHandler.ts';
@@ -20,7 +21,8 @@ export async function startExhale(
   options: { quiet?: boolean } = {},
 ): Promise<RunningExhale> {
   const runtime = await openRuntime(config);
-  const handlers: FetchHandler[] = [];
+  const mcp = createMcpFetchHandler({ core: runtime.core, publicUrl: config.EXHALE_PUBLIC_URL });
+  const handlers: FetchHandler[] = [mcp];
   const http = await startHttpHost({
     port: config.EXHALE_PORT,
     host: config.EXHALE_HOST,
@@ -34,6 +36,7 @@ export async function startExhale(
     `Exhale is running.`,
     `  Database: ${describeDatabase(config)} (${Number(households[0]?.n ?? 0)} households)`,
     `  HTTP:     ${http.url} (health: ${http.url}/healthz)`,
+    `  MCP:      ${http.url}/mcp (Streamable HTTP; \`exhale token create --scope read --name "My agent"\` for a token), or \`exhale mcp\` over stdio`,
   ];
   const next: string[] = [];
   if (Number(households[0]?.n ?? 0) === 0)
@@ -57,6 +60,7 @@ export async function startExhale(
     if (stopping) return;
     stopping = true;
     ecb?.stop();
+    await mcp.close();
     await http.close();
     await runtime.close();
   };

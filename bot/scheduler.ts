@@ -1,7 +1,18 @@
-import { purgeExpiredFlows, type Reply, reminderReply } from '../core/chat/index.ts';
+import {
+  purgeExpiredFlows,
+  purgeFirstTimes,
+  type Reply,
+  reminderReply,
+} from '../core/chat/index.ts';
 import { localDate } from '../core/domain/dates.ts';
 import type { Core } from '../core/kernel/core.ts';
-import { claimReminder, findDueReminders, markFailed, markSent, purgeReminderLog } from '../core/reminders/index.ts';
+import {
+  claimReminder,
+  findDueReminders,
+  markFailed,
+  markSent,
+  purgeReminderLog,
+} from '../core/reminders/index.ts';
 
 export interface SchedulerDeps {
   core: Core;
@@ -47,12 +58,19 @@ export function startScheduler(deps: SchedulerDeps): Scheduler {
         sent += 1;
       } catch (error) {
         log(`scheduler: reminder ${due.reminder.key} failed`, error);
-        await markFailed(db, due.reminder.key, token, clock(), error instanceof Error ? error.message : String(error));
+        await markFailed(
+          db,
+          due.reminder.key,
+          token,
+          clock(),
+          error instanceof Error ? error.message : String(error),
+        );
       }
     }
     if (now.getTime() - lastPurge >= PURGE_EVERY_MS) {
       lastPurge = now.getTime();
       await purgeExpiredFlows(db, now);
+      await purgeFirstTimes(db, now);
       await purgeReminderLog(db, localDate(now, 'UTC'));
     }
     return sent;

@@ -3,6 +3,7 @@ import { sequentialize } from '@grammyjs/runner';
 import { Bot, type Context } from 'grammy';
 
 import type { ChatEngine } from '../../core/chat/index.ts';
+import { dedupeUpdates } from './features/dedupe.ts';
 import { errorBoundary } from './features/errors.ts';
 import { membershipFeature } from './features/membership.ts';
 import { messagesFeature } from './features/messages.ts';
@@ -16,6 +17,8 @@ export interface BotOptions {
   engine: ChatEngine;
   apiRoot?: string | undefined;
   log: (message: string, error?: unknown) => void;
+  /** Skip updates already handled (webhook mode, where Telegram re-delivers). */
+  dedupe?: boolean;
 }
 
 /**
@@ -33,12 +36,18 @@ export function lane(ctx: Context): string | undefined {
  * boundary, and the features as Composers. Transport (polling or webhook) is chosen by the caller.
  */
 export function createBot(options: BotOptions): Bot {
-  const bot = new Bot(options.token, options.apiRoot ? { client: { apiRoot: options.apiRoot } } : {});
+  const bot = new Bot(
+    options.token,
+    options.apiRoot ? { client: { apiRoot: options.apiRoot } } : {},
+  );
   bot.api.config.use(autoRetry({ maxRetryAttempts: 5, maxDelaySeconds: 60 }));
   bot.use(sequentialize(lane));
   bot.use(errorBoundary(options.log));
+  if (options.dedupe) bot.use(dedupeUpdates(options.engine.core.db, options.engine.core.clock));
   const deps = { engine: options.engine, log: options.log };
   bot.use(messagesFeature(deps), pressesFeature(deps), membershipFeature(deps));
-  bot.catch((error) => options.log(`telegram: update ${error.ctx.update.update_id} failed`, error.error));
+  bot.catch((error) =>
+    options.log(`telegram: update ${error.ctx.update.update_id} failed`, error.error),
+  );
   return bot;
 }

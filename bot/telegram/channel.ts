@@ -5,7 +5,11 @@ import { renderTelegram, type TelegramMessage } from './render.ts';
 
 /** Telegram answers 400 "message is not modified" to an edit that changes nothing: not an error for us. */
 export function isNotModified(error: unknown): boolean {
-  return error instanceof GrammyError && error.error_code === 400 && error.description.includes('message is not modified');
+  return (
+    error instanceof GrammyError &&
+    error.error_code === 400 &&
+    error.description.includes('message is not modified')
+  );
 }
 
 const NO_PREVIEW = { is_disabled: true } as const;
@@ -19,7 +23,11 @@ export class TelegramChannel implements Channel {
   constructor(
     private readonly api: Api,
     private readonly chatId: number,
-    private readonly options: { privateChat: boolean; botUsername: string; threadId?: number | undefined },
+    private readonly options: {
+      privateChat: boolean;
+      botUsername: string;
+      threadId?: number | undefined;
+    },
   ) {}
 
   private extra(message: TelegramMessage) {
@@ -49,19 +57,26 @@ export class TelegramChannel implements Channel {
     } catch (error) {
       if (!isNotModified(error)) throw error;
     }
-    for (const message of rest) await this.api.sendMessage(this.chatId, message.text, this.extra(message));
+    for (const message of rest)
+      await this.api.sendMessage(this.chatId, message.text, this.extra(message));
   }
 
   async clearButtons(ref: SentRef): Promise<void> {
     try {
-      await this.api.editMessageReplyMarkup(Number(ref.chatId), Number(ref.messageId), { reply_markup: { inline_keyboard: [] } });
+      await this.api.editMessageReplyMarkup(Number(ref.chatId), Number(ref.messageId), {
+        reply_markup: { inline_keyboard: [] },
+      });
     } catch (error) {
       if (!isNotModified(error)) throw error;
     }
   }
 
   async typing(): Promise<void> {
-    await this.api.sendChatAction(this.chatId, 'typing', this.options.threadId !== undefined ? { message_thread_id: this.options.threadId } : {});
+    await this.api.sendChatAction(
+      this.chatId,
+      'typing',
+      this.options.threadId !== undefined ? { message_thread_id: this.options.threadId } : {},
+    );
   }
 
   async notice(text: string): Promise<void> {

@@ -15,6 +15,10 @@ export function conversationOf(ctx: Context): Conversation | null {
       displayName: [from.first_name, from.last_name].filter(Boolean).join(' '),
       languageCode: from.language_code,
     },
-    where: { kind: group ? 'group' : 'private', chatId: String(chat.id), title: 'title' in chat ? chat.title : undefined },
+    where: {
+      kind: group ? 'group' : 'private',
+      chatId: String(chat.id),
+      title: 'title' in chat ? chat.title : undefined,
+    },
   };
 }

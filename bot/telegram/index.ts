@@ -36,11 +36,16 @@ export const WEBHOOK_PATH = '/telegram/webhook';
 
 /** A webhook secret derived from the bot token, so every process of one deployment agrees on it. */
 export function deriveWebhookSecret(token: string): string {
-  return createHash('sha256').update(`exhale-telegram-webhook:${token}`).digest('base64url').slice(0, 64);
+  return createHash('sha256')
+    .update(`exhale-telegram-webhook:${token}`)
+    .digest('base64url')
+    .slice(0, 64);
 }
 
 /** The Mini App URL: given explicitly, or served by this host under the public URL. */
-export function miniAppUrlOf(deps: Pick<TelegramDeps, 'miniAppUrl' | 'publicUrl'>): string | undefined {
+export function miniAppUrlOf(
+  deps: Pick<TelegramDeps, 'miniAppUrl' | 'publicUrl'>,
+): string | undefined {
   if (deps.miniAppUrl) return deps.miniAppUrl;
   if (deps.publicUrl) return `${deps.publicUrl.replace(/\/+$/, '')}/app/`;
   return undefined;
@@ -55,13 +60,20 @@ export async function startTelegram(deps: TelegramDeps): Promise<TelegramHandle>
   const log = deps.log ?? ((message: string, error?: unknown) => console.error(message, error));
   const miniAppUrl = miniAppUrlOf(deps);
   const engine = new ChatEngine({ core: deps.core, miniAppUrl, assistant: deps.assistant, log });
-  const bot = createBot({ token: deps.token, apiRoot: deps.apiRoot, engine, log });
+  const bot = createBot({
+    token: deps.token,
+    apiRoot: deps.apiRoot,
+    engine,
+    log,
+    dedupe: deps.publicUrl !== undefined,
+  });
   await bot.init();
   const username = bot.botInfo.username;
   await registerCommands(bot.api, engine);
   if (engine.miniAppUrl) await registerMiniApp(bot.api, engine.miniAppUrl);
 
-  const deliver = (memberId: string, reply: Reply): Promise<boolean> => sendToMember(bot.api, deps.core.db, username, memberId, reply);
+  const deliver = (memberId: string, reply: Reply): Promise<boolean> =>
+    sendToMember(bot.api, deps.core.db, username, memberId, reply);
   const unsubscribe = deps.core.bus.subscribe((event) => {
     if (event.kind !== 'changed' || event.actor.kind !== 'agent') return;
     void engine
@@ -72,10 +84,18 @@ export async function startTelegram(deps: TelegramDeps): Promise<TelegramHandle>
 
   if (deps.publicUrl) {
     const secretToken = deps.webhookSecret ?? deriveWebhookSecret(deps.token);
-    await bot.api.setWebhook(`${deps.publicUrl.replace(/\/+$/, '')}${WEBHOOK_PATH}`, { secret_token: secretToken, allowed_updates: [...ALLOWED_UPDATES] });
-    const handle = webhookCallback(bot, 'std/http', { secretToken, onTimeout: 'return', timeoutMilliseconds: 9_000 });
+    await bot.api.setWebhook(`${deps.publicUrl.replace(/\/+$/, '')}${WEBHOOK_PATH}`, {
+      secret_token: secretToken,
+      allowed_updates: [...ALLOWED_UPDATES],
+    });
+    const handle = webhookCallback(bot, 'std/http', {
+      secretToken,
+      onTimeout: 'return',
+      timeoutMilliseconds: 9_000,
+    });
     const webhook: FetchHandler = async (request) => {
-      if (request.method !== 'POST' || !new URL(request.url).pathname.endsWith(WEBHOOK_PATH)) return null;
+      if (request.method !== 'POST' || !new URL(request.url).pathname.endsWith(WEBHOOK_PATH))
+        return null;
       return handle(request);
     };
     return {
@@ -89,7 +109,9 @@ export async function startTelegram(deps: TelegramDeps): Promise<TelegramHandle>
   }
 
   await bot.api.deleteWebhook();
-  const runner: RunnerHandle = run(bot, { runner: { fetch: { allowed_updates: [...ALLOWED_UPDATES], timeout: 30 } } });
+  const runner: RunnerHandle = run(bot, {
+    runner: { fetch: { allowed_updates: [...ALLOWED_UPDATES], timeout: 30 } },
+  });
   return {
     webhook: null,
     engine,

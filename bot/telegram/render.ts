@@ -25,7 +25,8 @@ const length = (text: string): number => [...text].length;
 
 function plain(text: string): Block[] {
   const points = [...text];
-  if (points.length <= MAX_MESSAGE_LENGTH) return [{ html: escapeHtml(text), visible: points.length }];
+  if (points.length <= MAX_MESSAGE_LENGTH)
+    return [{ html: escapeHtml(text), visible: points.length }];
   // A single line longer than a message is cut at the limit (by code points, as Telegram counts).
   const blocks: Block[] = [];
   for (let i = 0; i < points.length; i += MAX_MESSAGE_LENGTH) {
@@ -38,9 +39,16 @@ function plain(text: string): Block[] {
 function blocksOf(reply: Reply): Block[] {
   const blocks: Block[] = [];
   if (reply.card) {
-    blocks.push({ html: `<b>${escapeHtml(reply.card.title)}</b>`, visible: length(reply.card.title) });
+    blocks.push({
+      html: `<b>${escapeHtml(reply.card.title)}</b>`,
+      visible: length(reply.card.title),
+    });
     for (const line of reply.card.lines) blocks.push(...plain(line));
-    if (reply.card.code) blocks.push({ html: `<code>${escapeHtml(reply.card.code)}</code>`, visible: length(reply.card.code) });
+    if (reply.card.code)
+      blocks.push({
+        html: `<code>${escapeHtml(reply.card.code)}</code>`,
+        visible: length(reply.card.code),
+      });
     if (reply.text) blocks.push({ html: '', visible: 0 });
   }
   if (reply.text) for (const line of reply.text.split('\n')) blocks.push(...plain(line));
@@ -55,7 +63,9 @@ function button(b: Button, privateChat: boolean): InlineKeyboardButton {
     case 'url':
       return { text: b.label, url: b.url };
     case 'webapp':
-      return privateChat ? { text: b.label, web_app: { url: b.url } } : { text: b.label, url: b.url };
+      return privateChat
+        ? { text: b.label, web_app: { url: b.url } }
+        : { text: b.label, url: b.url };
     default: {
       const unreachable: never = b;
       return unreachable;
@@ -82,9 +92,12 @@ export function renderTelegram(reply: Reply, privateChat: boolean): TelegramMess
     size += block.visible + (lines.length > 0 ? 1 : 0);
     lines.push(block.html);
   }
-  if (lines.length > 0 && lines.some((l) => l.trim().length > 0)) messages.push({ text: lines.join('\n') });
+  if (lines.length > 0 && lines.some((l) => l.trim().length > 0))
+    messages.push({ text: lines.join('\n') });
   if (messages.length === 0) messages.push({ text: '…' });
-  const keyboard = (reply.buttons ?? []).filter((row) => row.length > 0).map((row) => row.map((b) => button(b, privateChat)));
+  const keyboard = (reply.buttons ?? [])
+    .filter((row) => row.length > 0)
+    .map((row) => row.map((b) => button(b, privateChat)));
   const last = messages[messages.length - 1];
   if (last && keyboard.length > 0) last.reply_markup = { inline_keyboard: keyboard };
   return messages;

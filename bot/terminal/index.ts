@@ -1,6 +1,12 @@
 import { createInterface } from 'node:readline';
 
-import { ChatEngine, type Channel, type Conversation, type Reply, type SentRef } from '../../core/chat/index.ts';
+import {
+  ChatEngine,
+  type Channel,
+  type Conversation,
+  type Reply,
+  type SentRef,
+} from '../../core/chat/index.ts';
 import type { Actor } from '../../core/kernel/actor.ts';
 import type { Core } from '../../core/kernel/core.ts';
 import { t } from '../../core/i18n/index.ts';
@@ -26,9 +32,17 @@ export async function runTerminalChat(deps: TerminalChatDeps): Promise<void> {
   const write = (text: string): void => {
     deps.output.write(`${text}\n`);
   };
-  const member = deps.actor.memberId ? ((await deps.core.db.knex('members').where({ id: deps.actor.memberId }).first('name')) as { name: string } | undefined) : undefined;
+  const member = deps.actor.memberId
+    ? ((await deps.core.db.knex('members').where({ id: deps.actor.memberId }).first('name')) as
+        { name: string } | undefined)
+    : undefined;
   const conv: Conversation = {
-    who: { channel: 'terminal', externalId: null, displayName: member?.name ?? 'Owner', actor: { ...deps.actor, channel: 'terminal' } },
+    who: {
+      channel: 'terminal',
+      externalId: null,
+      displayName: member?.name ?? 'Owner',
+      actor: { ...deps.actor, channel: 'terminal' },
+    },
     where: { kind: 'private', chatId: 'terminal' },
   };
   const choices = new Map<number, NumberedChoice>();
@@ -75,11 +89,26 @@ export async function runTerminalChat(deps: TerminalChatDeps): Promise<void> {
       continue;
     }
     if (choice) {
-      await engine.handle(conv, { kind: 'press', payload: choice.payload, message: { chatId: 'terminal', messageId: choice.messageId } }, channel);
+      await engine.handle(
+        conv,
+        {
+          kind: 'press',
+          payload: choice.payload,
+          message: { chatId: 'terminal', messageId: choice.messageId },
+        },
+        channel,
+      );
       continue;
     }
     // Commands may be typed without their slash: "list" is "/list".
-    const text = !line.startsWith('/') && /^[a-z]+(\s|$)/.test(line) && engine.commandMenu(conv.who.actor?.locale ?? 'en', 'private').some((c) => line.split(/\s/)[0] === c.command) ? `/${line}` : line;
+    const text =
+      !line.startsWith('/') &&
+      /^[a-z]+(\s|$)/.test(line) &&
+      engine
+        .commandMenu(conv.who.actor?.locale ?? 'en', 'private')
+        .some((c) => line.split(/\s/)[0] === c.command)
+        ? `/${line}`
+        : line;
     await engine.handle(conv, { kind: 'text', text }, channel);
   }
   lines.close();

@@ -12,7 +12,11 @@ export interface NumberedChoice {
  * numbered choices ("[3] Undo"); links are printed in full. `next` numbers the choices so they
  * stay unique for the whole session.
  */
-export function renderTerminal(reply: Reply, messageId: string, next: () => number): { text: string; choices: NumberedChoice[] } {
+export function renderTerminal(
+  reply: Reply,
+  messageId: string,
+  next: () => number,
+): { text: string; choices: NumberedChoice[] } {
   const out: string[] = [];
   if (reply.card) {
     out.push(`┌ ${reply.card.title}`);

@@ -1,6 +1,7 @@
 import type { AnyOp } from '../kernel/op.ts';
 import { listActivity } from './activity/listActivity.ts';
 import { undo } from './activity/undo.ts';
+import { assistantOps } from './assistant/index.ts';
 import { dataOps } from './data/index.ts';
 import { insightsOps } from './insights/index.ts';
 import { organizeOps } from './organize/index.ts';
@@ -66,6 +67,8 @@ export const catalog = [
   // data and agent tokens
   ...dataOps,
   ...tokenOps,
+  // the built-in assistant's settings
+  ...assistantOps,
 ] as const satisfies readonly AnyOp[];
 
 export type CatalogOp = (typeof catalog)[number];

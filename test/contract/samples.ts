@@ -82,6 +82,20 @@ export const WRITE_SAMPLES: Record<string, (s: Seed) => Sample | Promise<Sample>
   create_tag: () => ({ input: { name: 'work' } }),
   rename_tag: (s) => ({ input: { id: s.family, name: 'home' } }),
   delete_tag: (s) => ({ input: { id: s.family } }),
+  create_token: () => ({ input: { name: 'Claude Desktop', scope: 'write' } }),
+  revoke_token: async (s) => {
+    const token = await s.h.core.invoke('create_token', s.owner, { name: 'Old agent' });
+    return { input: { id: token.output.id } };
+  },
+  update_assistant_settings: () => ({
+    input: {
+      provider: 'openai',
+      model: 'gpt-4.1-mini',
+      base_url: 'http://localhost:11434',
+      api_key: 'sk-sample',
+      prices: { 'gpt-4.1-mini': { input: '0.40', output: '1.60' } },
+    },
+  }),
   set_exchange_rate: () => ({ input: { currency: 'USD', rate: '1.0939', date: '2026-03-02' } }),
   import_data: () => ({
     input: {

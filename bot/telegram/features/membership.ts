@@ -10,11 +10,16 @@ export function membershipFeature(deps: FeatureDeps): Composer<Context> {
   composer.on('my_chat_member', async (ctx) => {
     const { old_chat_member: before, new_chat_member: after, chat } = ctx.myChatMember;
     if (chat.type === 'private' || chat.type === 'channel') return;
-    const joined = (before.status === 'left' || before.status === 'kicked') && (after.status === 'member' || after.status === 'administrator');
+    const joined =
+      (before.status === 'left' || before.status === 'kicked') &&
+      (after.status === 'member' || after.status === 'administrator');
     if (!joined) return;
     const conv = conversationOf(ctx);
     if (!conv) return;
-    const channel = new TelegramChannel(ctx.api, chat.id, { privateChat: false, botUsername: ctx.me.username });
+    const channel = new TelegramChannel(ctx.api, chat.id, {
+      privateChat: false,
+      botUsername: ctx.me.username,
+    });
     await deps.engine.handle(conv, { kind: 'text', text: '/start' }, channel);
   });
   return composer;

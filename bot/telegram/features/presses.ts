@@ -18,15 +18,27 @@ export function pressesFeature(deps: FeatureDeps): Composer<Context> {
       return;
     }
     const message = ctx.callbackQuery.message;
-    const channel = new TelegramChannel(ctx.api, chat.id, { privateChat: chat.type === 'private', botUsername: ctx.me.username });
+    const channel = new TelegramChannel(ctx.api, chat.id, {
+      privateChat: chat.type === 'private',
+      botUsername: ctx.me.username,
+    });
     try {
       await deps.engine.handle(
         conv,
-        { kind: 'press', payload: ctx.callbackQuery.data, message: message && message.date !== 0 ? { chatId: String(chat.id), messageId: String(message.message_id) } : null },
+        {
+          kind: 'press',
+          payload: ctx.callbackQuery.data,
+          message:
+            message && message.date !== 0
+              ? { chatId: String(chat.id), messageId: String(message.message_id) }
+              : null,
+        },
         channel,
       );
     } finally {
-      await ctx.answerCallbackQuery(channel.noticeText ? { text: channel.noticeText } : undefined).catch((error: unknown) => deps.log('telegram: answerCallbackQuery failed', error));
+      await ctx
+        .answerCallbackQuery(channel.noticeText ? { text: channel.noticeText } : undefined)
+        .catch((error: unknown) => deps.log('telegram: answerCallbackQuery failed', error));
     }
   });
   return composer;

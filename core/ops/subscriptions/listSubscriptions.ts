@@ -11,6 +11,19 @@ import {
 import { household } from '../shared/context.ts';
 import { Id, IsoDate, Paging, Subscription, SubscriptionStatus } from '../shared/schemas.ts';
 
+const SORT_COLUMNS = [
+  'id',
+  'name',
+  'created_at',
+  'amount_minor',
+  'cycle_unit',
+  'cycle_every',
+  'first_charge_date',
+  'status',
+  'paused_on',
+  'cancelled_on',
+] as const;
+
 const SORTS = ['name', 'next_charge_date', 'monthly_cost', 'created_at'] as const;
 
 export const listSubscriptions = defineOp({
@@ -85,7 +98,10 @@ export const listSubscriptions = defineOp({
         .offset(input.offset)
         .select('subscriptions.*')) as SubscriptionRow[];
     } else {
-      const all = (await q.select('subscriptions.*')) as SubscriptionRow[];
+      // Only the columns sorting and the next charge need; the page's full rows are read after.
+      const all = (await q.select(
+        SORT_COLUMNS.map((c) => `subscriptions.${c}`),
+      )) as SubscriptionRow[];
       const keyed = all
         .map((row) => ({ row, next: nextChargeDate(row, ctx.today) }))
         .filter(
@@ -100,7 +116,10 @@ export const listSubscriptions = defineOp({
         (a, b) => sign * compare(a, b, input.sort, ctx.today) || (a.row.id < b.row.id ? -1 : 1),
       );
       total = keyed.length;
-      rows = keyed.slice(input.offset, input.offset + input.limit).map((k) => k.row);
+      const pageIds = keyed.slice(input.offset, input.offset + input.limit).map((k) => k.row.id);
+      const full = (await ctx.tx.from('subscriptions').whereIn('id', pageIds)) as SubscriptionRow[];
+      const byId = new Map(full.map((r) => [r.id, r]));
+      rows = pageIds.map((id) => byId.get(id)).filter((r): r is SubscriptionRow => r !== undefined);
     }
     return {
       total,

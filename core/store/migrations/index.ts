@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 
 import * as initial from './202611300001_initial.ts';
 import * as reminders from './202611300002_reminders.ts';
+import * as assistant from './202611300003_assistant.ts';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -12,6 +13,7 @@ interface Migration {
 const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['202611300001_initial', initial],
   ['202611300002_reminders', reminders],
+  ['202611300003_assistant', assistant],
 ];
 
 /** A knex migration source over the list above, so migrations work the same from source and tests. */

@@ -1,0 +1,317 @@
+import { fileURLToPath } from 'node:url';
+
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
+import { z } from 'zod';
+
+import { startHttpHost } from '../bot/http/server.ts';
+import { authenticateToken } from '../core/auth/authenticate.ts';
+import type { Actor } from '../core/kernel/actor.ts';
+import type { Core } from '../core/kernel/core.ts';
+import type { catalog } from '../core/ops/catalog.ts';
+import { createMcpFetchHandler } from '../mcp/http.ts';
+import { largeHousehold } from './largeHousehold.ts';
+import { type BenchRow, type BenchSuite, medianMs } from './types.ts';
+
+/**
+ * MCP over HTTP and stdio: tools/call throughput and latency for read tools on a 500-subscription
+ * household against a bare SDK server with one trivial tool (same machine, same run, same load),
+ * a stdio round trip, and what tools/list costs an agent's context.
+ */
+const SUBSCRIPTIONS = 500;
+const CONCURRENCY = 16;
+const WARMUP_MS = 1_000;
+const MEASURE_MS = 4_000;
+const ROUNDS = 4;
+const MODERN = '2026-07-28';
+
+interface Load {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? 0;
+}
+
+/** One 2026-era tools/call as a client sends it: envelope in _meta, Mcp-Method and Mcp-Name headers. */
+function toolCall(
+  url: string,
+  token: string | null,
+  name: string,
+  args: Record<string, unknown>,
+): () => Promise<boolean> {
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': MODERN,
+    'mcp-method': 'tools/call',
+    'mcp-name': name,
+  };
+  if (token) headers.authorization = `Bearer ${token}`;
+  let id = 0;
+  return async () => {
+    id += 1;
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: {
+        name,
+        arguments: args,
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': MODERN,
+          'io.modelcontextprotocol/clientCapabilities': {},
+          'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
+        },
+      },
+    });
+    const response = await fetch(url, { method: 'POST', headers, body });
+    const text = await response.text();
+    return response.ok && text.includes('"structuredContent"') && !text.includes('"isError":true');
+  };
+}
+
+/** CONCURRENCY callers in a closed loop for `ms`, timing every call (or just warming up). */
+async function drive(
+  call: () => Promise<boolean>,
+  ms: number,
+  latencies: number[] | null,
+): Promise<number> {
+  const end = performance.now() + ms;
+  let errors = 0;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (performance.now() < end) {
+        const start = performance.now();
+        const ok = await call();
+        latencies?.push(performance.now() - start);
+        if (!ok) errors += 1;
+      }
+    }),
+  );
+  return errors;
+}
+
+/**
+ * The bare server and the target under the same load, in alternating windows, so a busy machine
+ * slows both alike and the ratio stays meaningful.
+ */
+async function compare(
+  bareCall: () => Promise<boolean>,
+  targetCall: () => Promise<boolean>,
+): Promise<{ bare: Load; target: Load }> {
+  await drive(bareCall, WARMUP_MS / 2, null);
+  await drive(targetCall, WARMUP_MS / 2, null);
+  const acc = {
+    bare: { latencies: [] as number[], ms: 0, errors: 0 },
+    target: { latencies: [] as number[], ms: 0, errors: 0 },
+  };
+  for (let i = 0; i < ROUNDS; i += 1) {
+    for (const [key, call] of [
+      ['bare', bareCall],
+      ['target', targetCall],
+    ] as const) {
+      const started = performance.now();
+      acc[key].errors += await drive(call, MEASURE_MS / ROUNDS, acc[key].latencies);
+      acc[key].ms += performance.now() - started;
+    }
+  }
+  const summary = ({
+    latencies,
+    ms,
+    errors,
+  }: {
+    latencies: number[];
+    ms: number;
+    errors: number;
+  }): Load => {
+    latencies.sort((a, b) => a - b);
+    return {
+      rps: latencies.length / (ms / 1000),
+      p50: percentile(latencies, 50),
+      p99: percentile(latencies, 99),
+      errors,
+    };
+  };
+  return { bare: summary(acc.bare), target: summary(acc.target) };
+}
+
+const round = (n: number, digits = 1): number => Number(n.toFixed(digits));
+
+interface McpBenchHousehold {
+  core: Core<typeof catalog>;
+  someId: string;
+  close: () => Promise<void>;
+  token: (scope: 'read' | 'write' | 'trusted') => Promise<string>;
+  agent: (token: string) => Promise<Actor>;
+}
+
+/** The shared large household (500 subscriptions, a year of charges) with tokens for its owner. */
+async function household(): Promise<McpBenchHousehold> {
+  const h = await largeHousehold({ subscriptions: SUBSCRIPTIONS, charges: SUBSCRIPTIONS * 12 });
+  return {
+    core: h.core,
+    someId: h.subscriptionIds[Math.floor(SUBSCRIPTIONS / 2)] ?? '',
+    close: () => h.close(),
+    token: async (scope) =>
+      (await h.core.invoke('create_token', h.owner, { name: `bench ${scope}`, scope })).output
+        .token,
+    agent: async (token) => {
+      const actor = await authenticateToken(h.db, token, new Date());
+      if (!actor) throw new Error('bench token did not authenticate');
+      return actor;
+    },
+  };
+}
+
+/** The same SDK entry with one trivial tool: the ceiling for what the HTTP stack alone costs. */
+function bareHandler() {
+  const handler = createMcpHandler(() => {
+    const server = new McpServer({ name: 'bare', version: '1' });
+    server.registerTool(
+      'echo',
+      {
+        description: 'Returns its input.',
+        inputSchema: z.object({ text: z.string() }),
+        outputSchema: z.object({ text: z.string() }),
+      },
+      async ({ text }) => ({ content: [{ type: 'text', text }], structuredContent: { text } }),
+    );
+    return server;
+  });
+  return async (request: Request) =>
+    new URL(request.url).pathname === '/mcp' ? handler.fetch(request) : null;
+}
+
+async function toolsListBytes(
+  core: Core,
+  token: string,
+): Promise<{ bytes: number; tools: number }> {
+  const handler = createMcpFetchHandler({ core });
+  const client = new Client(
+    { name: 'bench', version: '1' },
+    { versionNegotiation: { mode: { pin: MODERN } } },
+  );
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL('http://localhost/mcp'), {
+      fetch: async (url, init) => {
+        const headers = new Headers(init?.headers);
+        headers.set('host', 'localhost');
+        return (
+          (await handler(new Request(url, { ...init, headers }))) ??
+          new Response(null, { status: 404 })
+        );
+      },
+      authProvider: { token: async () => token },
+    }),
+  );
+  const { tools } = await client.listTools();
+  await client.close();
+  return { bytes: Buffer.byteLength(JSON.stringify(tools)), tools: tools.length };
+}
+
+async function stdioRoundTrip(): Promise<number> {
+  const entry = fileURLToPath(new URL('../test/mcp/stdioServer.ts', import.meta.url));
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter((e): e is [string, string] => typeof e[1] === 'string'),
+  );
+  delete env.EXHALE_TEST_DATABASE_URL;
+  const client = new Client({ name: 'bench', version: '1' });
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: ['--import', 'tsx', entry],
+      env,
+      stderr: 'ignore',
+    }),
+  );
+  try {
+    return await medianMs(() => client.callTool({ name: 'get_household', arguments: {} }), 200, 20);
+  } finally {
+    await client.close();
+  }
+}
+
+export const suite: BenchSuite = {
+  name: 'mcp',
+  async run(): Promise<BenchRow[]> {
+    const h = await household();
+    const exhaleHost = await startHttpHost({
+      port: 0,
+      handlers: [createMcpFetchHandler({ core: h.core })],
+    });
+    const bareHost = await startHttpHost({ port: 0, handlers: [bareHandler()] });
+    const rows: BenchRow[] = [];
+    try {
+      const read = await h.token('read');
+      const bareCall = toolCall(`${bareHost.url}/mcp`, null, 'echo', { text: 'hello' });
+      const describe = (l: Load, extra = '') =>
+        `p50 ${round(l.p50, 2)} ms, p99 ${round(l.p99, 2)} ms${l.errors ? `, ${l.errors} errors` : ''}${extra}`;
+      const calls: Array<[string, string, Record<string, unknown>]> = [
+        ['get_subscription', 'get_subscription', { id: h.someId }],
+        ['list_subscriptions (limit 20)', 'list_subscriptions', { limit: 20 }],
+        ['get_upcoming', 'get_upcoming', {}],
+      ];
+      for (const [label, name, args] of calls) {
+        if (!h.core.catalog.some((op) => op.name === name)) continue;
+        // The op alone, without MCP or HTTP: the ceiling the kernel and SQLite set for this tool.
+        const agent = await h.agent(read);
+        const direct = { latencies: [] as number[], started: 0 };
+        await drive(
+          async () => Boolean(await h.core.invoke(name, agent, args)),
+          WARMUP_MS / 2,
+          null,
+        );
+        direct.started = performance.now();
+        await drive(
+          async () => Boolean(await h.core.invoke(name, agent, args)),
+          MEASURE_MS / ROUNDS,
+          direct.latencies,
+        );
+        const directRps = direct.latencies.length / ((performance.now() - direct.started) / 1000);
+        const { bare, target: result } = await compare(
+          bareCall,
+          toolCall(`${exhaleHost.url}/mcp`, read, name, args),
+        );
+        rows.push({
+          name: `mcp http: bare SDK server, 1 trivial tool (paired with ${name})`,
+          median: round(bare.rps, 0),
+          unit: 'req/s',
+          note: describe(bare, `, ${CONCURRENCY} concurrent`),
+        });
+        rows.push({
+          name: `mcp http: tools/call ${label}, ${SUBSCRIPTIONS} subscriptions`,
+          median: round(result.rps, 0),
+          unit: 'req/s',
+          note: describe(
+            result,
+            `, ${round(result.rps / bare.rps, 2)}x the bare server (aim ≥ 0.7x); the op alone via core.invoke: ${round(directRps, 0)} req/s`,
+          ),
+        });
+      }
+      rows.push({
+        name: 'mcp stdio: tools/call get_household round trip',
+        median: round(await stdioRoundTrip(), 3),
+        unit: 'ms',
+      });
+      for (const scope of ['read', 'write', 'trusted'] as const) {
+        const size = await toolsListBytes(h.core, await h.token(scope));
+        rows.push({
+          name: `mcp tools/list size, ${scope} token`,
+          median: size.bytes,
+          unit: 'bytes',
+          note: `${size.tools} tools, about ${Math.round(size.bytes / 4 / 100) * 100} tokens of context`,
+        });
+      }
+    } finally {
+      await exhaleHost.close();
+      await bareHost.close();
+      await h.close();
+    }
+    return rows;
+  },
+};

@@ -1,0 +1,92 @@
+import type { Actor, Scope } from '../kernel/actor.ts';
+import { SCOPES } from '../kernel/actor.ts';
+import type { Database } from '../store/connection.ts';
+import { hashToken, isTokenShaped } from './tokens.ts';
+
+interface TokenMemberRow {
+  id: string;
+  household_id: string;
+  member_id: string;
+  name: string;
+  scope: string;
+  role: string;
+  language: string;
+}
+
+/** Last use is written at most this often per token and process, so a busy agent costs no write per call. */
+const LAST_USE_EVERY_MS = 60_000;
+const lastWritten = new WeakMap<Database, Map<string, number>>();
+
+/**
+ * The agent a raw bearer token stands for, or null when the token is malformed, unknown, revoked,
+ * or its member has left the household. Looked up on every request (no cache), so a revocation
+ * takes effect on the next one. The actor acts as the token's member, never above the token's
+ * scope, over the `mcp` channel; the MCP layer fills in the client's name.
+ */
+export async function authenticateToken(
+  db: Database,
+  rawToken: string,
+  now: Date,
+): Promise<Actor | null> {
+  if (!isTokenShaped(rawToken)) return null;
+  const row = (await db
+    .knex('tokens')
+    .join('members', function joinMember() {
+      this.on('members.id', '=', 'tokens.member_id').andOn(
+        'members.household_id',
+        '=',
+        'tokens.household_id',
+      );
+    })
+    .where('tokens.hash', hashToken(rawToken))
+    .whereNull('tokens.revoked_at')
+    .first(
+      'tokens.id',
+      'tokens.household_id',
+      'tokens.member_id',
+      'tokens.name',
+      'tokens.scope',
+      'members.role',
+      'members.language',
+    )) as TokenMemberRow | undefined;
+  if (!row) return null;
+  const scope = SCOPES.find((s) => s === row.scope);
+  if (!scope) return null;
+  await recordUse(db, row.id, now);
+  return agentActor(row, scope);
+}
+
+function agentActor(row: TokenMemberRow, scope: Scope): Actor {
+  return {
+    kind: 'agent',
+    householdId: row.household_id,
+    memberId: row.member_id,
+    role: row.role === 'owner' ? 'owner' : 'member',
+    scope,
+    channel: 'mcp',
+    locale: row.language === 'es' ? 'es' : 'en',
+    agent: { name: row.name, tokenId: row.id },
+  };
+}
+
+/** Upserts `token_uses` (bookkeeping, not audited), throttled per token. */
+async function recordUse(db: Database, tokenId: string, now: Date): Promise<void> {
+  let seen = lastWritten.get(db);
+  if (!seen) {
+    seen = new Map();
+    lastWritten.set(db, seen);
+  }
+  const previous = seen.get(tokenId);
+  if (
+    previous !== undefined &&
+    now.getTime() - previous < LAST_USE_EVERY_MS &&
+    now.getTime() >= previous
+  )
+    return;
+  seen.set(tokenId, now.getTime());
+  await db
+    .knex('token_uses')
+    .insert({ token_id: tokenId, last_used_at: now.toISOString() })
+    .onConflict('token_id')
+    .merge(['last_used_at']);
+}

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+
+import { SCOPES } from '../../kernel/actor.ts';
+
+/** A token as lists show it: never its hash, never the raw token. */
+export const TokenInfo = z.object({
+  id: z.string(),
+  name: z.string(),
+  scope: z.enum(SCOPES),
+  prefix: z
+    .string()
+    .describe('The start of the token, to tell tokens apart; not enough to use it.'),
+  member_id: z.string(),
+  member_name: z.string().nullable(),
+  created_at: z.string(),
+  last_used_at: z.string().nullable(),
+  revoked_at: z.string().nullable(),
+});
+export type TokenInfo = z.infer<typeof TokenInfo>;
+
+export interface TokenRow {
+  id: string;
+  household_id: string;
+  member_id: string;
+  name: string;
+  scope: string;
+  prefix: string;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export function scopeOf(value: string): (typeof SCOPES)[number] {
+  return SCOPES.find((s) => s === value) ?? 'read';
+}

@@ -1,0 +1,334 @@
+import { createHash } from 'node:crypto';
+
+import type { z } from 'zod';
+
+import type { Core } from '../core/kernel/core.ts';
+import type { AnyOp } from '../core/kernel/op.ts';
+import { offeredOn } from '../core/kernel/op.ts';
+import { t } from '../core/i18n/index.ts';
+import { ICON_PATH, ICON_SVG, iconsFor, IDENTITY, PROTOCOL_REVISIONS } from './identity.ts';
+import { INSTRUCTIONS } from './instructions.ts';
+import { PROMPTS } from './prompts.ts';
+import { CONTEXT_URI, ENTITIES, HOUSEHOLD_URI } from './resources.ts';
+import { opSchemas } from './schemas.ts';
+import { annotationsOf } from './tools.ts';
+
+/** Where each discovery document lives; all are public and the same for everyone. */
+export const DISCOVERY_PATHS = {
+  serverCard: [
+    '/mcp/server-card',
+    '/.well-known/mcp/server-card.json',
+    '/.well-known/mcp/server-card',
+  ],
+  aiCatalog: ['/.well-known/ai-catalog.json'],
+  apiCatalog: ['/.well-known/api-catalog'],
+  authMd: ['/auth.md'],
+  llmsTxt: ['/llms.txt'],
+  icon: [ICON_PATH],
+} as const;
+
+type DocName = keyof typeof DISCOVERY_PATHS;
+
+interface Doc {
+  body: string;
+  type: string;
+  etag: string;
+}
+
+const CARD_TYPE = 'application/mcp-server-card+json';
+
+function firstSentence(text: string): string {
+  const end = text.indexOf('. ');
+  return end === -1 ? text : text.slice(0, end + 1);
+}
+
+/** The tools as a trusted owner sees them: the most any token gets. */
+function publicTools(core: Core): AnyOp[] {
+  return core.catalog.filter((op) => offeredOn(op, 'mcp'));
+}
+
+function promptArguments(
+  spec: (typeof PROMPTS)[number],
+): Array<{ name: string; description?: string; required: boolean }> {
+  const none = async () => [];
+  const shape = spec.args({ months: none, dates: none, categories: none }).shape as Record<
+    string,
+    z.ZodType
+  >;
+  return Object.entries(shape).map(([name, schema]) => ({
+    name,
+    ...(schema.description ? { description: schema.description } : {}),
+    required: !schema.safeParse(undefined).success,
+  }));
+}
+
+function reverseDns(host: string): string {
+  return host.split('.').reverse().join('.');
+}
+
+function serverCard(core: Core, base: string): unknown {
+  const host = new URL(base).hostname;
+  return {
+    $schema: 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json',
+    name: `${reverseDns(host)}/${IDENTITY.name}`,
+    version: IDENTITY.version,
+    title: IDENTITY.title,
+    description: IDENTITY.description,
+    websiteUrl: base,
+    icons: iconsFor(base),
+    remotes: [
+      {
+        type: 'streamable-http',
+        url: `${base}/mcp`,
+        supportedProtocolVersions: PROTOCOL_REVISIONS,
+        authentication: { required: true, schemes: ['bearer'] },
+        headers: [
+          {
+            name: 'Authorization',
+            description: `"Bearer <token>", a token from \`exhale token create\` (see ${base}/auth.md).`,
+            isRequired: true,
+            isSecret: true,
+          },
+        ],
+      },
+    ],
+    capabilities: {
+      tools: { listChanged: false },
+      resources: { subscribe: true, listChanged: true },
+      prompts: { listChanged: false },
+      completions: {},
+    },
+    resources: [
+      {
+        uri: CONTEXT_URI,
+        name: 'context',
+        title: 'Household briefing',
+        mimeType: 'application/json',
+      },
+      { uri: HOUSEHOLD_URI, name: 'household', title: 'Household', mimeType: 'application/json' },
+    ],
+    tools: publicTools(core).map((op) => {
+      const schemas = opSchemas(op);
+      return {
+        name: op.name,
+        title: op.title,
+        description: op.description,
+        inputSchema: { type: 'object', ...schemas.inputJson },
+        outputSchema: { type: 'object', ...schemas.outputJson },
+        annotations: annotationsOf(op),
+      };
+    }),
+    prompts: PROMPTS.map((spec) => ({
+      name: spec.name,
+      title: t('en', `mcp.prompt.${spec.name}.title`),
+      description: t('en', `mcp.prompt.${spec.name}.description`),
+      arguments: promptArguments(spec),
+    })),
+    _meta: {
+      'app.exhale/instructions': INSTRUCTIONS,
+      'app.exhale/resourceTemplates': ENTITIES.map((e) => `exhale://${e.path}/{id}`),
+      'app.exhale/auth': `${base}/auth.md`,
+    },
+  };
+}
+
+function aiCatalog(base: string): unknown {
+  const host = new URL(base).hostname;
+  return {
+    specVersion: '1.0',
+    host: { displayName: IDENTITY.title, documentationUrl: `${base}/llms.txt` },
+    entries: [
+      {
+        identifier: `urn:air:${host}:mcp:${IDENTITY.name}`,
+        type: CARD_TYPE,
+        url: `${base}/mcp/server-card`,
+        tags: ['mcp', 'subscriptions', 'household', 'personal-finance'],
+      },
+    ],
+  };
+}
+
+/** RFC 9727: a linkset whose items are the APIs, each described by its server card and docs. */
+function apiCatalog(base: string): unknown {
+  return {
+    linkset: [
+      {
+        anchor: `${base}/.well-known/api-catalog`,
+        item: [{ href: `${base}/mcp`, title: `${IDENTITY.title} MCP server` }],
+      },
+      {
+        anchor: `${base}/mcp`,
+        'service-desc': [{ href: `${base}/mcp/server-card`, type: CARD_TYPE }],
+        'service-doc': [
+          { href: `${base}/auth.md`, type: 'text/markdown' },
+          { href: `${base}/llms.txt`, type: 'text/plain' },
+        ],
+        status: [{ href: `${base}/healthz`, type: 'application/json' }],
+      },
+    ],
+  };
+}
+
+function authMd(base: string): string {
+  return `# Connecting an agent to ${IDENTITY.title}
+
+${IDENTITY.title}'s MCP server is at \`${base}/mcp\` (Streamable HTTP, stateless; protocol revisions ${PROTOCOL_REVISIONS.join(', ')}).
+Every request carries a token of one member of a household:
+
+    Authorization: Bearer exh_…
+
+## Getting a token
+
+On the machine that runs ${IDENTITY.title}:
+
+    exhale token create --name "Claude Desktop" --scope read
+
+The token is shown once. Only its SHA-256 hash is stored, with its first characters so you can tell tokens apart.
+An agent acts as the member who created the token and sees exactly what that member sees.
+Tokens are listed with \`list_tokens\` and revoked with \`revoke_token\` (or the \`exhale token\` commands);
+a revoked token is refused from its next request on. Last use is recorded.
+
+## Scopes
+
+| Scope | What the agent may do |
+|---|---|
+| \`read\` | Read tools, resources and prompts only. |
+| \`write\` | Also change things. A destructive change, or one that moves money, waits for the person's confirmation. |
+| \`trusted\` | Change things without confirmation. |
+
+## Confirmation
+
+Without a trusted token, a destructive or money-moving change is confirmed by the person. Clients that support
+elicitation ask them directly. Others get a preview (isError, with \`confirmation_id\`): nothing is applied until
+the agent calls the \`confirm\` tool with that id. A confirmation is bound to the token, the tool and its arguments,
+applies once, and expires after 10 minutes.
+
+Every change appears in the activity list (\`list_activity\`) with the client's name and the token, and can be undone (\`undo\`).
+
+## Errors
+
+- \`401\` with \`WWW-Authenticate: Bearer realm="exhale"\`: no token, or an unknown or revoked one (\`error="invalid_token"\`).
+- \`403\` with \`error="insufficient_scope", scope="write"\` (or \`trusted\`): the tool needs a token with more scope.
+- A failing tool returns a result with \`isError\` and a sentence saying what to fix.
+
+## Local use
+
+\`exhale mcp\` serves the same tools over stdio, as the member whose token is given with \`--token\` or \`EXHALE_TOKEN\`,
+or as the household's owner when run on the machine that holds the database.
+`;
+}
+
+function llmsTxt(core: Core, base: string): string {
+  const tools = publicTools(core)
+    .map(
+      (op) =>
+        `- \`${op.name}\`${op.effect === 'read' ? '' : ` (${op.effect}, ${op.scope})`}: ${firstSentence(op.description)}`,
+    )
+    .join('\n');
+  const prompts = PROMPTS.map(
+    (p) => `- \`${p.name}\`: ${t('en', `mcp.prompt.${p.name}.description`)}`,
+  ).join('\n');
+  const resources = [
+    `- \`${CONTEXT_URI}\`: the live briefing; start here.`,
+    `- \`${HOUSEHOLD_URI}\`: the household.`,
+    ...ENTITIES.map((e) => `- \`exhale://${e.path}/{id}\`: ${e.description}`),
+  ].join('\n');
+  return `# ${IDENTITY.title}
+
+> ${IDENTITY.description}
+
+Connect an MCP client to ${base}/mcp (Streamable HTTP) with "Authorization: Bearer <token>"; see ${base}/auth.md for tokens, scopes and confirmation. On the machine that runs it, \`exhale mcp\` serves the same over stdio.
+
+## Docs
+
+- [Authentication](${base}/auth.md): tokens, scopes, confirmation and errors
+- [MCP Server Card](${base}/mcp/server-card): identity, endpoint, tools, prompts
+- [AI catalog](${base}/.well-known/ai-catalog.json)
+- [API catalog](${base}/.well-known/api-catalog)
+
+## Tools
+
+${tools}
+
+## Resources
+
+${resources}
+
+## Prompts
+
+${prompts}
+`;
+}
+
+function doc(body: string, type: string): Doc {
+  return { body, type, etag: `"${createHash('sha256').update(body).digest('hex').slice(0, 32)}"` };
+}
+
+function build(core: Core, base: string): Record<DocName, Doc> {
+  return {
+    serverCard: doc(JSON.stringify(serverCard(core, base)), CARD_TYPE),
+    aiCatalog: doc(JSON.stringify(aiCatalog(base)), 'application/json'),
+    apiCatalog: doc(
+      JSON.stringify(apiCatalog(base)),
+      'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"',
+    ),
+    authMd: doc(authMd(base), 'text/markdown; charset=utf-8'),
+    llmsTxt: doc(llmsTxt(core, base), 'text/plain; charset=utf-8'),
+    icon: doc(ICON_SVG, 'image/svg+xml'),
+  };
+}
+
+const BY_PATH = new Map<string, DocName>(
+  (Object.entries(DISCOVERY_PATHS) as Array<[DocName, readonly string[]]>).flatMap(
+    ([name, paths]) => paths.map((p) => [p, name] as const),
+  ),
+);
+
+export function isDiscoveryPath(pathname: string): boolean {
+  return BY_PATH.has(pathname);
+}
+
+function matches(ifNoneMatch: string | null, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  return ifNoneMatch.split(',').some((tag) => {
+    const value = tag.trim();
+    return value === '*' || value.replace(/^W\//, '') === etag;
+  });
+}
+
+/**
+ * Serves the discovery documents: GET and HEAD, cacheable by anyone, with an ETag and 304 on
+ * If-None-Match. Documents are built once per base URL.
+ */
+export function createDiscovery(
+  core: Core,
+): (request: Request, pathname: string, base: string) => Response | null {
+  const built = new Map<string, Record<DocName, Doc>>();
+  return (request, pathname, base) => {
+    const name = BY_PATH.get(pathname);
+    if (!name) return null;
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      return new Response(null, { status: 405, headers: { allow: 'GET, HEAD' } });
+    }
+    let docs = built.get(base);
+    if (!docs) {
+      docs = build(core, base);
+      if (built.size > 16) built.clear();
+      built.set(base, docs);
+    }
+    const found = docs[name];
+    const headers = {
+      etag: found.etag,
+      'cache-control': 'public, max-age=300',
+      'access-control-allow-origin': '*',
+      link: `<${base}/.well-known/api-catalog>; rel="api-catalog"`,
+      vary: 'Accept-Encoding',
+    };
+    if (matches(request.headers.get('if-none-match'), found.etag))
+      return new Response(null, { status: 304, headers });
+    return new Response(request.method === 'HEAD' ? null : found.body, {
+      status: 200,
+      headers: { ...headers, 'content-type': found.type },
+    });
+  };
+}

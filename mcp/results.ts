@@ -1,0 +1,26 @@
+import type { CallToolResult } from '@modelcontextprotocol/server';
+
+import type { InvokeResult } from '../core/kernel/core.ts';
+import { isOpError, toOpError } from '../core/kernel/errors.ts';
+import type { AnyOp } from '../core/kernel/op.ts';
+import { type Locale, t } from '../core/i18n/index.ts';
+
+/**
+ * A successful call: the op's output as structuredContent, and the same JSON as text for clients
+ * that only show text. A write says where to undo it.
+ */
+export function successResult(op: AnyOp, result: InvokeResult, locale: Locale): CallToolResult {
+  const json = JSON.stringify(result.output);
+  const structuredContent = result.output as Record<string, unknown>;
+  if (op.effect === 'read') return { content: [{ type: 'text', text: json }], structuredContent };
+  const head = result.auditId
+    ? t(locale, 'mcp.result.done', { activity: result.auditId })
+    : t(locale, 'mcp.result.unchanged');
+  return { content: [{ type: 'text', text: `${head}\n${json}` }], structuredContent };
+}
+
+/** A failed call as a tool result the model can read and act on; internal details stay in the log. */
+export function errorResult(error: unknown, locale: Locale, context: string): CallToolResult {
+  if (!isOpError(error)) console.error(`mcp: ${context} failed`, error);
+  return { isError: true, content: [{ type: 'text', text: toOpError(error).render(locale) }] };
+}

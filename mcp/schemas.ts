@@ -1,0 +1,111 @@
+import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import { z } from 'zod';
+
+import type { AnyOp } from '../core/kernel/op.ts';
+
+export type JsonSchema = Record<string, unknown>;
+
+interface OpSchemas {
+  input: StandardSchemaWithJSON;
+  output: StandardSchemaWithJSON;
+  inputJson: JsonSchema;
+  outputJson: JsonSchema;
+}
+
+const cache = new WeakMap<AnyOp, OpSchemas>();
+
+/** Keywords that describe the whole value and stay outside the branches of a split type. */
+const ANNOTATIONS = new Set([
+  'description',
+  'title',
+  'default',
+  'examples',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+]);
+
+/**
+ * `type: ["string", "null"]` is legal but clients that map schemas onto a single-type dialect
+ * (Gemini's OpenAPI subset) reject it; `anyOf` branches with one type each travel everywhere.
+ */
+function portable(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(portable);
+  if (typeof node !== 'object' || node === null) return node;
+  const entries = Object.entries(node as JsonSchema).map(([k, v]) => [k, portable(v)] as const);
+  const out = Object.fromEntries(entries) as JsonSchema;
+  if (!Array.isArray(out.type)) return out;
+  const types = out.type as string[];
+  const outer: JsonSchema = {};
+  const inner: JsonSchema = {};
+  for (const [key, value] of Object.entries(out)) {
+    if (key === 'type') continue;
+    (ANNOTATIONS.has(key) ? outer : inner)[key] = value;
+  }
+  return {
+    ...outer,
+    anyOf: types.map((type) => (type === 'null' ? { type } : { type, ...inner })),
+  };
+}
+
+/** An output schema without `additionalProperties: false`: it only says what comes back, and every byte is context. */
+function lean(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(lean);
+  if (typeof node !== 'object' || node === null) return node;
+  return Object.fromEntries(
+    Object.entries(node as JsonSchema)
+      .filter(([key, value]) => !(key === 'additionalProperties' && value === false))
+      .map(([key, value]) => [key, lean(value)]),
+  );
+}
+
+/**
+ * JSON Schema of a zod schema without `$schema` (2020-12 is MCP's default dialect). Inputs are made
+ * portable to single-type dialects, which function-calling APIs use; outputs are kept lean.
+ */
+export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
+    io,
+    unrepresentable: 'any',
+  }) as JsonSchema;
+  return (io === 'input' ? portable(rest) : lean(rest)) as JsonSchema;
+}
+
+/**
+ * A Standard Schema that advertises a JSON Schema but accepts any value. The SDK would otherwise
+ * validate tool arguments and results a second time, in English and with its own wording; the
+ * kernel already parses every input (strictly, in the member's language) and every output.
+ */
+function advertised(json: JsonSchema): StandardSchemaWithJSON {
+  return {
+    '~standard': {
+      version: 1,
+      vendor: 'exhale',
+      validate: (value: unknown) => ({ value }),
+      jsonSchema: { input: () => json, output: () => json },
+    },
+  };
+}
+
+/** The input and output schemas of an op as tools/list shows them, built once per op. */
+export function opSchemas(op: AnyOp): OpSchemas {
+  let schemas = cache.get(op);
+  if (!schemas) {
+    const strictInput = op.input instanceof z.ZodObject ? op.input.strict() : op.input;
+    const inputJson = jsonSchemaOf(strictInput, 'input');
+    const outputJson = jsonSchemaOf(op.output, 'output');
+    schemas = {
+      input: advertised(inputJson),
+      output: advertised(outputJson),
+      inputJson,
+      outputJson,
+    };
+    cache.set(op, schemas);
+  }
+  return schemas;
+}
+
+/** The same pass-through wrapper for the few schemas the MCP layer defines itself (the confirm tool). */
+export function advertisedZod(schema: z.ZodType, io: 'input' | 'output'): StandardSchemaWithJSON {
+  return advertised(jsonSchemaOf(schema, io));
+}

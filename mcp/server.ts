@@ -1,0 +1,120 @@
+import { McpServer, type ServerContext } from '@modelcontextprotocol/server';
+
+import type { Actor } from '../core/kernel/actor.ts';
+import type { Core } from '../core/kernel/core.ts';
+import { actingAgent, clientName } from './agent.ts';
+import { serverInfo } from './identity.ts';
+import { INSTRUCTIONS } from './instructions.ts';
+import { registerPrompts } from './prompts.ts';
+import { registerResources } from './resources.ts';
+import { registerOpTools } from './tools.ts';
+
+export interface ExhaleServerOptions {
+  core: Core;
+  /** Who the server acts for: a token's agent, or the local owner over stdio. */
+  actor: Actor;
+  /** The server's base URL (HTTP), named in serverInfo; absent over stdio. */
+  base?: string | undefined;
+  /** The protocol era this instance serves. */
+  era: 'legacy' | 'modern';
+  /** Whether this instance outlives one request (stdio), so 2025-era resource subscriptions can be kept. */
+  connection?: boolean;
+  /**
+   * The JSON-RPC messages this instance will serve, when known (one HTTP request): only what they
+   * need is registered. Absent: everything (a stdio connection, or an unreadable body).
+   */
+  serves?: ReadonlyArray<{ method: string; tool?: string | undefined }> | undefined;
+}
+
+interface Needs {
+  /** Tool names to register, or 'all'. */
+  tools: 'all' | Set<string>;
+  resources: boolean;
+  prompts: boolean;
+}
+
+const RESOURCE_METHODS = new Set([
+  'resources/list',
+  'resources/read',
+  'resources/templates/list',
+  'resources/subscribe',
+  'resources/unsubscribe',
+]);
+const PROMPT_METHODS = new Set(['prompts/list', 'prompts/get']);
+
+/**
+ * What a request needs registered. A stateless request builds its own server, so a tools/call
+ * registers just that tool; anything that reports capabilities (initialize, server/discover,
+ * subscriptions/listen) or is unknown gets everything.
+ */
+function needsOf(serves: ExhaleServerOptions['serves']): Needs {
+  const all: Needs = { tools: 'all', resources: true, prompts: true };
+  if (!serves || serves.length === 0) return all;
+  const needs: Needs = { tools: new Set(), resources: false, prompts: false };
+  for (const { method, tool } of serves) {
+    if (method === 'tools/call' && tool !== undefined) {
+      if (needs.tools !== 'all') needs.tools.add(tool);
+    } else if (method === 'tools/list') needs.tools = 'all';
+    else if (RESOURCE_METHODS.has(method)) needs.resources = true;
+    else if (PROMPT_METHODS.has(method)) needs.prompts = true;
+    else if (method === 'completion/complete') {
+      needs.resources = true;
+      needs.prompts = true;
+    } else if (!method.startsWith('notifications/')) return all;
+  }
+  return needs;
+}
+
+const legacySubscribed = new WeakMap<McpServer, Set<string>>();
+
+/** The URIs a 2025-era client on a live connection subscribed to (resources/subscribe), if any. */
+export function subscribedUris(server: McpServer): ReadonlySet<string> | undefined {
+  return legacySubscribed.get(server);
+}
+
+/** Lists depend on the token (scope, role), so they are private to it; a minute is plenty. */
+const PRIVATE_MINUTE = { ttlMs: 60_000, cacheScope: 'private' } as const;
+
+/**
+ * The one server factory: every tool, resource and prompt comes from the catalog and a few tables.
+ * Cheap to build, so the stateless HTTP endpoint builds one per request.
+ */
+export function createExhaleMcpServer(options: ExhaleServerOptions): McpServer {
+  const { core, actor } = options;
+  const server = new McpServer(serverInfo(options.base), {
+    instructions: INSTRUCTIONS,
+    // A token's tools and the prompts never change while it is used; resources do (see notifications.ts).
+    capabilities: {
+      tools: { listChanged: false },
+      prompts: { listChanged: false },
+      resources: { listChanged: true },
+    },
+    cacheHints: {
+      'tools/list': PRIVATE_MINUTE,
+      'prompts/list': PRIVATE_MINUTE,
+      'resources/templates/list': PRIVATE_MINUTE,
+    },
+  });
+  const actorFor = (ctx: ServerContext): Actor => actingAgent(actor, clientName(server, ctx));
+  const needs = needsOf(options.serves);
+  registerOpTools(server, core, actorFor, actor, needs.tools);
+  if (needs.resources) registerResources(server, core, actorFor, actor);
+  if (needs.prompts) registerPrompts(server, core, actor);
+  if (options.era === 'modern') {
+    // subscriptions/listen honours resourceSubscriptions only when the server declares subscribe.
+    server.server.registerCapabilities({ resources: { subscribe: true, listChanged: true } });
+  } else if (options.connection) {
+    const uris = new Set<string>();
+    legacySubscribed.set(server, uris);
+    server.server.registerCapabilities({ resources: { subscribe: true, listChanged: true } });
+    server.server.setRequestHandler('resources/subscribe', (request) => {
+      uris.add(request.params.uri);
+      return {};
+    });
+    server.server.setRequestHandler('resources/unsubscribe', (request) => {
+      uris.delete(request.params.uri);
+      return {};
+    });
+  }
+  return server;
+}

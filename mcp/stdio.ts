@@ -1,0 +1,49 @@
+import type { McpServer } from '@modelcontextprotocol/server';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+
+import type { Actor } from '../core/kernel/actor.ts';
+import type { Core } from '../core/kernel/core.ts';
+import { noticeFor } from './notifications.ts';
+import { createExhaleMcpServer, subscribedUris } from './server.ts';
+
+export interface McpStdioDeps {
+  core: Core;
+  /** The token's agent (`--token`/EXHALE_TOKEN) or the local owner; the CLI resolves it. */
+  actor: Actor;
+}
+
+/**
+ * Serves the same server over stdin/stdout (both protocol eras; the opening message picks one)
+ * until stdin closes. Change events of the actor's household become resource notifications.
+ * Nothing but protocol messages goes to stdout.
+ */
+export async function runMcpStdio(deps: McpStdioDeps): Promise<void> {
+  const { core, actor } = deps;
+  let pinned: McpServer | undefined;
+  const handle = serveStdio(
+    (ctx) => {
+      pinned = createExhaleMcpServer({ core, actor, era: ctx.era, connection: true });
+      return pinned;
+    },
+    { onerror: (error) => console.error('mcp stdio:', error.message) },
+  );
+  const unsubscribe = core.bus.subscribe((event) => {
+    if (!pinned || event.householdId !== actor.householdId) return;
+    const notice = noticeFor(event);
+    const server = pinned.server;
+    // 2025 era: only what the client subscribed to; 2026 era: the SDK filters per listen stream.
+    const subscribed = subscribedUris(pinned);
+    for (const uri of notice.updated) {
+      if (subscribed && !subscribed.has(uri)) continue;
+      void server.sendResourceUpdated({ uri }).catch(() => undefined);
+    }
+    if (notice.listChanged) void server.sendResourceListChanged().catch(() => undefined);
+  });
+  const stdin = process.stdin;
+  await new Promise<void>((resolve) => {
+    stdin.once('end', resolve);
+    stdin.once('close', resolve);
+  });
+  unsubscribe();
+  await handle.close();
+}

@@ -1,0 +1,81 @@
+import type {
+  CallToolResult,
+  InputRequiredResult,
+  McpServer,
+  ServerContext,
+  ToolAnnotations,
+} from '@modelcontextprotocol/server';
+
+import { type Actor, scopeAllows } from '../core/kernel/actor.ts';
+import type { Core } from '../core/kernel/core.ts';
+import { type AnyOp, offeredOn } from '../core/kernel/op.ts';
+import { needsConfirmation, registerConfirmTool, runConfirmed } from './confirm.ts';
+import { errorResult, successResult } from './results.ts';
+import { opSchemas } from './schemas.ts';
+
+/** Tool names every client accepts (the strictest rule in use). */
+export const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/** MCP annotations follow from the op's declared effect; Exhale never reaches outside its own data. */
+export function annotationsOf(op: AnyOp): ToolAnnotations {
+  return {
+    readOnlyHint: op.effect === 'read',
+    destructiveHint: op.effect === 'destructive',
+    idempotentHint: op.idempotent === true,
+    openWorldHint: false,
+  };
+}
+
+/** The ops an actor gets as tools: offered on MCP, within the token's scope, owner-only ones for the owner. */
+export function toolOps(catalog: readonly AnyOp[], actor: Actor): AnyOp[] {
+  return catalog.filter(
+    (op) =>
+      offeredOn(op, 'mcp') &&
+      scopeAllows(actor.scope, op.scope) &&
+      (!op.ownerOnly || actor.role === 'owner'),
+  );
+}
+
+/** Whether the `confirm` tool is offered: only to tokens that can write but not without confirmation. */
+export function offersConfirm(actor: Actor): boolean {
+  return actor.scope === 'write';
+}
+
+/**
+ * Registers every op the actor may call as a tool, generated from the catalog: no per-tool code.
+ * `only` narrows it to the tools one request calls (the rest would be built for nothing).
+ */
+export function registerOpTools(
+  server: McpServer,
+  core: Core,
+  actorFor: (ctx: ServerContext) => Actor,
+  base: Actor,
+  only: 'all' | ReadonlySet<string> = 'all',
+): void {
+  for (const op of toolOps(core.catalog, base)) {
+    if (only !== 'all' && !only.has(op.name)) continue;
+    const schemas = opSchemas(op);
+    server.registerTool(
+      op.name,
+      {
+        title: op.title,
+        description: op.description,
+        inputSchema: schemas.input,
+        outputSchema: schemas.output,
+        annotations: annotationsOf(op),
+      },
+      async (args: unknown, ctx: ServerContext): Promise<CallToolResult | InputRequiredResult> => {
+        const actor = actorFor(ctx);
+        try {
+          if (needsConfirmation(op, actor))
+            return await runConfirmed({ core, server }, op, actor, args, ctx);
+          return successResult(op, await core.invoke(op, actor, args), actor.locale);
+        } catch (error) {
+          return errorResult(error, actor.locale, op.name);
+        }
+      },
+    );
+  }
+  if (offersConfirm(base) && (only === 'all' || only.has('confirm')))
+    registerConfirmTool(server, core, actorFor);
+}

@@ -1,0 +1,194 @@
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+import { type HttpHost, startHttpHost } from '../../bot/http/server.ts';
+import { createMcpFetchHandler } from '../../mcp/http.ts';
+import { createMcpTestHousehold, type McpTestHousehold } from './helpers.ts';
+
+const LEGACY_HEADERS = {
+  'content-type': 'application/json',
+  accept: 'application/json, text/event-stream',
+};
+const initialize = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: {
+    protocolVersion: '2025-11-25',
+    capabilities: {},
+    clientInfo: { name: 'curl', version: '1' },
+  },
+});
+
+describe('the /mcp endpoint on the HTTP host', () => {
+  let h: McpTestHousehold;
+  let host: HttpHost;
+  let token: string;
+  beforeEach(async () => {
+    h = await createMcpTestHousehold();
+    host = await startHttpHost({ port: 0, handlers: [createMcpFetchHandler({ core: h.core })] });
+    token = (await h.token('read')).token;
+  });
+  afterEach(async () => {
+    await host.close();
+    await h.closeAll();
+  });
+
+  it.each(['auto', 'legacy'] as const)(
+    'serves the SDK client over a real socket (%s negotiation)',
+    async (mode) => {
+      const client = new Client(
+        { name: 'socket-test', version: '1' },
+        { versionNegotiation: { mode } },
+      );
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${host.url}/mcp`), {
+          authProvider: { token: async () => token },
+        }),
+      );
+      expect(client.getProtocolEra()).toBe(mode === 'auto' ? 'modern' : 'legacy');
+      const result = await client.callTool({ name: 'get_household', arguments: {} });
+      expect(result.structuredContent).toMatchObject({ id: h.householdId, currency: 'EUR' });
+      await client.close();
+    },
+  );
+
+  it('answers GET and DELETE with 405 where the era has no stream', async () => {
+    for (const method of ['GET', 'DELETE']) {
+      const response = await fetch(`${host.url}/mcp`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' },
+      });
+      expect(response.status).toBe(405);
+    }
+  });
+
+  it('serves a stateless 2025-era initialize on the same URL, without a session', async () => {
+    const response = await fetch(`${host.url}/mcp`, {
+      method: 'POST',
+      headers: { ...LEGACY_HEADERS, authorization: `Bearer ${token}` },
+      body: initialize,
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('mcp-session-id')).toBeNull();
+    expect(await response.text()).toContain('"serverInfo"');
+  });
+
+  it('refuses another Host or a foreign Origin (DNS rebinding)', async () => {
+    const evilHost = await h.send('/mcp', {
+      method: 'POST',
+      headers: { ...LEGACY_HEADERS, host: 'evil.example', authorization: `Bearer ${token}` },
+      body: initialize,
+    });
+    expect(evilHost.status).toBe(403);
+    const evilOrigin = await fetch(`${host.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        ...LEGACY_HEADERS,
+        origin: 'https://evil.example',
+        authorization: `Bearer ${token}`,
+      },
+      body: initialize,
+    });
+    expect(evilOrigin.status).toBe(403);
+    const local = await fetch(`${host.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        ...LEGACY_HEADERS,
+        origin: 'http://localhost:5173',
+        authorization: `Bearer ${token}`,
+      },
+      body: initialize,
+    });
+    expect(local.status).toBe(200);
+  });
+
+  it("accepts the public URL's host and configured hosts", async () => {
+    const handler = createMcpFetchHandler({
+      core: h.core,
+      publicUrl: 'https://exhale.example.com/',
+      allowedHosts: ['exhale.lan'],
+    });
+    for (const name of ['exhale.example.com', 'exhale.lan']) {
+      const response = await handler(
+        new Request('http://127.0.0.1/mcp', {
+          method: 'POST',
+          headers: { ...LEGACY_HEADERS, host: name, authorization: `Bearer ${token}` },
+          body: initialize,
+        }),
+      );
+      expect(response?.status).toBe(200);
+    }
+  });
+
+  it('answers malformed JSON with a JSON-RPC parse error and no stack trace', async () => {
+    const response = await fetch(`${host.url}/mcp`, {
+      method: 'POST',
+      headers: { ...LEGACY_HEADERS, authorization: `Bearer ${token}` },
+      body: '{"jsonrpc":',
+    });
+    expect(response.status).toBe(400);
+    const body = await response.text();
+    expect(body).toContain('-32700');
+    expect(body).not.toMatch(/\n\s+at /);
+  });
+
+  it('lets the host refuse an oversized body before MCP sees it', async () => {
+    const small = await startHttpHost({
+      port: 0,
+      handlers: [createMcpFetchHandler({ core: h.core })],
+      maxBodyBytes: 1024,
+    });
+    try {
+      const response = await fetch(`${small.url}/mcp`, {
+        method: 'POST',
+        headers: { ...LEGACY_HEADERS, authorization: `Bearer ${token}` },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: 'list_subscriptions', arguments: { text: 'x'.repeat(4000) } },
+        }),
+      });
+      expect(response.status).toBe(413);
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('ends open listen streams on close, so the host can shut down', async () => {
+    const handler = createMcpFetchHandler({ core: h.core });
+    const own = await startHttpHost({ port: 0, handlers: [handler] });
+    const client = new Client(
+      { name: 'listener', version: '1' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${own.url}/mcp`), {
+        authProvider: { token: async () => token },
+      }),
+    );
+    const subscription = await client.listen({ resourceSubscriptions: ['exhale://context'] });
+    await handler.close();
+    await own.close();
+    expect(await subscription.closed).not.toBe('local');
+    await client.close();
+  });
+
+  it('leaves every other path to the next handler', async () => {
+    const handler = createMcpFetchHandler({ core: h.core });
+    for (const path of [
+      '/',
+      '/mcpx',
+      '/mcp/other',
+      '/api/subscriptions',
+      '/.well-known/oauth-protected-resource',
+    ]) {
+      expect(
+        await handler(new Request(`http://localhost${path}`, { headers: { host: 'localhost' } })),
+      ).toBeNull();
+    }
+    const health = await fetch(`${host.url}/healthz`);
+    expect(health.status).toBe(200);
+  });
+});
