@@ -84,12 +84,26 @@ export async function subscriptionViews(
   const ids = rows.map((r) => r.id);
   const householdId = rows[0]?.household_id ?? '';
   // Sequential on purpose: a PostgreSQL transaction is one connection and runs one query at a time.
-  const categories = (await db('categories')
-    .where({ household_id: householdId })
-    .select('id', 'name')) as Array<{ id: string; name: string }>;
-  const methods = (await db('payment_methods')
-    .where({ household_id: householdId })
-    .select('id', 'name')) as Array<{ id: string; name: string }>;
+  // Category and payment-method names come in one query, only for the ids these rows use.
+  const categoryIds = [
+    ...new Set(rows.map((r) => r.category_id).filter((x): x is string => x !== null)),
+  ];
+  const methodIds = [
+    ...new Set(rows.map((r) => r.payment_method_id).filter((x): x is string => x !== null)),
+  ];
+  const names =
+    categoryIds.length + methodIds.length === 0
+      ? []
+      : ((await db('categories')
+          .where({ household_id: householdId })
+          .whereIn('id', categoryIds.length > 0 ? categoryIds : [''])
+          .select('id', 'name', db.raw("'c' as kind"))
+          .unionAll((u) => {
+            u.from('payment_methods')
+              .where({ household_id: householdId })
+              .whereIn('id', methodIds.length > 0 ? methodIds : [''])
+              .select('id', 'name', db.raw("'p' as kind"));
+          })) as Array<{ id: string; name: string; kind: string }>);
   const tagLinks = await chunked(
     ids,
     (part) =>
@@ -113,8 +127,8 @@ export async function subscriptionViews(
         Array<{ sid: string; member_id: string; share_bp: number }>
       >,
   );
-  const categoryNames = new Map(categories.map((c) => [c.id, c.name]));
-  const methodNames = new Map(methods.map((m) => [m.id, m.name]));
+  const categoryNames = new Map(names.filter((n) => n.kind === 'c').map((c) => [c.id, c.name]));
+  const methodNames = new Map(names.filter((n) => n.kind === 'p').map((m) => [m.id, m.name]));
   const tagsBySub = groupBy(tagLinks, (t) => t.sid);
   const sharesBySub = groupBy(shares, (s) => s.sid);
   return rows.map((row) => ({
