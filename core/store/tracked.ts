@@ -20,6 +20,7 @@ export const TRACKED_TABLES = [
   'price_changes',
   'fx_rates',
   'tokens',
+  'assistant_settings',
 ] as const;
 export type TrackedTable = (typeof TRACKED_TABLES)[number];
 

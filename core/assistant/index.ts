@@ -1,0 +1,368 @@
+import { type Actor, scopeAllows } from '../kernel/actor.ts';
+import type { Core } from '../kernel/core.ts';
+import { OpError } from '../kernel/errors.ts';
+import { offeredOn } from '../kernel/op.ts';
+import { t } from '../i18n/index.ts';
+import { type Attachment, attachmentPart } from './attachments.ts';
+import { createClient } from './client.ts';
+import { REPORT_SUBSCRIPTIONS } from './documents.ts';
+import type { LlmError } from './errors.ts';
+import type { FetchLike, HttpOptions } from './http.ts';
+import { LIMITS, type Limits } from './limits.ts';
+import { runLoop, type ProposalView, type Stop } from './loop.ts';
+import { loadMemory, memoryMessages, proposalFacts, rememberTurn } from './memory.ts';
+import type { Message, Part, TextSink } from './model.ts';
+import { BriefingCache, memoryBlock, systemPrompt } from './prompt.ts';
+import {
+  claimProposal,
+  loadProposal,
+  type Proposal,
+  purgeProposals,
+  releaseProposal,
+  settleProposal,
+} from './proposals.ts';
+import { takeSlot } from './rate.ts';
+import type { Screen } from './screen.ts';
+import {
+  type AssistantConfigOverride,
+  loadStoredSettings,
+  overridesFromEnv,
+  resolveSettings,
+} from './settings.ts';
+import { startQuestion } from './telemetry.ts';
+import { assistantActor, toolOps, toolSpecs } from './tools.ts';
+import { costMicros, type Outcome, priceOf, recordUsage } from './usage.ts';
+
+export type { Attachment } from './attachments.ts';
+export type { ProposalView } from './loop.ts';
+export type { Screen } from './screen.ts';
+export type { AssistantConfigOverride } from './settings.ts';
+export { LIMITS } from './limits.ts';
+export { overridesFromEnv } from './settings.ts';
+
+export interface AssistantDeps {
+  core: Core;
+  /** Fields that override every household's stored settings; default: the EXHALE_ASSISTANT_* environment. */
+  config?: AssistantConfigOverride | undefined;
+  fetch?: FetchLike | undefined;
+  clock?: (() => Date) | undefined;
+  /** Tighter or looser limits (tests); the defaults are the table in limits.ts. */
+  limits?: Partial<Limits> | undefined;
+  http?: Partial<Omit<HttpOptions, 'fetch'>> | undefined;
+  log?: ((message: string, error?: unknown) => void) | undefined;
+}
+
+export interface AssistantMessage {
+  text: string;
+  attachments?: Attachment[] | undefined;
+}
+
+/** The answer to one message: the model's words, Exhale's cards and screen beside them. */
+export interface AssistantReply {
+  /** The model's text (streamed to the sink as it was written). */
+  text: string;
+  /** Prepared changes, each a card with Confirm and Discard. */
+  cards: ProposalView[];
+  /** A screen the model asked Exhale to show, rendered from the database. */
+  screen: Screen | null;
+  /** Exhale's own sentence when something stopped the answer (a limit, a model error), in the member's language. */
+  notice: string | null;
+  outcome: Outcome;
+}
+
+/** What a tap on Confirm did: the change applied once, with its audit entry for Undo. */
+export interface ConfirmResult {
+  id: string;
+  op: string;
+  title: string;
+  lines: string[];
+  auditId: string | null;
+  /** Until when Undo works (null when nothing changed). */
+  undoUntil: string | null;
+  output: unknown;
+}
+
+export interface Assistant {
+  isConfigured(householdId: string): Promise<boolean>;
+  ask(actor: Actor, message: AssistantMessage, sink?: TextSink): Promise<AssistantReply>;
+  confirm(actor: Actor, proposalId: string): Promise<ConfirmResult>;
+  discard(actor: Actor, proposalId: string): Promise<{ id: string; title: string }>;
+  undo(actor: Actor, proposalId: string): Promise<{ id: string; title: string; undone: number }>;
+}
+
+const NOTICE_OF_STOP: Record<Stop, string> = {
+  calls: 'assistant.notice.calls',
+  time: 'assistant.notice.time',
+  tokens: 'assistant.notice.tokens',
+  refused: 'assistant.notice.refused',
+  failed: 'assistant.notice.failed',
+};
+
+function errorNotice(error: LlmError): string {
+  switch (error.kind) {
+    case 'rate_limited':
+    case 'overloaded':
+      return 'assistant.notice.busy';
+    case 'auth':
+      return 'assistant.notice.auth';
+    case 'timeout':
+      return 'assistant.notice.time';
+    default:
+      return 'assistant.notice.failed';
+  }
+}
+
+/**
+ * The built-in assistant. Off until a provider and model are configured (stored per household,
+ * overridden by the environment); while off nothing is sent anywhere. Every state it keeps (turns,
+ * proposals, pace, usage) is in the database, so any process can confirm any proposal.
+ */
+export function createAssistant(deps: AssistantDeps): Assistant {
+  const { core } = deps;
+  const override = deps.config ?? overridesFromEnv();
+  const fetchFn: FetchLike = deps.fetch ?? ((input, init) => fetch(input, init));
+  const clock = deps.clock ?? (() => core.clock());
+  const limits: Limits = { ...LIMITS, ...(deps.limits ?? {}) };
+  const log = deps.log ?? ((message: string, error?: unknown) => console.error(message, error));
+  const db = core.db.knex;
+  const briefings = new BriefingCache();
+
+  async function settingsFor(householdId: string) {
+    return resolveSettings(await loadStoredSettings(db, householdId), override);
+  }
+
+  async function mine(actor: Actor, id: string): Promise<Proposal> {
+    const proposal = await loadProposal(db, id);
+    if (
+      !proposal ||
+      proposal.householdId !== actor.householdId ||
+      proposal.memberId !== actor.memberId
+    ) {
+      throw new OpError('not_found', 'assistant.proposal.not_found', { id });
+    }
+    return proposal;
+  }
+
+  return {
+    async isConfigured(householdId) {
+      return (await settingsFor(householdId)) !== null;
+    },
+
+    async ask(actor, message, sink) {
+      const started = clock();
+      if (!actor.householdId || !actor.memberId)
+        throw new OpError('forbidden', 'errors.no_household');
+      const settings = await settingsFor(actor.householdId);
+      if (!settings) throw new OpError('unavailable', 'assistant.off');
+      const text = message.text.trim();
+      if (Buffer.byteLength(text) > limits.messageBytes)
+        throw new OpError('too_large', 'assistant.too_long', { max: limits.messageBytes });
+      const files = message.attachments ?? [];
+      const fileParts: Part[] = files.map((f) => attachmentPart(f, limits));
+      if (text === '' && fileParts.length === 0)
+        throw new OpError('invalid_input', 'assistant.empty');
+      const slot = await takeSlot(
+        db,
+        { householdId: actor.householdId, memberId: actor.memberId },
+        started,
+        { burst: limits.rateBurst, intervalMs: limits.rateIntervalMs },
+      );
+      if (!slot.ok)
+        throw new OpError('rate_limited', 'assistant.rate_limited', {
+          seconds: Math.ceil(slot.retryAfterMs / 1000),
+        });
+
+      const acting = assistantActor(actor);
+      const documentMode = fileParts.length > 0;
+      const ops = toolOps(core.catalog, acting);
+      const canCreate = ops.some((op) => op.name === 'create_subscription');
+      const tools = documentMode ? (canCreate ? [REPORT_SUBSCRIPTIONS] : []) : toolSpecs(ops);
+      const [briefing, memory] = await Promise.all([
+        briefings.get(core, acting, started),
+        loadMemory(db, actor.memberId, started, {
+          turns: limits.memoryTurns,
+          ttlMs: limits.memoryTtlMs,
+        }),
+      ]);
+      const system = systemPrompt({
+        briefing,
+        memory: memoryBlock(proposalFacts(memory, started)),
+        language: actor.locale,
+        documentMode,
+      });
+      const question: Message = {
+        role: 'user',
+        parts: [...fileParts, ...(text ? [{ type: 'text' as const, text }] : [])],
+      };
+      const client = createClient(settings, fetchFn, deps.http);
+      const span = startQuestion(settings.provider, settings.model, {
+        'exhale.channel': actor.channel,
+        'exhale.attachments': files.length,
+      });
+
+      const deadline = new AbortController();
+      const timer = setTimeout(() => deadline.abort(), limits.messageTimeoutMs);
+      let loop;
+      try {
+        loop = await runLoop({
+          core,
+          client,
+          actor: acting,
+          ops: new Map(ops.map((op) => [op.name, op])),
+          tools,
+          documentMode,
+          system,
+          messages: [...memoryMessages(memory), question],
+          limits,
+          sink,
+          span,
+          signal: deadline.signal,
+          now: clock,
+          log,
+        });
+      } finally {
+        clearTimeout(timer);
+      }
+
+      const outcome: Outcome =
+        loop.stop === null
+          ? 'answered'
+          : loop.stop === 'refused'
+            ? 'refused'
+            : loop.stop === 'failed'
+              ? 'failed'
+              : 'limit';
+      let noticeKey =
+        loop.error && loop.stop === 'failed'
+          ? errorNotice(loop.error)
+          : loop.stop
+            ? NOTICE_OF_STOP[loop.stop]
+            : null;
+      if (loop.stop === 'refused' && loop.text !== '') noticeKey = null;
+      if (!noticeKey && loop.changesCapped) noticeKey = 'assistant.notice.changes';
+      if (!noticeKey && loop.text === '' && loop.cards.length === 0 && loop.screen === null)
+        noticeKey = 'assistant.notice.empty';
+      const notice = noticeKey
+        ? t(actor.locale, noticeKey, {
+            calls: limits.callsPerMessage,
+            changes: limits.changesPerMessage,
+          })
+        : null;
+      if (loop.error) log(`assistant: model call failed (${loop.error.kind})`, loop.error);
+
+      const now = clock();
+      const cost = costMicros(loop.usage, priceOf(settings.model, settings.prices));
+      span.span.setAttributes({
+        'gen_ai.usage.input_tokens': loop.usage.inputTokens,
+        'gen_ai.usage.output_tokens': loop.usage.outputTokens,
+        'exhale.calls': loop.calls,
+        'exhale.outcome': outcome,
+        'exhale.proposals': loop.cards.length,
+      });
+      if (cost !== null) span.span.setAttribute('exhale.cost_micros', cost);
+      span.span.end();
+      await recordUsage(db, {
+        id: core.newId('asu'),
+        householdId: actor.householdId,
+        memberId: actor.memberId,
+        channel: actor.channel,
+        provider: settings.provider,
+        model: settings.model,
+        calls: loop.calls,
+        usage: loop.usage,
+        costMicros: cost,
+        outcome,
+        at: now,
+      });
+      const answer = [loop.text, ...loop.cards.map((c) => `[${c.title}]`)]
+        .filter((s) => s !== '')
+        .join('\n');
+      await rememberTurn(db, {
+        id: core.newId('ast'),
+        householdId: actor.householdId,
+        memberId: actor.memberId,
+        question: text || `(${files.length} file)`,
+        answer: answer || (notice ?? ''),
+        now,
+        ttlMs: limits.memoryTtlMs,
+      });
+      await purgeProposals(db, now, limits.undoWindowMs);
+      return { text: loop.text, cards: loop.cards, screen: loop.screen, notice, outcome };
+    },
+
+    async confirm(actor, proposalId) {
+      const proposal = await mine(actor, proposalId);
+      const now = clock();
+      if (proposal.status !== 'pending' || proposal.usedAt !== null)
+        throw new OpError('conflict', 'assistant.proposal.used', { id: proposalId });
+      if (proposal.expiresAt <= now.toISOString())
+        throw new OpError('conflict', 'assistant.proposal.expired', { id: proposalId });
+      if (!(await claimProposal(db, proposalId, now)))
+        throw new OpError('conflict', 'assistant.proposal.used', { id: proposalId });
+      const acting = assistantActor(actor);
+      let applied;
+      try {
+        const op = core.op(proposal.op);
+        if (!offeredOn(op, 'assistant') || !scopeAllows(acting.scope, op.scope))
+          throw new OpError('forbidden');
+        applied = await core.invoke(op, acting, proposal.args);
+      } catch (error) {
+        // Not applied: the card stays usable until it expires.
+        await releaseProposal(db, proposalId);
+        throw error;
+      }
+      await settleProposal(db, proposal, {
+        status: 'confirmed',
+        audit_id: applied.auditId,
+        decided_at: now.toISOString(),
+      });
+      return {
+        id: proposal.id,
+        op: proposal.op,
+        title: t(actor.locale, 'assistant.done', {
+          title: proposal.title.replace(/^¿/, '').replace(/\?$/, ''),
+        }),
+        lines: proposal.lines,
+        auditId: applied.auditId,
+        undoUntil: applied.auditId
+          ? new Date(now.getTime() + limits.undoWindowMs).toISOString()
+          : null,
+        output: applied.output,
+      };
+    },
+
+    async discard(actor, proposalId) {
+      const proposal = await mine(actor, proposalId);
+      const now = clock();
+      if (proposal.status !== 'pending' || proposal.usedAt !== null)
+        throw new OpError('conflict', 'assistant.proposal.used', { id: proposalId });
+      const taken = await db('flows')
+        .where({ id: proposalId, kind: 'proposal' })
+        .whereNull('used_at')
+        .update({ used_at: now.toISOString() });
+      if (Number(taken) !== 1)
+        throw new OpError('conflict', 'assistant.proposal.used', { id: proposalId });
+      await settleProposal(db, proposal, { status: 'discarded', decided_at: now.toISOString() });
+      return { id: proposal.id, title: proposal.title };
+    },
+
+    async undo(actor, proposalId) {
+      const proposal = await mine(actor, proposalId);
+      const now = clock();
+      if (proposal.status !== 'confirmed' || !proposal.audit_id)
+        throw new OpError('conflict', 'assistant.proposal.not_applied', { id: proposalId });
+      if (proposal.undone_at)
+        throw new OpError('conflict', 'errors.already_undone', { summary: proposal.title });
+      const decided = proposal.decided_at ? Date.parse(proposal.decided_at) : 0;
+      if (now.getTime() - decided > limits.undoWindowMs)
+        throw new OpError('conflict', 'assistant.proposal.undo_expired', { id: proposalId });
+      const undone = await core.invoke('undo', assistantActor(actor), { ids: [proposal.audit_id] });
+      await settleProposal(db, proposal, { undone_at: now.toISOString() });
+      return {
+        id: proposal.id,
+        title: proposal.title,
+        undone: (undone.output as { changes: number }).changes,
+      };
+    },
+  };
+}

@@ -1,0 +1,79 @@
+import { z } from 'zod';
+
+import { type Actor, type Scope, scopeAllows } from '../kernel/actor.ts';
+import { type AnyOp, offeredOn } from '../kernel/op.ts';
+import type { ToolSpec } from './model.ts';
+import { SHOW_SCREEN } from './screen.ts';
+
+/** The scope the assistant never goes above: it prepares writes, a person confirms them. */
+const ASSISTANT_SCOPE: Scope = 'write';
+
+/** Keys that would ask the kernel to skip or pre-approve a preview; never offered, stripped if sent. */
+const GATE_KEYS = new Set(['dryRun', 'dry_run', 'confirm', 'confirmed', 'confirmation_id']);
+
+/** The assistant acting as the member who asked: same member, household and channel, at most `write`. */
+export function assistantActor(member: Actor): Actor {
+  return {
+    kind: 'assistant',
+    householdId: member.householdId,
+    memberId: member.memberId,
+    role: member.role,
+    scope: scopeAllows(ASSISTANT_SCOPE, member.scope) ? member.scope : ASSISTANT_SCOPE,
+    channel: member.channel,
+    locale: member.locale,
+  };
+}
+
+/** The ops offered as tools: not excluded from the assistant, within its scope, owner-only ones for owners. */
+export function toolOps(catalog: readonly AnyOp[], actor: Actor): AnyOp[] {
+  return catalog.filter(
+    (op) =>
+      offeredOn(op, 'assistant') &&
+      (op.household ?? 'required') === 'required' &&
+      scopeAllows(actor.scope, op.scope) &&
+      (!op.ownerOnly || actor.role === 'owner'),
+  );
+}
+
+const specCache = new WeakMap<AnyOp, ToolSpec>();
+
+/** An op as a tool: its name, description and input JSON Schema (strict, gate keys removed), built once. */
+export function toolSpecOf(op: AnyOp): ToolSpec {
+  let spec = specCache.get(op);
+  if (!spec) {
+    const input = op.input instanceof z.ZodObject ? op.input.strict() : op.input;
+    const { $schema: _dialect, ...schema } = z.toJSONSchema(input, {
+      io: 'input',
+      unrepresentable: 'any',
+    }) as Record<string, unknown>;
+    spec = { name: op.name, description: op.description, parameters: withoutGateKeys(schema) };
+    specCache.set(op, spec);
+  }
+  return spec;
+}
+
+function withoutGateKeys(schema: Record<string, unknown>): Record<string, unknown> {
+  const properties = schema.properties;
+  if (typeof properties !== 'object' || properties === null) return schema;
+  const kept = Object.fromEntries(Object.entries(properties).filter(([k]) => !GATE_KEYS.has(k)));
+  const required = Array.isArray(schema.required)
+    ? schema.required.filter((k) => typeof k === 'string' && !GATE_KEYS.has(k))
+    : undefined;
+  return { ...schema, properties: kept, ...(required ? { required } : {}) };
+}
+
+/** Every tool of a turn: the member's ops, then `show_screen`. */
+export function toolSpecs(ops: readonly AnyOp[]): ToolSpec[] {
+  return [...ops.map(toolSpecOf), SHOW_SCREEN];
+}
+
+/** The arguments the model sent without any dry-run or confirmation switch. */
+export function stripGateKeys(args: Record<string, unknown>): Record<string, unknown> {
+  let stripped: Record<string, unknown> | null = null;
+  for (const key of Object.keys(args)) {
+    if (!GATE_KEYS.has(key)) continue;
+    stripped ??= { ...args };
+    delete stripped[key];
+  }
+  return stripped ?? args;
+}

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+
+import { loadStoredSettings, overridesFromEnv } from '../../assistant/settings.ts';
+import { defineOp } from '../../kernel/op.ts';
+import { household } from '../shared/context.ts';
+import { AssistantSettings, settingsView } from './view.ts';
+
+export const getAssistantSettings = defineOp({
+  name: 'get_assistant_settings',
+  title: 'Get the assistant settings',
+  description:
+    "Shows how the household's built-in assistant is configured: whether it is on, the model provider, model and server, whether an API key is set (never the key) and which fields the server environment overrides. Only the owner may.",
+  input: z.object({}),
+  output: AssistantSettings,
+  effect: 'read',
+  scope: 'read',
+  ownerOnly: true,
+  idempotent: true,
+  exclude: {
+    assistant: 'The model settings are for the owner to manage, not a topic for the model.',
+  },
+  async run(ctx) {
+    return settingsView(
+      await loadStoredSettings(ctx.tx.trx, household(ctx).id),
+      overridesFromEnv(),
+    );
+  },
+});
