@@ -30,6 +30,9 @@ export const undo = defineOp({
       const latest = (await visibleEntries(ctx)
         .andWhere({ member_id: ctx.actor.memberId ?? '' })
         .whereNull('undone_by')
+        // "Undo my last change" never means "leave the household": creating or joining one is
+        // undone only when named explicitly.
+        .whereNotIn('op', ['create_household', 'join_household'])
         .orderBy('seq', 'desc')
         .first()) as AuditRow | undefined;
       if (!latest) throw new OpError('not_found', 'errors.nothing_to_undo');

@@ -95,6 +95,13 @@ describe('undo', () => {
     ).toEqual(['His']);
   });
 
+  it('never takes joining the household for "my last change"', async () => {
+    const luis = await h.addMember('Luis');
+    await expect(h.core.invoke('undo', luis, {})).rejects.toMatchObject({ code: 'not_found' });
+    const members = await h.core.invoke('list_members', h.owner, {});
+    expect(members.output.members.map((m) => m.name)).toEqual(['Ana', 'Luis']);
+  });
+
   it("lets a member undo their own changes but not another member's", async () => {
     const mine = await add();
     const luis = await h.addMember('Luis', 'es');
