@@ -4,17 +4,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { run } from '@grammyjs/runner';
-import { Bot } from 'grammy';
-
-import { startTelegram } from '../bot/telegram/index.ts';
-import { addDays } from '../core/domain/dates.ts';
-import { newcomerActor } from '../core/kernel/actor.ts';
-import { Core } from '../core/kernel/core.ts';
-import { catalog } from '../core/ops/catalog.ts';
-import { migrate, openDatabase } from '../core/store/connection.ts';
-import { FakeTelegram, type TgUser } from '../test/fakes/telegramBotApi.ts';
+import type { FakeTelegram, TgUser } from '../test/fakes/telegramBotApi.ts';
 import type { BenchRow, BenchSuite } from './types.ts';
+
+// Everything else is imported where it is used, so the echo bot's process loads grammY and
+// nothing of Exhale: its memory is the baseline of a bare bot.
 
 /**
  * The Telegram bot's throughput and memory, measured through the project's fake Bot API over
@@ -40,7 +34,17 @@ interface ChildConfig {
 }
 
 type ToChild = { type: 'rss' } | { type: 'stop' };
-type FromChild = { type: 'ready'; rss: number } | { type: 'rss'; rss: number };
+interface Memory {
+  rss: number;
+  /** V8 heap in use after a full garbage collection: what the process really keeps. */
+  heapAfterGc: number;
+}
+type FromChild = ({ type: 'ready' } & Memory) | ({ type: 'rss' } & Memory);
+
+function memory(): Memory {
+  (globalThis as { gc?: () => void }).gc?.();
+  return { rss: process.memoryUsage().rss, heapAfterGc: process.memoryUsage().heapUsed };
+}
 
 // ---------------------------------------------------------------- the child: one bot process
 
@@ -50,24 +54,35 @@ async function runChild(config: ChildConfig): Promise<void> {
   };
   let stop: () => Promise<void>;
   if (config.kind === 'echo') {
+    const { Bot } = await import('grammy');
+    const { run } = await import('@grammyjs/runner');
     const bot = new Bot(config.token, { client: { apiRoot: config.apiRoot } });
     bot.on('message:text', (ctx) => ctx.reply(ctx.message.text));
     const runner = run(bot);
     stop = () => runner.stop();
   } else {
+    const { openDatabase } = await import('../core/store/connection.ts');
+    const { Core } = await import('../core/kernel/core.ts');
+    const { catalog } = await import('../core/ops/catalog.ts');
+    const { startTelegram } = await import('../bot/telegram/index.ts');
     const db = openDatabase({ sqliteFile: config.sqliteFile });
     const core = new Core({ db, catalog });
-    const telegram = await startTelegram({ core, token: config.token, apiRoot: config.apiRoot, log: (m, e) => console.error(m, e) });
+    const telegram = await startTelegram({
+      core,
+      token: config.token,
+      apiRoot: config.apiRoot,
+      log: (m, e) => console.error(m, e),
+    });
     stop = async () => {
       await telegram.stop();
       await db.close();
     };
   }
   process.on('message', (message: ToChild) => {
-    if (message.type === 'rss') send({ type: 'rss', rss: process.memoryUsage().rss });
+    if (message.type === 'rss') send({ type: 'rss', ...memory() });
     else void stop().then(() => process.exit(0));
   });
-  send({ type: 'ready', rss: process.memoryUsage().rss });
+  send({ type: 'ready', ...memory() });
 }
 
 const childConfig = process.env.EXHALE_BENCH_TELEGRAM_CHILD;
@@ -77,15 +92,24 @@ if (childConfig) await runChild(JSON.parse(childConfig) as ChildConfig);
 
 /** A SQLite file with one household of 500 subscriptions and USERS members, each with a Telegram id. */
 async function seed(file: string): Promise<void> {
+  const { addDays } = await import('../core/domain/dates.ts');
+  const { newcomerActor } = await import('../core/kernel/actor.ts');
+  const { Core } = await import('../core/kernel/core.ts');
+  const { catalog } = await import('../core/ops/catalog.ts');
+  const { migrate, openDatabase } = await import('../core/store/connection.ts');
   const db = openDatabase({ sqliteFile: file });
   await migrate(db);
   const core = new Core({ db, catalog });
-  const created = await core.invoke('create_household', newcomerActor('telegram', 'en', { telegram: '1000' }), {
-    name: 'Bench',
-    currency: 'EUR',
-    time_zone: 'Europe/Madrid',
-    owner_name: 'Ana',
-  });
+  const created = await core.invoke(
+    'create_household',
+    newcomerActor('telegram', 'en', { telegram: '1000' }),
+    {
+      name: 'Bench',
+      currency: 'EUR',
+      time_zone: 'Europe/Madrid',
+      owner_name: 'Ana',
+    },
+  );
   const householdId = created.output.household.id;
   const ownerId = created.output.member.id;
   const now = new Date().toISOString();
@@ -134,23 +158,34 @@ async function seed(file: string): Promise<void> {
     ['USD', 1.0705],
     ['GBP', 0.84638],
   ] as const) {
-    await db.knex('fx_rates').insert({ id: `fx_${currency}`, household_id: '', date: '2024-06-28', currency, per_eur: perEur, source: 'ecb' });
+    await db.knex('fx_rates').insert({
+      id: `fx_${currency}`,
+      household_id: '',
+      date: '2024-06-28',
+      currency,
+      per_eur: perEur,
+      source: 'ecb',
+    });
   }
   await db.close();
 }
 
 interface Child {
   process: ChildProcess;
-  ready: Promise<number>;
-  rss(): Promise<number>;
+  ready: Promise<Memory>;
+  memory(): Promise<Memory>;
   stop(): Promise<void>;
 }
 
 function startChild(config: ChildConfig): Child {
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url)], {
-    env: { ...process.env, EXHALE_BENCH_TELEGRAM_CHILD: JSON.stringify(config) },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url)],
+    {
+      env: { ...process.env, EXHALE_BENCH_TELEGRAM_CHILD: JSON.stringify(config) },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    },
+  );
   const next = <T extends FromChild['type']>(type: T): Promise<Extract<FromChild, { type: T }>> =>
     new Promise((resolve, reject) => {
       const onMessage = (message: FromChild): void => {
@@ -163,11 +198,11 @@ function startChild(config: ChildConfig): Child {
     });
   return {
     process: child,
-    ready: next('ready').then((m) => m.rss),
-    async rss() {
+    ready: next('ready'),
+    async memory() {
       const answer = next('rss');
       child.send({ type: 'rss' } satisfies ToChild);
-      return (await answer).rss;
+      return answer;
     },
     async stop() {
       const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -178,7 +213,12 @@ function startChild(config: ChildConfig): Child {
 }
 
 /** Sends `count` commands spread over the users' chats; resolves with the seconds until all are answered. */
-async function pump(tg: FakeTelegram, users: TgUser[], count: number, text: string): Promise<number> {
+async function pump(
+  tg: FakeTelegram,
+  users: TgUser[],
+  count: number,
+  text: string,
+): Promise<number> {
   const target = tg.sentCount + count;
   const started = process.hrtime.bigint();
   for (let i = 0; i < count; i += 1) await tg.sendText(users[i % users.length]!, text);
@@ -191,26 +231,33 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)] ?? 0;
 }
 
-async function measure(kind: ChildConfig['kind'], sqliteFile: string, memory: boolean): Promise<{ perSecond: number; rssStart: number; rssAfter: number | null; reply: string }> {
+interface Contender {
+  tg: FakeTelegram;
+  users: TgUser[];
+  child: Child;
+  text: string;
+  start: Memory;
+  rates: number[];
+}
+
+async function contender(kind: ChildConfig['kind'], sqliteFile: string): Promise<Contender> {
+  const { FakeTelegram } = await import('../test/fakes/telegramBotApi.ts');
   const tg = await new FakeTelegram().start();
   const users = Array.from({ length: USERS }, (_, i) => tg.user(1000 + i, `User ${i}`));
   const child = startChild({ kind, apiRoot: tg.apiRoot, token: tg.token, sqliteFile });
-  try {
-    const rssStart = await child.ready;
-    const text = kind === 'echo' ? 'hello' : COMMAND;
-    await pump(tg, users, WARMUP, text);
-    const rates: number[] = [];
-    for (let run = 0; run < RUNS; run += 1) rates.push(BATCH / (await pump(tg, users, BATCH, text)));
-    let rssAfter: number | null = null;
-    if (memory) {
-      await pump(tg, users, MEMORY_UPDATES - WARMUP - RUNS * BATCH, text);
-      rssAfter = await child.rss();
-    }
-    return { perSecond: median(rates), rssStart, rssAfter, reply: tg.lastBotMessage(users[0]!.id)?.text ?? '' };
-  } finally {
-    await child.stop();
-    await tg.stop();
-  }
+  const text = kind === 'echo' ? 'hello' : COMMAND;
+  const start = await child.ready;
+  await pump(tg, users, WARMUP, text);
+  return { tg, users, child, text, start, rates: [] };
+}
+
+async function batch(c: Contender): Promise<void> {
+  c.rates.push(BATCH / (await pump(c.tg, c.users, BATCH, c.text)));
+}
+
+async function dispose(c: Contender): Promise<void> {
+  await c.child.stop();
+  await c.tg.stop();
 }
 
 const mb = (bytes: number): number => Math.round((bytes / 1024 / 1024) * 10) / 10;
@@ -222,23 +269,50 @@ export const suite: BenchSuite = {
     try {
       const file = path.join(dir, 'exhale.sqlite');
       await seed(file);
-      const echo = await measure('echo', file, false);
-      const exhale = await measure('exhale', file, true);
-      if (!exhale.reply.includes('Totals')) throw new Error(`unexpected answer to ${COMMAND}: ${exhale.reply}`);
+      // Both bots run side by side and their batches alternate, so both see the same machine.
+      const echo = await contender('echo', file);
+      const exhale = await contender('exhale', file);
+      let after: Memory;
+      try {
+        for (let run = 0; run < RUNS; run += 1) {
+          await batch(echo);
+          await batch(exhale);
+        }
+        await dispose(echo);
+        await pump(exhale.tg, exhale.users, MEMORY_UPDATES - WARMUP - RUNS * BATCH, COMMAND);
+        after = await exhale.child.memory();
+        const reply = exhale.tg.lastBotMessage(exhale.users[0]!.id)?.text ?? '';
+        if (!reply.includes('Totals')) throw new Error(`unexpected answer to ${COMMAND}: ${reply}`);
+      } finally {
+        if (echo.child.process.exitCode === null) await dispose(echo);
+        await dispose(exhale);
+      }
+      const exhaleRate = median(exhale.rates);
+      const echoRate = median(echo.rates);
       return [
         {
           name: `${COMMAND} on ${SUBSCRIPTIONS} subscriptions (sqlite)`,
-          median: exhale.perSecond,
+          median: exhaleRate,
           unit: 'upd/s',
-          note: `${(exhale.perSecond / echo.perSecond).toFixed(2)}x a bare grammY echo bot; ${USERS} chats, runner long polling`,
+          note: `${(exhaleRate / echoRate).toFixed(2)}x a bare grammY echo bot; ${USERS} chats, runner long polling`,
         },
-        { name: 'bare grammY echo bot, same fake', median: echo.perSecond, unit: 'upd/s', note: `median of ${RUNS} batches of ${BATCH}` },
-        { name: 'bot process RSS after start', median: mb(exhale.rssStart), unit: 'MB', note: `echo bot: ${mb(echo.rssStart)} MB` },
+        {
+          name: 'bare grammY echo bot, same fake',
+          median: echoRate,
+          unit: 'upd/s',
+          note: `median of ${RUNS} batches of ${BATCH}, alternating with the batches above`,
+        },
+        {
+          name: 'bot process RSS after start',
+          median: mb(exhale.start.rss),
+          unit: 'MB',
+          note: `heap ${mb(exhale.start.heapAfterGc)} MB after GC; bare echo bot: ${mb(echo.start.rss)} MB RSS`,
+        },
         {
           name: `bot process RSS after ${MEMORY_UPDATES.toLocaleString('en')} updates`,
-          median: mb(exhale.rssAfter ?? 0),
+          median: mb(after.rss),
           unit: 'MB',
-          note: `+${mb((exhale.rssAfter ?? 0) - exhale.rssStart)} MB since start`,
+          note: `heap ${mb(after.heapAfterGc)} MB after GC (${after.heapAfterGc >= exhale.start.heapAfterGc ? '+' : ''}${mb(after.heapAfterGc - exhale.start.heapAfterGc)} MB since start)`,
         },
       ];
     } finally {

@@ -4,8 +4,10 @@ import { authenticateToken } from '../core/auth/index.ts';
 import type { Actor } from '../core/kernel/actor.ts';
 import { OpError } from '../core/kernel/errors.ts';
 import { runMcpStdio } from '../mcp/stdio.ts';
+import { runTerminalChat } from './terminal/index.ts';
 import { newcomerActor } from '../core/kernel/actor.ts';
 import { offeredOn } from '../core/kernel/op.ts';
+import { ChannelConfigError } from './channels.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { loadDemoHousehold } from './demo.ts';
 import { LocalActorError, resolveLocalActor } from './localActor.ts';
@@ -18,6 +20,8 @@ const USAGE = `Usage: exhale [command]
   exhale init [options]       create a household and its owner
       --name NAME --currency EUR --time-zone Europe/Madrid --owner NAME [--language en|es]
   exhale demo                 load a realistic demo household
+  exhale chat [--as MEMBER] [--household ID]
+                              chat with Exhale in this terminal, as the local owner
   exhale ops                  list every op of the catalog
   exhale op NAME ['<json>'] [--dry-run] [--as MEMBER] [--household ID]
                               run any op and print its result as JSON
@@ -109,6 +113,31 @@ const commands: Record<string, Command> = {
       console.log(
         `Loaded the demo household "${result.name}" (${result.householdId}): ${result.subscriptions} subscriptions, ${result.members} members.`,
       );
+      return 0;
+    } finally {
+      await runtime.close();
+    }
+  },
+  chat: async (args) => {
+    const { values } = parseArgs({
+      args,
+      options: { as: { type: 'string' }, household: { type: 'string' } },
+    });
+    const config = loadConfig();
+    const runtime = await openRuntime(config);
+    try {
+      const actor = await resolveLocalActor(runtime.db, {
+        as: values.as,
+        household: values.household,
+        channel: 'terminal',
+      });
+      await runTerminalChat({
+        core: runtime.core,
+        actor,
+        input: process.stdin,
+        output: process.stdout,
+        miniAppUrl: config.EXHALE_MINIAPP_URL,
+      });
       return 0;
     } finally {
       await runtime.close();
@@ -280,7 +309,11 @@ async function main(argv: string[]): Promise<void> {
     if (error instanceof OpError) {
       console.error(error.render('en'));
       process.exitCode = 1;
-    } else if (error instanceof ConfigError || error instanceof LocalActorError) {
+    } else if (
+      error instanceof ConfigError ||
+      error instanceof LocalActorError ||
+      error instanceof ChannelConfigError
+    ) {
       console.error(error.message);
       process.exitCode = 2;
     } else {

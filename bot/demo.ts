@@ -205,6 +205,12 @@ export async function loadDemoHousehold(
   }
   const id = (name: string): string => ids.get(name) ?? '';
 
+  // The owner's own rate for the demo's USD plans (the ECB's of 2024-06-28), so totals are complete offline.
+  await core.invoke('set_exchange_rate', ana, {
+    currency: 'USD',
+    rate: '1.0705',
+    date: addMonths(today, -12),
+  });
   await core.invoke('update_subscription', ana, {
     id: id('Netflix'),
     amount: '15.99',

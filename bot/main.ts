@@ -1,4 +1,5 @@
 import { createMcpFetchHandler } from '../mcp/http.ts';
+import { startChannels } from './channels.ts';
 import type { Config } from './config.ts';
 import { startEcbRefresh } from './ecbRates.ts';
 import type { FetchHandler } from './http/fetchHandler.ts';
@@ -32,19 +33,32 @@ export async function startExhale(
     n: number | string;
   }>;
 
+  const log = (line: string, error?: unknown): void => {
+    if (error === undefined) console.log(line);
+    else console.error(line, error);
+  };
+  let channels;
+  try {
+    channels = await startChannels(runtime.core, config, (handler) => handlers.push(handler), log);
+  } catch (error) {
+    await mcp.close();
+    await http.close();
+    await runtime.close();
+    throw error;
+  }
+
   const lines = [
     `Exhale is running.`,
     `  Database: ${describeDatabase(config)} (${Number(households[0]?.n ?? 0)} households)`,
     `  HTTP:     ${http.url} (health: ${http.url}/healthz)`,
     `  MCP:      ${http.url}/mcp (Streamable HTTP; \`exhale token create --scope read --name "My agent"\` for a token), or \`exhale mcp\` over stdio`,
+    ...channels.status,
   ];
   const next: string[] = [];
   if (Number(households[0]?.n ?? 0) === 0)
     next.push(
       'create a household: `exhale init --name Home --currency EUR --time-zone Europe/Madrid --owner Ana` (or `exhale demo`)',
     );
-  if (!config.EXHALE_TELEGRAM_TOKEN)
-    next.push('connect Telegram: set EXHALE_TELEGRAM_TOKEN (from @BotFather)');
   if (!config.EXHALE_PUBLIC_URL)
     next.push('serve webhooks and remote agents: set EXHALE_PUBLIC_URL');
   if (next.length > 0) lines.push('Next:', ...next.map((n) => `  - ${n}`));
@@ -60,6 +74,7 @@ export async function startExhale(
     if (stopping) return;
     stopping = true;
     ecb?.stop();
+    await channels.stop();
     await mcp.close();
     await http.close();
     await runtime.close();

@@ -92,7 +92,10 @@ export const listSubscriptions = defineOp({
       }>;
       total = Number(count);
       rows = (await q
-        .orderBy(`subscriptions.${input.sort}`, input.order)
+        // Names sort case-insensitively ("iCloud" among the I's), the same on SQLite and PostgreSQL.
+        .orderByRaw(
+          `${input.sort === 'name' ? 'lower(subscriptions.name)' : `subscriptions.${input.sort}`} ${input.order}`,
+        )
         .orderBy('subscriptions.id')
         .limit(input.limit)
         .offset(input.offset)
@@ -138,7 +141,7 @@ function compare(
 ): number {
   switch (sort) {
     case 'name':
-      return a.row.name.localeCompare(b.row.name);
+      return a.row.name.toLowerCase().localeCompare(b.row.name.toLowerCase());
     case 'created_at':
       return a.row.created_at < b.row.created_at ? -1 : a.row.created_at > b.row.created_at ? 1 : 0;
     case 'monthly_cost':

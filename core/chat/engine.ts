@@ -1,0 +1,274 @@
+import type { Actor } from '../kernel/actor.ts';
+import type { Core } from '../kernel/core.ts';
+import { isOpError } from '../kernel/errors.ts';
+import type { ChangeEvent } from '../kernel/events.ts';
+import { type Locale, t } from '../i18n/index.ts';
+import type { Reminder } from '../reminders/types.ts';
+import { type Action, runsOnce } from './actions.ts';
+import { commandMenu, findCommand } from './commands.ts';
+import { type Awaiting, claimButtons, clearAwaiting, loadPress, takeAwaiting } from './flows.ts';
+import { pressToken } from './features/access.ts';
+import { pressUndo, showActivity } from './features/activity.ts';
+import { addFromLine, confirmAdd, previewAdd, typedAmount } from './features/add.ts';
+import { change } from './features/changes.ts';
+import { groupRefusal, pressLink } from './features/groups.ts';
+import { helpReply } from './features/help.ts';
+import { showList, showTotals } from './features/lists.ts';
+import { agentNotice, reminderReply } from './features/notices.ts';
+import {
+  askTimeZone,
+  askTyped,
+  createHousehold,
+  typedCurrency,
+  typedTimeZone,
+} from './features/onboarding.ts';
+import { pressSetting } from './features/settings.ts';
+import { personKey, resolveSpeaker } from './identity.ts';
+import { Turn, type EngineContext } from './turn.ts';
+import type { Channel, ChatEvent, Conversation, Reply, SentRef } from './types.ts';
+
+/** Free text for the built-in assistant, when one is configured. */
+export interface ChatAssistant {
+  answer(input: {
+    text: string;
+    actor: Actor;
+    locale: Locale;
+    channel: Channel;
+    conversation: Conversation;
+  }): Promise<void>;
+}
+
+export interface ChatEngineOptions {
+  core: Core;
+  /** The Mini App's URL (https); a button opens it in private chats when set. */
+  miniAppUrl?: string | null | undefined;
+  assistant?: ChatAssistant | null | undefined;
+  log?: ((message: string, error?: unknown) => void) | undefined;
+}
+
+/** Commands that work in a group before it is linked to a household. */
+const UNLINKED_GROUP_COMMANDS = new Set(['start', 'help', 'link']);
+
+const COMMAND = /^\/([A-Za-z0-9_]{1,32})(?:@[A-Za-z0-9_]+)?(?:\s+([\s\S]*))?$/;
+
+/**
+ * The channel-agnostic conversation engine: a member's message or button press in, replies out
+ * through the channel. Every change goes through `core.invoke`; every state it keeps between
+ * events (button actions, pending questions, group links) is in the database.
+ */
+export class ChatEngine implements EngineContext {
+  readonly core: Core;
+  readonly miniAppUrl: string | null;
+  private readonly assistant: ChatAssistant | null;
+  private readonly log: (message: string, error?: unknown) => void;
+
+  constructor(options: ChatEngineOptions) {
+    this.core = options.core;
+    this.miniAppUrl =
+      options.miniAppUrl && options.miniAppUrl.startsWith('https://') ? options.miniAppUrl : null;
+    this.assistant = options.assistant ?? null;
+    this.log = options.log ?? ((message, error) => console.error(message, error));
+  }
+
+  /**
+   * Answers one event. Errors an op raises are told to the person in their language; anything
+   * else is logged and answered with a short apology. Never throws for a failed op.
+   */
+  async handle(conv: Conversation, event: ChatEvent, channel: Channel): Promise<void> {
+    const now = this.core.clock();
+    const speaker = await resolveSpeaker(this.core.db, conv.who);
+    const turn = new Turn(this, conv, channel, speaker, now);
+    try {
+      if (event.kind === 'press') await this.press(turn, event.payload, event.message);
+      else await this.text(turn, event.text);
+    } catch (error) {
+      if (isOpError(error) && error.code !== 'internal') {
+        await channel.send({ text: `⚠️ ${error.render(turn.locale)}` });
+        return;
+      }
+      this.log(`chat: ${event.kind} failed`, error);
+      await channel.send({ text: t(turn.locale, 'chat.error.internal') });
+    }
+  }
+
+  /** The command menu, for Telegram's setMyCommands. */
+  commandMenu(
+    locale: Locale,
+    place: 'private' | 'group',
+  ): Array<{ command: string; description: string }> {
+    return commandMenu(this.core, locale, place);
+  }
+
+  /** The message a due reminder is delivered as. */
+  reminderReply(reminder: Reminder): Promise<Reply> {
+    return reminderReply(this.core, reminder, this.core.clock());
+  }
+
+  /** The message telling a member an agent changed something, or null when none is due. */
+  agentNotice(event: ChangeEvent): Promise<{ memberId: string; reply: Reply } | null> {
+    return agentNotice(this.core, event, this.core.clock());
+  }
+
+  private async text(turn: Turn, text: string): Promise<void> {
+    const trimmed = text.trim();
+    if (trimmed.length === 0) return;
+    const cmd = COMMAND.exec(trimmed);
+    if (cmd) {
+      await clearAwaiting(turn.db, turn.conversationKey);
+      await this.command(turn, (cmd[1] ?? '').toLowerCase(), cmd[2] ?? '');
+      return;
+    }
+    if (turn.inGroup) return;
+    const awaiting = await takeAwaiting(turn.db, turn.conversationKey, turn.now);
+    if (awaiting) {
+      await this.answer(turn, awaiting, trimmed);
+      return;
+    }
+    if (this.assistant && !turn.speaker.newcomer) {
+      await this.assistant.answer({
+        text: trimmed,
+        actor: turn.actor,
+        locale: turn.locale,
+        channel: turn.channel,
+        conversation: turn.conv,
+      });
+      return;
+    }
+    await turn.send(helpReply(turn, turn.t('chat.free_text')));
+  }
+
+  private async command(turn: Turn, name: string, args: string): Promise<void> {
+    const spec = findCommand(this.core, name);
+    if (!spec) {
+      await turn.send(helpReply(turn, turn.t('chat.unknown_command', { command: name })));
+      return;
+    }
+    if (turn.speaker.newcomer && !spec.newcomer) {
+      await turn.say(turn.t(turn.inGroup ? 'chat.group.newcomer' : 'chat.need_household'));
+      return;
+    }
+    if (spec.place === 'private' && turn.inGroup) {
+      await turn.say(turn.t('chat.private_only', { command: spec.command }));
+      return;
+    }
+    if (spec.place === 'group' && !turn.inGroup) {
+      await turn.say(turn.t('chat.group_only', { command: spec.command }));
+      return;
+    }
+    if (turn.inGroup && !UNLINKED_GROUP_COMMANDS.has(spec.command)) {
+      const refusal = await groupRefusal(turn);
+      if (refusal) {
+        await turn.say(refusal);
+        return;
+      }
+    }
+    await spec.run(turn, args);
+  }
+
+  /** The next text after a question the engine asked. */
+  private async answer(turn: Turn, awaiting: Awaiting, text: string): Promise<void> {
+    switch (awaiting.t) {
+      case 'add_line':
+        return addFromLine(turn, text);
+      case 'add_amount':
+        return typedAmount(turn, awaiting.draft, text);
+      case 'onboard_currency':
+        return typedCurrency(turn, text);
+      case 'onboard_tz':
+        return typedTimeZone(turn, awaiting.currency, text);
+      default: {
+        const unreachable: never = awaiting;
+        return unreachable;
+      }
+    }
+  }
+
+  private async press(turn: Turn, payload: string, ref: SentRef | null): Promise<void> {
+    const pressed = await loadPress(turn.db, payload, turn.now);
+    if (!pressed.ok) {
+      await this.notice(
+        turn,
+        turn.t(pressed.reason === 'expired' ? 'chat.press.expired' : 'chat.press.invalid'),
+      );
+      return;
+    }
+    const mine =
+      pressed.owner.memberId !== null
+        ? pressed.owner.memberId === turn.actor.memberId
+        : pressed.owner.who === personKey(turn.conv.who);
+    if (!mine) {
+      await this.notice(turn, turn.t('chat.press.not_yours'));
+      return;
+    }
+    if (runsOnce(pressed.action)) {
+      if (!(await claimButtons(turn.db, pressed.flowId, turn.now))) {
+        await this.notice(turn, turn.t('chat.press.used'));
+        return;
+      }
+      try {
+        await this.act(turn, pressed.action, ref);
+      } catch (error) {
+        // The action did not happen: let the button be pressed again.
+        await turn.db.knex('flows').where({ id: pressed.flowId }).update({ used_at: null });
+        throw error;
+      }
+      return;
+    }
+    await this.act(turn, pressed.action, ref);
+  }
+
+  private async notice(turn: Turn, text: string): Promise<void> {
+    if (turn.channel.notice) await turn.channel.notice(text);
+    else await turn.say(text);
+  }
+
+  private async act(turn: Turn, action: Action, ref: SentRef | null): Promise<void> {
+    switch (action.t) {
+      case 'undo':
+        return pressUndo(turn, action.audit, action.page, ref);
+      case 'subs_page':
+        return showList(turn, action.text ?? '', ref, action.offset);
+      case 'totals':
+        return showTotals(turn, action.group_by, ref);
+      case 'activity_page':
+        return showActivity(turn, action.before, ref);
+      case 'onboard_currency':
+        return askTimeZone(turn, action.currency, ref);
+      case 'onboard_tz':
+        return createHousehold(turn, action.currency, action.tz, ref);
+      case 'onboard_other':
+        return askTyped(turn, action.step, action.currency, ref);
+      case 'link_group':
+        return pressLink(turn, action.chatId, action.title, ref);
+      case 'add_set':
+        return previewAdd(turn, action.draft, ref);
+      case 'add_confirm':
+        return confirmAdd(turn, action.draft, ref);
+      case 'cancel':
+        return turn.update(ref, turn.reply().say(turn.t('chat.cancelled')));
+      case 'paid':
+      case 'skip':
+        if (ref && turn.channel.clearButtons) await turn.channel.clearButtons(ref);
+        return change(
+          turn,
+          action.t === 'paid' ? 'mark_charge_paid' : 'skip_charge',
+          { subscription_id: action.sub, due_date: action.due },
+          null,
+        );
+      case 'set_language':
+        return pressSetting(turn, { language: action.language });
+      case 'set_time':
+        return pressSetting(turn, { reminder_time: action.time });
+      case 'set_offsets':
+        return pressSetting(turn, { reminder_offsets: action.offsets });
+      case 'token':
+        return pressToken(turn, action.scope, action.name, ref);
+      case 'command':
+        return this.command(turn, action.command, '');
+      default: {
+        const unreachable: never = action;
+        return unreachable;
+      }
+    }
+  }
+}

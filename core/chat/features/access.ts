@@ -1,0 +1,64 @@
+import { formatDate } from '../format.ts';
+import type { SentRef } from '../types.ts';
+import type { Turn } from '../turn.ts';
+
+/** `/invite`: a one-time invite (`create_invite`) as a deep link that opens the bot with `/start <code>`. */
+export async function createInviteLink(turn: Turn): Promise<void> {
+  const result = await turn.invoke('create_invite', {});
+  const out = result.output as { code: string; expires_at: string };
+  const link = turn.channel.deepLink(out.code);
+  const reply = turn.reply();
+  reply.setCard({
+    title: `✉️ ${turn.t('chat.invite.title')}`,
+    lines: [
+      link ? turn.t('chat.invite.link', { link }) : turn.t('chat.invite.code', { code: out.code }),
+      turn.t('chat.invite.expires', { date: formatDate(out.expires_at.slice(0, 10), turn.locale) }),
+    ],
+  });
+  if (link) reply.row(reply.url(turn.t('chat.button.share_invite'), link));
+  if (result.auditId)
+    reply.row(reply.action(turn.t('chat.button.revoke'), { t: 'undo', audit: result.auditId }));
+  await turn.send(reply);
+}
+
+const SCOPES = ['read', 'write', 'trusted'] as const;
+
+/** `/token [name]`: asks which access the agent gets, then creates it with `create_token`. */
+export async function startToken(turn: Turn, args: string): Promise<void> {
+  const name = args.trim().slice(0, 80) || turn.t('chat.token.default_name');
+  const reply = turn.reply();
+  reply.say(turn.t('chat.token.ask_scope', { name }));
+  for (const scope of SCOPES)
+    reply.say(
+      `• ${turn.t(`chat.token.scope.${scope}`)}: ${turn.t(`chat.token.scope_help.${scope}`)}`,
+    );
+  reply.row(
+    ...SCOPES.map((scope) =>
+      reply.action(turn.t(`chat.token.scope.${scope}`), { t: 'token', scope, name }),
+    ),
+  );
+  await turn.send(reply);
+}
+
+/** The scope button: creates the token and shows it once, with Undo (which revokes it). */
+export async function pressToken(
+  turn: Turn,
+  scope: (typeof SCOPES)[number],
+  name: string,
+  ref: SentRef | null,
+): Promise<void> {
+  const result = await turn.invoke('create_token', { name, scope });
+  const out = result.output as { token: string; name: string; scope: string };
+  const reply = turn.reply();
+  reply.setCard({
+    title: `🔑 ${turn.t('chat.token.title', { name: out.name })}`,
+    lines: [
+      turn.t('chat.token.scope_line', { scope: turn.t(`chat.token.scope.${out.scope}`) }),
+      turn.t('chat.token.once'),
+    ],
+    code: out.token,
+  });
+  if (result.auditId)
+    reply.row(reply.action(turn.t('chat.button.revoke'), { t: 'undo', audit: result.auditId }));
+  await turn.update(ref, reply);
+}

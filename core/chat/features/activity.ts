@@ -1,0 +1,120 @@
+import type { InvokeResult } from '../../kernel/core.ts';
+import type { SentRef } from '../types.ts';
+import type { Turn } from '../turn.ts';
+
+export const ACTIVITY_PAGE = 5;
+
+interface ActivityItem {
+  id: string;
+  summary: string;
+  member_name: string | null;
+  actor_kind: string;
+  channel: string;
+  agent_name: string | null;
+  undone: boolean;
+  can_undo: boolean;
+  created_at: string;
+}
+
+/** A timestamp in the household's time zone, "2 Mar 10:15". */
+async function timeFormatter(turn: Turn): Promise<(iso: string) => string> {
+  const hh = (await turn.invoke('get_household', {})).output as { time_zone: string };
+  const fmt = new Intl.DateTimeFormat(turn.locale === 'es' ? 'es-ES' : 'en-GB', {
+    day: 'numeric',
+    month: 'short',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+    timeZone: hh.time_zone,
+  });
+  return (iso) => fmt.format(new Date(iso));
+}
+
+/** `/activity`: recent changes with who made them and how, each undoable one with its own Undo button. */
+export async function showActivity(
+  turn: Turn,
+  before: string | null,
+  ref: SentRef | null,
+): Promise<void> {
+  const [result, when] = await turn.withTyping(() =>
+    Promise.all([
+      turn.invoke('list_activity', { limit: ACTIVITY_PAGE, ...(before ? { before } : {}) }),
+      timeFormatter(turn),
+    ]),
+  );
+  const out = result.output as { items: ActivityItem[]; has_more: boolean };
+  const reply = turn.reply();
+  if (out.items.length === 0) {
+    await turn.update(ref, reply.say(turn.t('chat.activity.empty')));
+    return;
+  }
+  const lines = out.items.map((item, i) => {
+    const who = item.agent_name
+      ? turn.t('chat.activity.by_agent', {
+          agent: item.agent_name,
+          member: item.member_name ?? '?',
+        })
+      : (item.member_name ??
+        turn.t(`chat.actor.${item.actor_kind === 'system' ? 'system' : 'member'}`));
+    const state = item.undone ? ` ${turn.t('chat.activity.undone_mark')}` : '';
+    return `${i + 1}. ${item.summary}${state}\n    ${who} · ${turn.t(`chat.channel.${item.channel}`)} · ${when(item.created_at)}`;
+  });
+  reply.setCard({ title: `🕘 ${turn.t('chat.activity.title')}`, lines });
+  const undoable = out.items
+    .map((item, i) => ({ item, n: i + 1 }))
+    .filter(({ item }) => item.can_undo);
+  for (let i = 0; i < undoable.length; i += 3) {
+    reply.row(
+      ...undoable.slice(i, i + 3).map(({ item, n }) =>
+        reply.action(`${turn.t('chat.button.undo')} ${n}`, {
+          t: 'undo',
+          audit: item.id,
+          page: before,
+        }),
+      ),
+    );
+  }
+  const last = out.items[out.items.length - 1];
+  if (out.has_more && last)
+    reply.row(
+      reply.action(`${turn.t('chat.button.older')} ▶️`, { t: 'activity_page', before: last.id }),
+    );
+  await turn.update(ref, reply);
+}
+
+/** Shows what an undo did, with a Redo button (undoing the undo re-applies the change). */
+async function showUndone(turn: Turn, result: InvokeResult): Promise<void> {
+  const out = result.output as { undone: Array<{ summary: string }> };
+  const reply = turn.reply();
+  reply.setCard({
+    title: `↩️ ${turn.t('chat.undo.title')}`,
+    lines: out.undone.map((u) => u.summary),
+  });
+  if (result.auditId)
+    reply.row(
+      reply.action(`🔁 ${turn.t('chat.button.redo')}`, { t: 'undo', audit: result.auditId }),
+    );
+  await turn.send(reply);
+}
+
+/** `/undo`: undoes the speaker's most recent change. */
+export async function undoLatest(turn: Turn): Promise<void> {
+  await showUndone(turn, await turn.invoke('undo', {}));
+}
+
+/** An Undo (or Redo) button: undoes that audit entry, then takes the buttons off the card it was on. */
+export async function pressUndo(
+  turn: Turn,
+  auditId: string,
+  page: string | null | undefined,
+  ref: SentRef | null,
+): Promise<void> {
+  const result = await turn.invoke('undo', { ids: [auditId] });
+  if (page !== undefined && ref) {
+    await showActivity(turn, page, ref);
+    await showUndone(turn, result);
+    return;
+  }
+  if (ref && turn.channel.clearButtons) await turn.channel.clearButtons(ref);
+  await showUndone(turn, result);
+}

@@ -1,0 +1,174 @@
+import { localDate } from '../../domain/dates.ts';
+import { isOpError } from '../../kernel/errors.ts';
+import type { AddDraft } from '../actions.ts';
+import { subscriptionLines } from '../cards.ts';
+import { setAwaiting } from '../flows.ts';
+import { parseAddLine } from '../parseAdd.ts';
+import type { SentRef } from '../types.ts';
+import type { Turn } from '../turn.ts';
+import { showChange } from './changes.ts';
+
+const CYCLES = ['month', 'year', 'week'] as const;
+const COMMON_CURRENCIES = ['EUR', 'USD', 'GBP'];
+
+interface HouseholdInfo {
+  currency: string;
+  time_zone: string;
+}
+
+async function householdInfo(turn: Turn): Promise<HouseholdInfo> {
+  return (await turn.invoke('get_household', {})).output as HouseholdInfo;
+}
+
+/** `/add <line>`; without a line it asks for one. */
+export async function startAdd(turn: Turn, args: string): Promise<void> {
+  if (args.trim().length === 0) {
+    await setAwaiting(turn.db, turn.conversationKey, turn.owner, { t: 'add_line' }, turn.now);
+    await turn.say(`${turn.t('chat.add.ask_line')}\n${turn.t('chat.help.add_example')}`);
+    return;
+  }
+  await addFromLine(turn, args);
+}
+
+/** Reads a one-line subscription; adds it at once when complete, otherwise asks or previews. */
+export async function addFromLine(turn: Turn, line: string): Promise<void> {
+  const hh = await householdInfo(turn);
+  const parsed = parseAddLine(line, localDate(turn.now, hh.time_zone));
+  if (parsed.unknown.length > 0) {
+    await turn.say(
+      `${turn.t('chat.add.unknown_words', { words: parsed.unknown.join(' ') })}\n${turn.t('chat.help.add_example')}`,
+    );
+    return;
+  }
+  if (parsed.name === null) {
+    await setAwaiting(turn.db, turn.conversationKey, turn.owner, { t: 'add_line' }, turn.now);
+    await turn.say(`${turn.t('chat.add.ask_line')}\n${turn.t('chat.help.add_example')}`);
+    return;
+  }
+  const partial = {
+    name: parsed.name,
+    currency: parsed.currency,
+    cycle: parsed.cycle,
+    date: parsed.date,
+  };
+  if (parsed.amount === null) {
+    await setAwaiting(
+      turn.db,
+      turn.conversationKey,
+      turn.owner,
+      { t: 'add_amount', draft: partial },
+      turn.now,
+    );
+    await turn.say(turn.t('chat.add.ask_amount', { name: parsed.name }));
+    return;
+  }
+  const draft: AddDraft = { ...partial, amount: parsed.amount };
+  if (draft.currency !== null && draft.cycle !== null && draft.date !== null)
+    await confirmAdd(turn, draft, null);
+  else await previewAdd(turn, draft, null, hh);
+}
+
+/** The answer to "how much does it cost?". */
+export async function typedAmount(
+  turn: Turn,
+  draft: Omit<AddDraft, 'amount'>,
+  text: string,
+): Promise<void> {
+  const line = `${draft.name} ${text.trim()}`;
+  const parsed = parseAddLine(line, '2000-01-01');
+  if (parsed.amount === null || parsed.name !== draft.name) {
+    await setAwaiting(
+      turn.db,
+      turn.conversationKey,
+      turn.owner,
+      { t: 'add_amount', draft },
+      turn.now,
+    );
+    await turn.say(turn.t('chat.add.bad_amount', { name: draft.name }));
+    return;
+  }
+  const full: AddDraft = {
+    ...draft,
+    amount: parsed.amount,
+    currency: draft.currency ?? parsed.currency,
+  };
+  await previewAdd(turn, full, null, await householdInfo(turn));
+}
+
+function toInput(draft: AddDraft): Record<string, unknown> {
+  return {
+    name: draft.name,
+    amount: draft.amount,
+    ...(draft.currency ? { currency: draft.currency } : {}),
+    cycle: { unit: draft.cycle ?? 'month', every: 1 },
+    ...(draft.date ? { first_charge_date: draft.date } : {}),
+  };
+}
+
+/**
+ * A preview of the subscription, made by a dry run of `create_subscription` (so it shows exactly
+ * what adding would do), with buttons to fix the cycle and currency, add it or cancel.
+ */
+export async function previewAdd(
+  turn: Turn,
+  draft: AddDraft,
+  ref: SentRef | null,
+  hh?: HouseholdInfo,
+): Promise<void> {
+  const info = hh ?? (await householdInfo(turn));
+  let output: Record<string, unknown>;
+  try {
+    output = (await turn.invoke('create_subscription', toInput(draft), { dryRun: true }))
+      .output as Record<string, unknown>;
+  } catch (error) {
+    if (!isOpError(error)) throw error;
+    await turn.update(
+      ref,
+      turn.reply().say(error.render(turn.locale)).say(turn.t('chat.help.add_example')),
+    );
+    return;
+  }
+  const reply = turn.reply();
+  reply.setCard({
+    title: `📝 ${turn.t('chat.add.preview_title', { name: draft.name })}`,
+    lines: subscriptionLines(output, turn.locale),
+  });
+  reply.say(turn.t('chat.add.preview_hint'));
+  const cycle = draft.cycle ?? 'month';
+  reply.row(
+    ...CYCLES.map((unit) =>
+      reply.action(`${unit === cycle ? '✓ ' : ''}${turn.t(`chat.cycle.${unit}.adjective`)}`, {
+        t: 'add_set',
+        draft: { ...draft, cycle: unit },
+      }),
+    ),
+  );
+  const currency = draft.currency ?? info.currency;
+  const options = [info.currency, ...COMMON_CURRENCIES.filter((c) => c !== info.currency)].slice(
+    0,
+    3,
+  );
+  if (!options.includes(currency)) options[2] = currency;
+  reply.row(
+    ...options.map((c) =>
+      reply.action(`${c === currency ? '✓ ' : ''}${c}`, {
+        t: 'add_set',
+        draft: { ...draft, currency: c },
+      }),
+    ),
+  );
+  reply.row(
+    reply.action(`✅ ${turn.t('chat.button.add')}`, {
+      t: 'add_confirm',
+      draft: { ...draft, cycle, currency },
+    }),
+    reply.action(`✖️ ${turn.t('chat.button.cancel')}`, { t: 'cancel' }),
+  );
+  await turn.update(ref, reply);
+}
+
+/** Creates the subscription for real and shows it with Undo. */
+export async function confirmAdd(turn: Turn, draft: AddDraft, ref: SentRef | null): Promise<void> {
+  const result = await turn.invoke('create_subscription', toInput(draft));
+  await showChange(turn, 'create_subscription', result, ref);
+}

@@ -1,0 +1,189 @@
+import { localDate } from '../../domain/dates.ts';
+import { cycleText, formatDate, money, relativeDay } from '../format.ts';
+import type { SentRef } from '../types.ts';
+import type { Turn } from '../turn.ts';
+
+export const PAGE_SIZE = 10;
+
+type GroupBy = 'none' | 'category' | 'payment_method' | 'member' | 'tag';
+
+interface ListOutput {
+  total: number;
+  offset: number;
+  limit: number;
+  items: Array<{
+    name: string;
+    amount: string;
+    currency: string;
+    cycle: { unit: string; every: number };
+    next_charge_date: string | null;
+    status: string;
+    private: boolean;
+  }>;
+}
+
+/**
+ * `/list [text]`: the subscriptions a page at a time, with Prev/Next buttons that edit the same
+ * message. In a group chat the speaker's private subscriptions are left out (others read it).
+ */
+export async function showList(
+  turn: Turn,
+  args: string,
+  ref: SentRef | null,
+  offset = 0,
+): Promise<void> {
+  const text = args.trim().slice(0, 100);
+  const out = (
+    await turn.withTyping(() =>
+      turn.invoke('list_subscriptions', {
+        limit: PAGE_SIZE,
+        offset,
+        sort: 'name',
+        ...(text ? { text } : {}),
+      }),
+    )
+  ).output as ListOutput;
+  const reply = turn.reply();
+  if (out.total === 0) {
+    reply.say(text ? turn.t('chat.list.none_matching', { text }) : turn.t('chat.list.empty'));
+    reply.say(turn.t('chat.help.add_example'));
+    await turn.update(ref, reply);
+    return;
+  }
+  const shown = turn.inGroup ? out.items.filter((s) => !s.private) : out.items;
+  const first = out.offset + 1;
+  const last = out.offset + out.items.length;
+  const lines = shown.map((s) => {
+    const next = s.next_charge_date
+      ? turn.t('chat.list.next', { date: formatDate(s.next_charge_date, turn.locale) })
+      : turn.t(`chat.status.${s.status}`);
+    return `• ${s.name} — ${money(s.amount, s.currency)} · ${cycleText(s.cycle, turn.locale)} · ${next}`;
+  });
+  const hidden = out.items.length - shown.length;
+  if (hidden > 0) lines.push(turn.t('chat.list.private_hidden', { n: hidden }));
+  reply.setCard({
+    title: `📋 ${turn.t('chat.list.title', { first, last, total: out.total })}`,
+    lines,
+  });
+  const nav = [];
+  if (out.offset > 0)
+    nav.push(
+      reply.action(`◀️ ${turn.t('chat.button.prev')}`, {
+        t: 'subs_page',
+        offset: Math.max(0, out.offset - PAGE_SIZE),
+        text: text || null,
+      }),
+    );
+  if (last < out.total)
+    nav.push(
+      reply.action(`${turn.t('chat.button.next')} ▶️`, {
+        t: 'subs_page',
+        offset: out.offset + PAGE_SIZE,
+        text: text || null,
+      }),
+    );
+  reply.row(...nav);
+  await turn.update(ref, reply);
+}
+
+interface UpcomingOutput {
+  currency: string;
+  total: string;
+  items: Array<{
+    date: string;
+    kind: 'charge' | 'trial_end' | 'notice_deadline';
+    subscription_id: string;
+    subscription_name: string;
+    status: 'expected' | 'paid' | null;
+    amount: string;
+    currency: string;
+  }>;
+  conversion?: { partial?: boolean };
+}
+
+/** `/upcoming`: charges, trial ends and notice deadlines of the next 30 days, from `get_upcoming`. */
+export async function showUpcoming(turn: Turn): Promise<void> {
+  const [result, hh] = await turn.withTyping(() =>
+    Promise.all([turn.invoke('get_upcoming', { days: 30 }), turn.invoke('get_household', {})]),
+  );
+  const today = localDate(turn.now, (hh.output as { time_zone: string }).time_zone);
+  const out = result.output as UpcomingOutput;
+  if (turn.inGroup) {
+    // Others read a group: the speaker's private subscriptions stay out of it.
+    const hidden = new Set(
+      (
+        (await turn.db
+          .knex('subscriptions')
+          .where({ member_id: turn.actor.memberId ?? '', private: 1 })
+          .select('id')) as Array<{ id: string }>
+      ).map((r) => r.id),
+    );
+    out.items = out.items.filter((item) => !hidden.has(item.subscription_id));
+  }
+  const reply = turn.reply();
+  if (out.items.length === 0) {
+    await turn.send(reply.say(turn.t('chat.upcoming.empty')));
+    return;
+  }
+  const shown = out.items.slice(0, 25);
+  const lines = shown.map((item) => {
+    const when = `${formatDate(item.date, turn.locale)} (${relativeDay(item.date, today, turn.locale)})`;
+    const what =
+      item.kind === 'charge'
+        ? `${item.subscription_name} ${money(item.amount, item.currency)}${item.status === 'paid' ? ` ✓ ${turn.t('chat.charge.paid')}` : ''}`
+        : turn.t(`chat.upcoming.${item.kind}`, {
+            name: item.subscription_name,
+            amount: money(item.amount, item.currency),
+          });
+    return `• ${when} — ${what}`;
+  });
+  if (out.items.length > shown.length)
+    lines.push(turn.t('chat.upcoming.more', { n: out.items.length - shown.length }));
+  lines.push('', turn.t('chat.upcoming.total', { amount: money(out.total, out.currency) }));
+  if (out.conversion?.partial) lines.push(turn.t('chat.totals.partial'));
+  reply.setCard({ title: `📅 ${turn.t('chat.upcoming.title')}`, lines });
+  await turn.send(reply);
+}
+
+interface TotalsOutput {
+  currency: string;
+  subscription_count: number;
+  totals: { monthly?: string; yearly?: string };
+  groups: Array<{ name: string; monthly?: string; subscription_count: number }>;
+  members: Array<{ name: string; monthly?: string }>;
+  conversion?: { partial?: boolean };
+}
+
+/** `/totals`: monthly and yearly cost now, each member's share, optionally by a grouping. */
+export async function showTotals(turn: Turn, groupBy: GroupBy, ref: SentRef | null): Promise<void> {
+  const out = (await turn.withTyping(() => turn.invoke('get_totals', { group_by: groupBy })))
+    .output as TotalsOutput;
+  const reply = turn.reply();
+  const lines = [
+    turn.t('chat.totals.monthly', { amount: money(out.totals.monthly ?? '0', out.currency) }),
+    turn.t('chat.totals.yearly', { amount: money(out.totals.yearly ?? '0', out.currency) }),
+    turn.t('chat.totals.count', { n: out.subscription_count }),
+  ];
+  if (groupBy !== 'none' && out.groups.length > 0) {
+    lines.push('', turn.t(`chat.totals.by.${groupBy}`));
+    for (const g of out.groups.slice(0, 15))
+      lines.push(`• ${g.name}: ${money(g.monthly ?? '0', out.currency)}`);
+  }
+  if (out.members.length > 1 && !turn.inGroup) {
+    lines.push('', turn.t('chat.totals.shares'));
+    for (const m of out.members)
+      lines.push(`• ${m.name}: ${money(m.monthly ?? '0', out.currency)}`);
+  }
+  if (out.conversion?.partial) lines.push('', turn.t('chat.totals.partial'));
+  reply.setCard({ title: `💰 ${turn.t('chat.totals.title')}`, lines });
+  const options: GroupBy[] = ['none', 'category', 'member', 'tag'];
+  reply.row(
+    ...options.map((g) =>
+      reply.action(`${g === groupBy ? '✓ ' : ''}${turn.t(`chat.totals.button.${g}`)}`, {
+        t: 'totals',
+        group_by: g,
+      }),
+    ),
+  );
+  await turn.update(ref, reply);
+}

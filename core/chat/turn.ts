@@ -1,0 +1,108 @@
+import type { Actor } from '../kernel/actor.ts';
+import type { Core, InvokeOptions, InvokeResult } from '../kernel/core.ts';
+import { type Locale, t, type TextParams } from '../i18n/index.ts';
+import type { Database } from '../store/connection.ts';
+import type { Owner } from './flows.ts';
+import { personKey } from './identity.ts';
+import { ReplyBuilder } from './reply.ts';
+import type { Channel, Conversation, SentRef, Speaker } from './types.ts';
+
+/** Wait this long before showing "typing…": quick answers need no indicator (and no API call). */
+const TYPING_AFTER_MS = 300;
+
+/** What the engine's features need while answering one event. */
+export interface EngineContext {
+  readonly core: Core;
+  readonly miniAppUrl: string | null;
+}
+
+/** One event being answered: who speaks, where, through which channel, and helpers to reply. */
+export class Turn {
+  constructor(
+    readonly engine: EngineContext,
+    readonly conv: Conversation,
+    readonly channel: Channel,
+    public speaker: Speaker,
+    readonly now: Date,
+  ) {}
+
+  get core(): Core {
+    return this.engine.core;
+  }
+
+  get db(): Database {
+    return this.engine.core.db;
+  }
+
+  get actor(): Actor {
+    return this.speaker.actor;
+  }
+
+  get locale(): Locale {
+    return this.speaker.locale;
+  }
+
+  get inGroup(): boolean {
+    return this.conv.where.kind === 'group';
+  }
+
+  /** Identifies this person in this chat, for the question the engine waits an answer to. */
+  get conversationKey(): string {
+    return `${this.conv.who.channel}:${this.conv.where.chatId}:${personKey(this.conv.who)}`;
+  }
+
+  get owner(): Owner {
+    return {
+      householdId: this.actor.householdId,
+      memberId: this.actor.memberId,
+      who: personKey(this.conv.who),
+    };
+  }
+
+  t(key: string, params?: TextParams): string {
+    return t(this.locale, key, params);
+  }
+
+  reply(): ReplyBuilder {
+    return new ReplyBuilder();
+  }
+
+  async send(reply: ReplyBuilder): Promise<SentRef | null> {
+    return this.channel.send(await reply.build(this.db, this.owner, this.now, this.core.newId));
+  }
+
+  async say(text: string): Promise<SentRef | null> {
+    return this.channel.send({ text });
+  }
+
+  async edit(ref: SentRef, reply: ReplyBuilder): Promise<void> {
+    await this.channel.edit(ref, await reply.build(this.db, this.owner, this.now, this.core.newId));
+  }
+
+  /** Edits the pressed message when there is one, else sends a new message. */
+  async update(ref: SentRef | null, reply: ReplyBuilder): Promise<void> {
+    if (ref) await this.edit(ref, reply);
+    else await this.send(reply);
+  }
+
+  hasOp(name: string): boolean {
+    return this.core.catalog.some((op) => op.name === name);
+  }
+
+  invoke(name: string, input: unknown, options?: InvokeOptions): Promise<InvokeResult> {
+    return this.core.invoke(name, this.actor, input, options);
+  }
+
+  /** Runs slow work, showing "typing…" only if it takes longer than a moment. */
+  async withTyping<T>(work: () => Promise<T>): Promise<T> {
+    const timer = setTimeout(
+      () => void this.channel.typing().catch(() => undefined),
+      TYPING_AFTER_MS,
+    );
+    try {
+      return await work();
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}

@@ -1,0 +1,91 @@
+import type { Actor, Channel as ChannelName } from '../kernel/actor.ts';
+import type { Locale } from '../i18n/index.ts';
+
+/**
+ * A button as the engine describes it; each channel renders it its own way (an inline keyboard on
+ * Telegram, a numbered choice in a terminal). `payload` is a short reference to a `flows` row
+ * (at most 64 bytes, Telegram's limit), so any process can answer a press.
+ */
+export type Button =
+  | { kind: 'action'; label: string; payload: string }
+  | { kind: 'url'; label: string; url: string }
+  /** Opens the Mini App; channels without Mini Apps (or group chats) render it as a link. */
+  | { kind: 'webapp'; label: string; url: string };
+
+/** A card Exhale writes about a change or a record: a title and short lines, never model text. */
+export interface Card {
+  title: string;
+  lines: string[];
+  /** A value to copy (a token), shown apart in a fixed-width font. */
+  code?: string;
+}
+
+/** One message of the engine: text, a card, or both, with rows of buttons. */
+export interface Reply {
+  text?: string;
+  card?: Card;
+  buttons?: Button[][];
+}
+
+/** Where a channel put a message, so the engine can edit it later. */
+export interface SentRef {
+  chatId: string;
+  messageId: string;
+}
+
+/** What the engine needs from a channel, bound to one conversation (a chat). */
+export interface Channel {
+  readonly name: ChannelName;
+  send(reply: Reply): Promise<SentRef | null>;
+  /** Replaces a message the engine sent earlier (text, card and buttons). */
+  edit(ref: SentRef, reply: Reply): Promise<void>;
+  /** Takes the buttons off a message (after its one-time action ran). */
+  clearButtons?(ref: SentRef): Promise<void>;
+  /** Shows that an answer is coming (Telegram's "typing…"). */
+  typing(): Promise<void>;
+  /** A short notice tied to a button press (a toast on Telegram); may be ignored. */
+  notice?(text: string): Promise<void>;
+  /** A link that starts a private chat with `/start <code>`; null when the channel has none. */
+  deepLink(code: string): string | null;
+}
+
+/** The person talking, as their channel identifies them. */
+export interface Person {
+  channel: ChannelName;
+  /** The platform's user id (Telegram user id); null for a local terminal. */
+  externalId: string | null;
+  displayName: string;
+  /** The platform's language hint, such as Telegram's `language_code`. */
+  languageCode?: string | undefined;
+  /**
+   * A known actor (the terminal's local owner). When absent the engine finds the member by the
+   * external id. The engine replaces it after onboarding creates or joins a household.
+   */
+  actor?: Actor | undefined;
+}
+
+/** The chat a message arrived in. */
+export interface Place {
+  kind: 'private' | 'group';
+  /** The platform chat id; unique per channel. */
+  chatId: string;
+  title?: string | undefined;
+}
+
+export interface Conversation {
+  who: Person;
+  where: Place;
+}
+
+/** What arrives from a member. */
+export type ChatEvent =
+  { kind: 'text'; text: string } | { kind: 'press'; payload: string; message: SentRef | null };
+
+/** The resolved speaker of one event. */
+export interface Speaker {
+  actor: Actor;
+  locale: Locale;
+  /** True when the person has no household yet. */
+  newcomer: boolean;
+  memberName: string | null;
+}

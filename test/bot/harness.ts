@@ -1,0 +1,258 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import knex from 'knex';
+
+import { startScheduler, type Scheduler } from '../../bot/scheduler.ts';
+import { startTelegram, type TelegramHandle } from '../../bot/telegram/index.ts';
+import { startHttpHost, type HttpHost } from '../../bot/http/server.ts';
+import { memberActor, newcomerActor, type Actor } from '../../core/kernel/actor.ts';
+import { Core } from '../../core/kernel/core.ts';
+import { catalog } from '../../core/ops/catalog.ts';
+import { type Database, migrate, openDatabase } from '../../core/store/connection.ts';
+import { FakeTelegram, type TgUser } from '../fakes/telegramBotApi.ts';
+import { openTestDatabase, TEST_NOW } from '../helpers/testCore.ts';
+
+/**
+ * Opens `n` connections (pools) to one fresh database, as `n` processes would: a temporary SQLite
+ * file, or a schema of its own on the test PostgreSQL server.
+ */
+export async function openSharedDatabases(
+  n: number,
+): Promise<{ dbs: Database[]; close(): Promise<void> }> {
+  const url = process.env.EXHALE_TEST_DATABASE_URL;
+  if (!url) {
+    const dir = mkdtempSync(path.join(tmpdir(), 'exhale-bot-'));
+    const file = path.join(dir, 'exhale.sqlite');
+    const dbs = Array.from({ length: n }, () => openDatabase({ sqliteFile: file }));
+    const [first] = dbs;
+    if (first) await migrate(first);
+    return {
+      dbs,
+      close: async () => {
+        for (const db of dbs) await db.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const admin = knex({ client: 'pg', connection: url });
+  await admin.raw(`create schema ${schema}`);
+  const dbs: Database[] = Array.from({ length: n }, () => {
+    const k = knex({
+      client: 'pg',
+      connection: url,
+      searchPath: [schema],
+      pool: { min: 0, max: 4 },
+    });
+    return { knex: k, dialect: 'postgres' as const, close: () => k.destroy() };
+  });
+  const [first] = dbs;
+  if (first) await migrate(first);
+  return {
+    dbs,
+    close: async () => {
+      for (const db of dbs) await db.close();
+      await admin.raw(`drop schema ${schema} cascade`);
+      await admin.destroy();
+    },
+  };
+}
+
+export interface BotProcess {
+  core: Core;
+  telegram: TelegramHandle;
+  scheduler: Scheduler;
+  http: HttpHost | null;
+  /** Webhook requests this process answered (behind the balancer). */
+  hits: number;
+  stop(): Promise<void>;
+}
+
+export interface World {
+  tg: FakeTelegram;
+  clock: { now: Date };
+  cores: Core[];
+  /** Errors the bot logged: a scenario checks it stayed empty (or has exactly the expected ones). */
+  logged: Array<{ message: string; error: unknown }>;
+  start(options?: {
+    mode?: 'polling' | 'webhook';
+    index?: number;
+    miniAppUrl?: string;
+  }): Promise<BotProcess>;
+  /** Every process on webhooks behind one round-robin load balancer (the public URL). */
+  startBalanced(): Promise<BotProcess[]>;
+  close(): Promise<void>;
+}
+
+/**
+ * A fake Telegram and `processes` cores over one database, each able to start the real bot and
+ * scheduler. The clock is shared and settable (reminders, DST).
+ */
+export async function createWorld(
+  options: { processes?: number; now?: Date } = {},
+): Promise<World> {
+  const tg = await new FakeTelegram().start();
+  const clock = { now: new Date(options.now ?? TEST_NOW) };
+  const n = options.processes ?? 1;
+  const shared = n === 1 ? null : await openSharedDatabases(n);
+  const dbs = shared ? shared.dbs : [await openTestDatabase()];
+  const cores = dbs.map((db) => new Core({ db, catalog, clock: () => new Date(clock.now) }));
+  const logged: World['logged'] = [];
+  const running: BotProcess[] = [];
+  const world: World = {
+    tg,
+    clock,
+    cores,
+    logged,
+    async start(opts = {}) {
+      const core = cores[opts.index ?? 0];
+      if (!core) throw new Error('no such process');
+      const log = (message: string, error?: unknown): void => {
+        logged.push({ message, error });
+      };
+      let http: HttpHost | null = null;
+      let telegram: TelegramHandle;
+      if (opts.mode === 'webhook') {
+        let handler: ((r: Request) => Promise<Response | null>) | null = null;
+        http = await startHttpHost({
+          port: 0,
+          handlers: [(request) => (handler ? handler(request) : Promise.resolve(null))],
+        });
+        telegram = await startTelegram({
+          core,
+          token: tg.token,
+          apiRoot: tg.apiRoot,
+          publicUrl: http.url,
+          miniAppUrl: opts.miniAppUrl,
+          log,
+        });
+        handler = telegram.webhook;
+      } else {
+        telegram = await startTelegram({
+          core,
+          token: tg.token,
+          apiRoot: tg.apiRoot,
+          miniAppUrl: opts.miniAppUrl,
+          log,
+        });
+      }
+      const proc: BotProcess = {
+        core,
+        telegram,
+        http,
+        hits: 0,
+        scheduler: startScheduler({
+          core,
+          send: (memberId, reply) => telegram.sendToMember(memberId, reply),
+          intervalMs: 3_600_000,
+          clock: () => new Date(clock.now),
+          log,
+        }),
+        async stop() {
+          proc.scheduler.stop();
+          await telegram.stop();
+          await http?.close();
+        },
+      };
+      running.push(proc);
+      return proc;
+    },
+    async startBalanced() {
+      const pool: Array<(r: Request) => Promise<Response | null>> = [];
+      let next = 0;
+      const balancer = await startHttpHost({
+        port: 0,
+        handlers: [
+          (request) => {
+            const handler = pool[next % pool.length];
+            next += 1;
+            return handler ? handler(request) : Promise.resolve(null);
+          },
+        ],
+      });
+      const procs: BotProcess[] = [];
+      for (const [index, core] of cores.entries()) {
+        const log = (message: string, error?: unknown): void => {
+          logged.push({ message: `[${index}] ${message}`, error });
+        };
+        const telegram = await startTelegram({
+          core,
+          token: tg.token,
+          apiRoot: tg.apiRoot,
+          publicUrl: balancer.url,
+          log,
+        });
+        const webhook = telegram.webhook;
+        if (webhook) {
+          pool.push((request) => {
+            proc.hits += 1;
+            return webhook(request);
+          });
+        }
+        const proc: BotProcess = {
+          core,
+          telegram,
+          http: index === 0 ? balancer : null,
+          hits: 0,
+          scheduler: startScheduler({
+            core,
+            send: (memberId, reply) => telegram.sendToMember(memberId, reply),
+            intervalMs: 3_600_000,
+            clock: () => new Date(clock.now),
+            log,
+          }),
+          async stop() {
+            proc.scheduler.stop();
+            await telegram.stop();
+            if (proc.http) await proc.http.close();
+          },
+        };
+        running.push(proc);
+        procs.push(proc);
+      }
+      return procs;
+    },
+    async close() {
+      for (const proc of running) await proc.stop();
+      await tg.stop();
+      if (shared) await shared.close();
+      else for (const db of dbs) await db.close();
+    },
+  };
+  return world;
+}
+
+/** A household created directly through the core for a Telegram user (quicker than onboarding by chat). */
+export async function seedHousehold(
+  core: Core,
+  user: TgUser,
+  options: { currency?: string; timeZone?: string; language?: 'en' | 'es' } = {},
+): Promise<{ householdId: string; memberId: string; actor: Actor }> {
+  const language = options.language ?? 'en';
+  const created = await core.invoke(
+    'create_household',
+    newcomerActor('telegram', language, { telegram: String(user.id) }),
+    {
+      name: `${user.first_name}'s home`,
+      currency: options.currency ?? 'EUR',
+      time_zone: options.timeZone ?? 'Europe/Madrid',
+      language,
+      owner_name: user.first_name,
+    },
+  );
+  const { household, member } = created.output as {
+    household: { id: string };
+    member: { id: string };
+  };
+  return {
+    householdId: household.id,
+    memberId: member.id,
+    actor: memberActor(
+      { id: member.id, household_id: household.id, role: 'owner', language },
+      'telegram',
+    ),
+  };
+}

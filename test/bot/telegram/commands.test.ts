@@ -1,0 +1,184 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+import type { TgUser } from '../../fakes/telegramBotApi.ts';
+import { createWorld, seedHousehold, type World } from '../harness.ts';
+
+describe('Telegram commands', () => {
+  let w: World;
+  let ana: TgUser;
+  let seeded: Awaited<ReturnType<typeof seedHousehold>>;
+  beforeEach(async () => {
+    w = await createWorld();
+    ana = w.tg.user(1001, 'Ana', 'en');
+    seeded = await seedHousehold(w.cores[0]!, ana);
+    await w.start();
+  });
+  afterEach(async () => w.close());
+
+  const subs = () => w.cores[0]!.db.knex('subscriptions').orderBy('name');
+
+  it('adds a subscription from one line and shows it as a card with Undo, which removes it, and Redo brings it back', async () => {
+    const card = await w.tg.ask(ana, '/add Netflix 15.99 EUR monthly 5');
+    expect(card.text).toBe(
+      '✅ Added Netflix\n15.99 EUR · every month\nNext charge: Thu, 5 Mar 2026',
+    );
+    expect(card.source).toContain('<b>✅ Added Netflix</b>');
+    expect(
+      (await subs()).map((s: { name: string; amount_minor: number; first_charge_date: string }) => [
+        s.name,
+        s.amount_minor,
+        s.first_charge_date,
+      ]),
+    ).toEqual([['Netflix', 1599, '2026-03-05']]);
+    await w.tg.tap(ana, card, 'Undo');
+    expect(await subs()).toEqual([]);
+    expect(w.tg.message(ana.id, card.message_id)?.reply_markup).toBeUndefined();
+    const undone = w.tg.lastBotMessage(ana.id)!;
+    expect(undone.text).toContain('Undone\nAdded Netflix');
+    await w.tg.tap(ana, undone, 'Redo');
+    expect((await subs()).map((s: { name: string }) => s.name)).toEqual(['Netflix']);
+    expect(w.logged).toEqual([]);
+  });
+
+  it('previews an incomplete line with buttons to fix the cycle and currency, then adds it once', async () => {
+    const preview = await w.tg.ask(ana, '/add Spotify 9.99');
+    expect(preview.text).toContain('Add Spotify?');
+    expect(preview.text).toContain('9.99 EUR · every month');
+    expect(await subs()).toEqual([]);
+    await w.tg.tap(ana, preview, 'Yearly');
+    await w.tg.tap(ana, w.tg.message(ana.id, preview.message_id)!, 'USD');
+    const fixed = w.tg.message(ana.id, preview.message_id)!;
+    expect(fixed.text).toContain('9.99 USD · every year');
+    // Two presses of Add (a double tap, or two processes): one subscription.
+    const addData = fixed
+      .reply_markup!.inline_keyboard.flat()
+      .find((b) => b.text.includes('Add'))!.callback_data!;
+    const first = await w.tg.press(ana, fixed, addData);
+    const second = await w.tg.press(ana, fixed, addData);
+    await w.tg.waitFor((api) =>
+      [first, second].every((u) => api.answered.some((a) => a.id === u.callback_query!.id)),
+    );
+    expect(
+      (await subs()).map((s: { name: string; currency: string; cycle_unit: string }) => [
+        s.name,
+        s.currency,
+        s.cycle_unit,
+      ]),
+    ).toEqual([['Spotify', 'USD', 'year']]);
+    expect(w.tg.answered.find((a) => a.id === second.callback_query!.id)?.text).toBe(
+      'That was already done.',
+    );
+    expect(w.tg.message(ana.id, preview.message_id)?.text).toContain('✅ Added Spotify');
+  });
+
+  it('asks for the price when the line has none, and explains words it does not understand', async () => {
+    const asked = await w.tg.ask(ana, '/add Disney Plus');
+    expect(asked.text).toBe('How much does Disney Plus cost each time? Send an amount like 15.99.');
+    const preview = await w.tg.ask(ana, '8,99');
+    expect(preview.text).toContain('Add Disney Plus?');
+    expect(preview.text).toContain('8.99 EUR');
+    await w.tg.tap(ana, preview, 'Add');
+    expect(
+      (await subs()).map((s: { name: string; amount_minor: number }) => [s.name, s.amount_minor]),
+    ).toEqual([['Disney Plus', 899]]);
+    const unknown = await w.tg.ask(ana, '/add Gym 30 EUR monthly 5 please');
+    expect(unknown.text).toContain('I didn\'t understand "please"');
+    const invalid = await w.tg.ask(ana, '/add Gym 30.123 EUR monthly 5');
+    expect(invalid.text).toContain('EUR amounts have at most 2 decimals');
+  });
+
+  it('lists subscriptions a page at a time, editing the message with Next and Previous', async () => {
+    for (let i = 1; i <= 23; i += 1) {
+      await w.cores[0]!.invoke('create_subscription', seeded.actor, {
+        name: `Service ${String(i).padStart(2, '0')}`,
+        amount: `${i}.00`,
+      });
+    }
+    const page = await w.tg.ask(ana, '/list');
+    expect(page.text).toContain('Subscriptions 1–10 of 23');
+    expect(page.text).toContain('• Service 01 — 1.00 EUR · every month');
+    expect(page.reply_markup!.inline_keyboard.flat().map((b) => b.text)).toEqual(['Next ▶️']);
+    await w.tg.tap(ana, page, 'Next');
+    expect(w.tg.message(ana.id, page.message_id)?.text).toContain('Subscriptions 11–20 of 23');
+    await w.tg.tap(ana, w.tg.message(ana.id, page.message_id)!, 'Next');
+    const last = w.tg.message(ana.id, page.message_id)!;
+    expect(last.text).toContain('Subscriptions 21–23 of 23');
+    expect(last.text).toContain('Service 23');
+    expect(last.reply_markup!.inline_keyboard.flat().map((b) => b.text)).toEqual(['◀️ Previous']);
+    await w.tg.tap(ana, last, 'Previous');
+    expect(w.tg.message(ana.id, page.message_id)?.text).toContain('Subscriptions 11–20 of 23');
+    expect(w.tg.botMessages(ana.id)).toHaveLength(1);
+  });
+
+  it('shows activity with an Undo button per change and redraws the page after an undo', async () => {
+    await w.tg.ask(ana, '/add Netflix 15.99 EUR monthly 5');
+    await w.tg.ask(ana, '/add Gym 30 EUR monthly 1');
+    const activity = await w.tg.ask(ana, '/activity');
+    expect(activity.text).toMatch(/1\. Added Gym\n {4}Ana · Telegram · /);
+    expect(activity.text).toContain('2. Added Netflix');
+    await w.tg.tap(ana, activity, 'Undo 2');
+    expect((await subs()).map((s: { name: string }) => s.name)).toEqual(['Gym']);
+    const redrawn = w.tg.message(ana.id, activity.message_id)!;
+    expect(redrawn.text).toContain('Added Netflix (undone)');
+    // Now: 1. the undo itself, 2. Added Gym, 3. Added Netflix (undone, no button), 4. the household.
+    expect(redrawn.reply_markup!.inline_keyboard.flat().map((b) => b.text)).toEqual([
+      '↩️ Undo 1',
+      '↩️ Undo 2',
+      '↩️ Undo 4',
+    ]);
+  });
+
+  it('answers free text with the command list, and /upcoming and /totals from the insight ops', async () => {
+    const help = await w.tg.ask(ana, 'hello there');
+    expect(help.text).toContain('I only understand commands for now');
+    expect(help.text).toContain('/add — Add a subscription in one line');
+    await w.tg.ask(ana, '/add Netflix 15.99 EUR monthly 5');
+    await w.tg.ask(ana, '/add Cloud 120 EUR yearly 2026-03-20');
+    const upcoming = await w.tg.ask(ana, '/upcoming');
+    expect(upcoming.text).toContain('Coming up');
+    expect(upcoming.text).toContain('Thu, 5 Mar 2026 (in 3 days) — Netflix 15.99 EUR');
+    expect(upcoming.text).toContain('Fri, 20 Mar 2026 (in 18 days) — Cloud 120.00 EUR');
+    expect(upcoming.text).toContain('Charges in the next 30 days: 135.99 EUR');
+    const totals = await w.tg.ask(ana, '/totals');
+    expect(totals.text).toContain('Per month: 25.99 EUR');
+    expect(totals.text).toContain('Per year: 311.88 EUR');
+    await w.tg.tap(ana, totals, 'By member');
+    expect(w.tg.message(ana.id, totals.message_id)?.text).toContain('• Ana: 25.99 EUR');
+  });
+
+  it('changes settings with buttons through update_member, each change with Undo', async () => {
+    const settings = await w.tg.ask(ana, '/settings');
+    expect(settings.text).toContain('Reminders: 3, 1 days before, at 09:00');
+    await w.tg.tap(ana, settings, '19:00');
+    const saved = w.tg.lastBotMessage(ana.id)!;
+    expect(saved.text).toContain('Settings saved');
+    expect(saved.text).toContain('Reminders: 3, 1 days before, at 19:00');
+    await w.tg.tap(ana, settings, 'Español');
+    const savedSpanish = w.tg.lastBotMessage(ana.id)!;
+    expect((await w.cores[0]!.db.knex('members').first()).language).toBe('es');
+    const spanish = await w.tg.ask(ana, '/settings');
+    expect(spanish.text).toContain('Ajustes');
+    // The member changed again since the time change: undoing it first is refused, in Spanish now.
+    await w.tg.tap(ana, saved, 'Undo');
+    expect(w.tg.lastBotMessage(ana.id)?.text).toContain('No se puede deshacer');
+    await w.tg.tap(ana, savedSpanish, 'Deshacer');
+    await w.tg.tap(ana, saved, 'Undo');
+    expect(await w.cores[0]!.db.knex('members').first()).toMatchObject({
+      language: 'en',
+      reminder_time: '09:00',
+    });
+  });
+
+  it('creates an agent token after asking its scope, shown once with Undo to revoke it', async () => {
+    const ask = await w.tg.ask(ana, '/token Claude Desktop');
+    expect(ask.text).toContain('What may "Claude Desktop" do?');
+    await w.tg.tap(ana, ask, 'Read and change');
+    const shown = w.tg.message(ana.id, ask.message_id)!;
+    expect(shown.text).toContain('Token for Claude Desktop');
+    expect(shown.source).toMatch(/<code>[^<]+<\/code>/);
+    const token = await w.cores[0]!.db.knex('tokens').first();
+    expect(token).toMatchObject({ name: 'Claude Desktop', scope: 'write', revoked_at: null });
+    await w.tg.tap(ana, shown, 'Undo');
+    expect(await w.cores[0]!.db.knex('tokens')).toEqual([]);
+  });
+});
