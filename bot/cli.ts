@@ -323,4 +323,10 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
+// `exhale ops | head` closes the pipe early: that is the reader being done, not a failure.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw error;
+});
+
 await main(process.argv.slice(2));
