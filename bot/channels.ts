@@ -1,5 +1,7 @@
 import { GrammyError } from 'grammy';
 
+import { createAssistant, overridesFromEnv } from '../core/assistant/index.ts';
+
 import type { Config } from './config.ts';
 import type { FetchHandler } from './http/fetchHandler.ts';
 import type { AppCore } from './runtime.ts';
@@ -41,8 +43,11 @@ export async function startChannels(
   let retry: NodeJS.Timeout | null = null;
   let stopped = false;
 
+  // Off until an owner configures a provider (or EXHALE_ASSISTANT_* is set): nothing is sent anywhere before.
+  const assistant = createAssistant({ core, config: overridesFromEnv(), log });
   const connect = async (): Promise<void> => {
     telegram = await startTelegram({
+      assistant,
       core,
       token,
       apiRoot: config.EXHALE_TELEGRAM_API_ROOT,

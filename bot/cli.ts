@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 
+import { createAssistant, overridesFromEnv } from '../core/assistant/index.ts';
 import { authenticateToken } from '../core/auth/index.ts';
 import type { Actor } from '../core/kernel/actor.ts';
 import { OpError } from '../core/kernel/errors.ts';
@@ -137,6 +138,7 @@ const commands: Record<string, Command> = {
         input: process.stdin,
         output: process.stdout,
         miniAppUrl: config.EXHALE_MINIAPP_URL,
+        assistant: createAssistant({ core: runtime.core, config: overridesFromEnv() }),
       });
       return 0;
     } finally {

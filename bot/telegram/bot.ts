@@ -3,11 +3,14 @@ import { sequentialize } from '@grammyjs/runner';
 import { Bot, type Context } from 'grammy';
 
 import type { ChatEngine } from '../../core/chat/index.ts';
+import type { FeatureDeps } from './deps.ts';
 import { dedupeUpdates } from './features/dedupe.ts';
 import { errorBoundary } from './features/errors.ts';
+import { filesFeature } from './features/files.ts';
 import { membershipFeature } from './features/membership.ts';
 import { messagesFeature } from './features/messages.ts';
 import { pressesFeature } from './features/presses.ts';
+import { STREAMING, type StreamingOptions } from './live.ts';
 
 /** The updates the bot asks Telegram for. */
 export const ALLOWED_UPDATES = ['message', 'callback_query', 'my_chat_member'] as const;
@@ -19,7 +22,11 @@ export interface BotOptions {
   log: (message: string, error?: unknown) => void;
   /** Skip updates already handled (webhook mode, where Telegram re-delivers). */
   dedupe?: boolean;
+  /** How often a live answer may update Telegram (tests lower it); defaults in live.ts. */
+  streaming?: Partial<StreamingOptions> | undefined;
 }
+
+const DEFAULT_API_ROOT = 'https://api.telegram.org';
 
 /**
  * Updates of one chat are handled in order; button presses run in a lane of their own so a press
@@ -44,8 +51,14 @@ export function createBot(options: BotOptions): Bot {
   bot.use(sequentialize(lane));
   bot.use(errorBoundary(options.log));
   if (options.dedupe) bot.use(dedupeUpdates(options.engine.core.db, options.engine.core.clock));
-  const deps = { engine: options.engine, log: options.log };
-  bot.use(messagesFeature(deps), pressesFeature(deps), membershipFeature(deps));
+  const apiRoot = (options.apiRoot ?? DEFAULT_API_ROOT).replace(/\/+$/, '');
+  const deps: FeatureDeps = {
+    engine: options.engine,
+    log: options.log,
+    streaming: { ...STREAMING, ...(options.streaming ?? {}) },
+    fileUrl: (path) => `${apiRoot}/file/bot${options.token}/${path}`,
+  };
+  bot.use(messagesFeature(deps), filesFeature(deps), pressesFeature(deps), membershipFeature(deps));
   bot.catch((error) =>
     options.log(`telegram: update ${error.ctx.update.update_id} failed`, error.error),
   );

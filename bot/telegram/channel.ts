@@ -1,6 +1,7 @@
 import { type Api, GrammyError } from 'grammy';
 
-import type { Channel, Reply, SentRef } from '../../core/chat/index.ts';
+import type { Channel, LiveText, Reply, SentRef } from '../../core/chat/index.ts';
+import { STREAMING, type StreamingOptions, TelegramLive } from './live.ts';
 import { renderTelegram, type TelegramMessage } from './render.ts';
 
 /** Telegram answers 400 "message is not modified" to an edit that changes nothing: not an error for us. */
@@ -27,6 +28,8 @@ export class TelegramChannel implements Channel {
       privateChat: boolean;
       botUsername: string;
       threadId?: number | undefined;
+      streaming?: StreamingOptions | undefined;
+      log?: ((message: string, error?: unknown) => void) | undefined;
     },
   ) {}
 
@@ -77,6 +80,21 @@ export class TelegramChannel implements Channel {
       'typing',
       this.options.threadId !== undefined ? { message_thread_id: this.options.threadId } : {},
     );
+  }
+
+  /** An answer as it is written: drafts in a private chat, one edited message in a group. */
+  live(): LiveText {
+    return new TelegramLive({
+      api: this.api,
+      chatId: this.chatId,
+      privateChat: this.options.privateChat,
+      threadId: this.options.threadId,
+      streaming: this.options.streaming ?? STREAMING,
+      send: (text) => this.send({ text }),
+      edit: (ref, text) => this.edit(ref, { text }),
+      isNotModified,
+      log: this.options.log ?? (() => undefined),
+    });
   }
 
   async notice(text: string): Promise<void> {

@@ -7,6 +7,7 @@ import { ChatEngine, type ChatAssistant, type Reply } from '../../core/chat/inde
 import type { Core } from '../../core/kernel/core.ts';
 import type { FetchHandler } from '../http/fetchHandler.ts';
 import { ALLOWED_UPDATES, createBot } from './bot.ts';
+import type { StreamingOptions } from './live.ts';
 import { sendToMember } from './delivery.ts';
 import { registerCommands, registerMiniApp } from './setup.ts';
 
@@ -19,7 +20,13 @@ export interface TelegramDeps {
   publicUrl?: string | undefined;
   miniAppUrl?: string | undefined;
   webhookSecret?: string | undefined;
+  /**
+   * The built-in assistant (`createAssistant` from core/assistant): free text and files go to it
+   * in households where it is configured, answered live; without it free text gets the commands.
+   */
   assistant?: ChatAssistant | undefined;
+  /** How often a live answer may update Telegram; the defaults suit production (tests lower them). */
+  streaming?: Partial<StreamingOptions> | undefined;
   log?: ((message: string, error?: unknown) => void) | undefined;
 }
 
@@ -42,15 +49,6 @@ export function deriveWebhookSecret(token: string): string {
     .slice(0, 64);
 }
 
-/** The Mini App URL: given explicitly, or served by this host under the public URL. */
-export function miniAppUrlOf(
-  deps: Pick<TelegramDeps, 'miniAppUrl' | 'publicUrl'>,
-): string | undefined {
-  if (deps.miniAppUrl) return deps.miniAppUrl;
-  if (deps.publicUrl) return `${deps.publicUrl.replace(/\/+$/, '')}/app/`;
-  return undefined;
-}
-
 /**
  * Starts the Telegram bot: long polling through @grammyjs/runner by default, or a webhook with a
  * secret token when a public URL is set (then `webhook` is the handler to mount). Registers the
@@ -58,7 +56,8 @@ export function miniAppUrlOf(
  */
 export async function startTelegram(deps: TelegramDeps): Promise<TelegramHandle> {
   const log = deps.log ?? ((message: string, error?: unknown) => console.error(message, error));
-  const miniAppUrl = miniAppUrlOf(deps);
+  // The Mini App is served elsewhere for now: its button appears only when its URL is configured.
+  const miniAppUrl = deps.miniAppUrl;
   const engine = new ChatEngine({ core: deps.core, miniAppUrl, assistant: deps.assistant, log });
   const bot = createBot({
     token: deps.token,
@@ -66,6 +65,7 @@ export async function startTelegram(deps: TelegramDeps): Promise<TelegramHandle>
     engine,
     log,
     dedupe: deps.publicUrl !== undefined,
+    streaming: deps.streaming,
   });
   await bot.init();
   const username = bot.botInfo.username;

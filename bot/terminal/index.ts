@@ -2,6 +2,7 @@ import { createInterface } from 'node:readline';
 
 import {
   ChatEngine,
+  type ChatAssistant,
   type Channel,
   type Conversation,
   type Reply,
@@ -19,6 +20,8 @@ export interface TerminalChatDeps {
   output: NodeJS.WritableStream;
   /** The Mini App URL, printed as a link when set. */
   miniAppUrl?: string | undefined;
+  /** The built-in assistant: free text goes to it (its answer printed as it is written) when configured. */
+  assistant?: ChatAssistant | undefined;
 }
 
 const QUIT = new Set(['/quit', '/exit', 'quit', 'exit']);
@@ -28,7 +31,11 @@ const QUIT = new Set(['/quit', '/exit', 'quit', 'exit']);
  * messages; typing a button's number presses it. Resolves when the input ends or on /quit.
  */
 export async function runTerminalChat(deps: TerminalChatDeps): Promise<void> {
-  const engine = new ChatEngine({ core: deps.core, miniAppUrl: deps.miniAppUrl });
+  const engine = new ChatEngine({
+    core: deps.core,
+    miniAppUrl: deps.miniAppUrl,
+    assistant: deps.assistant,
+  });
   const write = (text: string): void => {
     deps.output.write(`${text}\n`);
   };
@@ -70,6 +77,33 @@ export async function runTerminalChat(deps: TerminalChatDeps): Promise<void> {
       for (const [n, c] of choices) if (c.messageId === ref.messageId) choices.delete(n);
     },
     async typing() {},
+    // The answer is printed piece by piece as the model writes it; the finished text is not repeated.
+    live() {
+      let streamed = false;
+      const ref = (): SentRef => {
+        messages += 1;
+        return { chatId: 'terminal', messageId: String(messages) };
+      };
+      return {
+        write(delta) {
+          if (delta === '') return;
+          streamed = true;
+          deps.output.write(delta);
+        },
+        async finish(text) {
+          if (streamed) {
+            write('\n');
+            return ref();
+          }
+          if (text.trim() === '') return null;
+          write(`${text}\n`);
+          return ref();
+        },
+        async abort() {
+          if (streamed) write('\n');
+        },
+      };
+    },
     async notice(text) {
       write(`ℹ️  ${text}\n`);
     },

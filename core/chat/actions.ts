@@ -21,7 +21,11 @@ export type Action =
   | { t: 'set_language'; language: 'en' | 'es' }
   | { t: 'set_time'; time: string }
   | { t: 'set_offsets'; offsets: number[] }
-  | { t: 'command'; command: string };
+  | { t: 'command'; command: string }
+  /** The assistant's proposal cards: `p` is the proposal id (a `flows` row of kind proposal). */
+  | { t: 'ai_confirm'; p: string }
+  | { t: 'ai_discard'; p: string }
+  | { t: 'ai_undo'; p: string };
 
 export type ActionKind = Action['t'];
 
@@ -43,6 +47,9 @@ const ONCE: ReadonlySet<ActionKind> = new Set<ActionKind>([
   'paid',
   'skip',
   'token',
+  'ai_confirm',
+  'ai_discard',
+  'ai_undo',
 ]);
 
 export function runsOnce(action: Action): boolean {

@@ -1,6 +1,6 @@
-import type { Actor } from '../kernel/actor.ts';
+import type { AssistantMessage } from '../assistant/index.ts';
 import type { Core } from '../kernel/core.ts';
-import { isOpError } from '../kernel/errors.ts';
+import { isOpError, OpError } from '../kernel/errors.ts';
 import type { ChangeEvent } from '../kernel/events.ts';
 import { type Locale, t } from '../i18n/index.ts';
 import type { Reminder } from '../reminders/types.ts';
@@ -9,6 +9,14 @@ import { commandMenu, findCommand } from './commands.ts';
 import { type Awaiting, claimButtons, clearAwaiting, loadPress, takeAwaiting } from './flows.ts';
 import { pressToken } from './features/access.ts';
 import { pressUndo, showActivity } from './features/activity.ts';
+import {
+  askLive,
+  askWithFile,
+  type ChatAssistant,
+  pressConfirm,
+  pressDiscard,
+  pressUndoProposal,
+} from './features/assistant.ts';
 import { addFromLine, confirmAdd, previewAdd, typedAmount } from './features/add.ts';
 import { change } from './features/changes.ts';
 import { groupRefusal, pressLink } from './features/groups.ts';
@@ -25,23 +33,18 @@ import {
 import { pressSetting } from './features/settings.ts';
 import { personKey, resolveSpeaker } from './identity.ts';
 import { Turn, type EngineContext } from './turn.ts';
-import type { Channel, ChatEvent, Conversation, Reply, SentRef } from './types.ts';
+import type { Channel, ChatEvent, Conversation, IncomingFile, Reply, SentRef } from './types.ts';
 
-/** Free text for the built-in assistant, when one is configured. */
-export interface ChatAssistant {
-  answer(input: {
-    text: string;
-    actor: Actor;
-    locale: Locale;
-    channel: Channel;
-    conversation: Conversation;
-  }): Promise<void>;
-}
+export type { ChatAssistant } from './features/assistant.ts';
 
 export interface ChatEngineOptions {
   core: Core;
   /** The Mini App's URL (https); a button opens it in private chats when set. */
   miniAppUrl?: string | null | undefined;
+  /**
+   * The built-in assistant (`createAssistant(...)` from core/assistant). Free text and files go to
+   * it for households where it is configured; elsewhere free text gets the command list.
+   */
   assistant?: ChatAssistant | null | undefined;
   log?: ((message: string, error?: unknown) => void) | undefined;
 }
@@ -79,8 +82,21 @@ export class ChatEngine implements EngineContext {
     const speaker = await resolveSpeaker(this.core.db, conv.who);
     const turn = new Turn(this, conv, channel, speaker, now);
     try {
-      if (event.kind === 'press') await this.press(turn, event.payload, event.message);
-      else await this.text(turn, event.text);
+      switch (event.kind) {
+        case 'press':
+          await this.press(turn, event.payload, event.message);
+          break;
+        case 'text':
+          await this.text(turn, event.text, event.addressed === true);
+          break;
+        case 'file':
+          await this.file(turn, event.file, event.caption, event.addressed === true);
+          break;
+        default: {
+          const unreachable: never = event;
+          return unreachable;
+        }
+      }
     } catch (error) {
       if (isOpError(error) && error.code !== 'internal') {
         await channel.send({ text: `⚠️ ${error.render(turn.locale)}` });
@@ -109,7 +125,7 @@ export class ChatEngine implements EngineContext {
     return agentNotice(this.core, event, this.core.clock());
   }
 
-  private async text(turn: Turn, text: string): Promise<void> {
+  private async text(turn: Turn, text: string, addressed: boolean): Promise<void> {
     const trimmed = text.trim();
     if (trimmed.length === 0) return;
     const cmd = COMMAND.exec(trimmed);
@@ -118,23 +134,75 @@ export class ChatEngine implements EngineContext {
       await this.command(turn, (cmd[1] ?? '').toLowerCase(), cmd[2] ?? '');
       return;
     }
-    if (turn.inGroup) return;
+    if (turn.inGroup) {
+      if (addressed && (await this.groupAllows(turn))) await this.askLive(turn, { text: trimmed });
+      return;
+    }
     const awaiting = await takeAwaiting(turn.db, turn.conversationKey, turn.now);
     if (awaiting) {
       await this.answer(turn, awaiting, trimmed);
       return;
     }
-    if (this.assistant && !turn.speaker.newcomer) {
-      await this.assistant.answer({
-        text: trimmed,
-        actor: turn.actor,
-        locale: turn.locale,
-        channel: turn.channel,
-        conversation: turn.conv,
-      });
+    await this.askLive(turn, { text: trimmed });
+  }
+
+  /**
+   * Free text for the built-in assistant, answered as it is written, when the assistant is
+   * configured for the speaker's household; otherwise the command list.
+   */
+  private async askLive(turn: Turn, message: AssistantMessage): Promise<void> {
+    const assistant = await this.assistantFor(turn);
+    if (!assistant) {
+      await turn.send(helpReply(turn, turn.t('chat.free_text')));
       return;
     }
-    await turn.send(helpReply(turn, turn.t('chat.free_text')));
+    await askLive(turn, assistant, message);
+  }
+
+  /** A file (statement PDF or CSV, screenshot) with its caption, for the assistant. */
+  private async file(
+    turn: Turn,
+    file: IncomingFile,
+    caption: string,
+    addressed: boolean,
+  ): Promise<void> {
+    if (turn.inGroup && !(addressed && (await this.groupAllows(turn)))) return;
+    if (turn.speaker.newcomer) {
+      await turn.send(helpReply(turn));
+      return;
+    }
+    const assistant = await this.assistantFor(turn);
+    if (!assistant) {
+      await turn.say(turn.t('chat.assistant.file_off'));
+      return;
+    }
+    await askWithFile(turn, assistant, file, caption.trim(), this.log);
+  }
+
+  /** The assistant, when there is one and it is configured for the speaker's household. */
+  private async assistantFor(turn: Turn): Promise<ChatAssistant | null> {
+    const householdId = turn.actor.householdId;
+    if (!this.assistant || turn.speaker.newcomer || householdId === null) return null;
+    return (await this.assistant.isConfigured(householdId)) ? this.assistant : null;
+  }
+
+  private requireAssistant(): ChatAssistant {
+    if (!this.assistant) throw new OpError('unavailable', 'assistant.off');
+    return this.assistant;
+  }
+
+  /** In a group only members of the linked household are answered; says why when not. */
+  private async groupAllows(turn: Turn): Promise<boolean> {
+    if (turn.speaker.newcomer) {
+      await turn.say(turn.t('chat.group.newcomer'));
+      return false;
+    }
+    const refusal = await groupRefusal(turn);
+    if (refusal) {
+      await turn.say(refusal);
+      return false;
+    }
+    return true;
   }
 
   private async command(turn: Turn, name: string, args: string): Promise<void> {
@@ -265,6 +333,12 @@ export class ChatEngine implements EngineContext {
         return pressToken(turn, action.scope, action.name, ref);
       case 'command':
         return this.command(turn, action.command, '');
+      case 'ai_confirm':
+        return pressConfirm(turn, this.requireAssistant(), action.p, ref);
+      case 'ai_discard':
+        return pressDiscard(turn, this.requireAssistant(), action.p, ref);
+      case 'ai_undo':
+        return pressUndoProposal(turn, this.requireAssistant(), action.p, ref);
       default: {
         const unreachable: never = action;
         return unreachable;

@@ -13,6 +13,8 @@ export type {
   Channel,
   ChatEvent,
   Conversation,
+  IncomingFile,
+  LiveText,
   Person,
   Place,
   Reply,

@@ -34,8 +34,9 @@ export class Turn {
     return this.engine.core.db;
   }
 
+  /** The speaker, with a shared audience in a group: others read along, so nothing private shows. */
   get actor(): Actor {
-    return this.speaker.actor;
+    return this.inGroup ? { ...this.speaker.actor, audience: 'shared' } : this.speaker.actor;
   }
 
   get locale(): Locale {

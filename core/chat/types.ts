@@ -47,6 +47,34 @@ export interface Channel {
   notice?(text: string): Promise<void>;
   /** A link that starts a private chat with `/start <code>`; null when the channel has none. */
   deepLink(code: string): string | null;
+  /**
+   * Starts showing an answer while it is being written (a draft, an edited message, text printed
+   * as it comes). Absent: the engine sends the finished answer as an ordinary message.
+   */
+  live?(): LiveText;
+}
+
+/** An answer shown as it is written. The channel decides how often the platform is updated. */
+export interface LiveText {
+  /** A piece of the answer. Never waits for the platform and never throws. */
+  write(delta: string): void;
+  /**
+   * The answer is complete: shows `text` as a finished message in place of the live view and says
+   * where it is; null when `text` is empty and nothing was shown.
+   */
+  finish(text: string): Promise<SentRef | null>;
+  /** The answer failed: no more updates (what was shown stays). */
+  abort(): Promise<void>;
+}
+
+/** A file a member sent (a statement, a screenshot), fetched only when it is used. */
+export interface IncomingFile {
+  name?: string | undefined;
+  /** The platform's claim; the assistant recognises a file by its bytes. */
+  mediaType?: string | undefined;
+  /** The size the platform reported, checked before downloading; null when unknown. */
+  size: number | null;
+  download(): Promise<Uint8Array>;
 }
 
 /** The person talking, as their channel identifies them. */
@@ -77,9 +105,14 @@ export interface Conversation {
   where: Place;
 }
 
-/** What arrives from a member. */
+/**
+ * What arrives from a member. `addressed`: in a group, the message was meant for the bot (it
+ * mentions the bot or replies to it); free text and files in a group are ignored otherwise.
+ */
 export type ChatEvent =
-  { kind: 'text'; text: string } | { kind: 'press'; payload: string; message: SentRef | null };
+  | { kind: 'text'; text: string; addressed?: boolean | undefined }
+  | { kind: 'file'; file: IncomingFile; caption: string; addressed?: boolean | undefined }
+  | { kind: 'press'; payload: string; message: SentRef | null };
 
 /** The resolved speaker of one event. */
 export interface Speaker {

@@ -32,6 +32,11 @@ export interface Actor {
   channel: Channel;
   locale: Locale;
   agent?: { name: string; tokenId?: string | undefined } | undefined;
+  /**
+   * Who will read the answers: `shared` when others read along (a group chat). A shared audience
+   * sees no private subscription, not even the speaker's own, in lists, totals or activity.
+   */
+  audience?: 'personal' | 'shared' | undefined;
   /** External identity used when joining or creating a household from a chat platform. */
   externalId?: { telegram?: string; slack?: string } | undefined;
 }

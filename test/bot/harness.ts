@@ -7,6 +7,8 @@ import knex from 'knex';
 
 import { startScheduler, type Scheduler } from '../../bot/scheduler.ts';
 import { startTelegram, type TelegramHandle } from '../../bot/telegram/index.ts';
+import type { StreamingOptions } from '../../bot/telegram/live.ts';
+import type { ChatAssistant } from '../../core/chat/index.ts';
 import { startHttpHost, type HttpHost } from '../../bot/http/server.ts';
 import { memberActor, newcomerActor, type Actor } from '../../core/kernel/actor.ts';
 import { Core } from '../../core/kernel/core.ts';
@@ -81,6 +83,8 @@ export interface World {
     mode?: 'polling' | 'webhook';
     index?: number;
     miniAppUrl?: string;
+    assistant?: ChatAssistant;
+    streaming?: Partial<StreamingOptions>;
   }): Promise<BotProcess>;
   /** Every process on webhooks behind one round-robin load balancer (the public URL). */
   startBalanced(): Promise<BotProcess[]>;
@@ -127,6 +131,8 @@ export async function createWorld(
           apiRoot: tg.apiRoot,
           publicUrl: http.url,
           miniAppUrl: opts.miniAppUrl,
+          assistant: opts.assistant,
+          streaming: opts.streaming,
           log,
         });
         handler = telegram.webhook;
@@ -136,6 +142,8 @@ export async function createWorld(
           token: tg.token,
           apiRoot: tg.apiRoot,
           miniAppUrl: opts.miniAppUrl,
+          assistant: opts.assistant,
+          streaming: opts.streaming,
           log,
         });
       }

@@ -3,18 +3,32 @@ import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { runTerminalChat } from '../../bot/terminal/index.ts';
+import type { ChatAssistant } from '../../core/chat/index.ts';
 import { type Actor, newcomerActor } from '../../core/kernel/actor.ts';
 import { createTestHousehold, type TestHousehold } from '../helpers/testCore.ts';
+import { scriptedAssistant } from './pacedModel.ts';
 
 /** Runs a terminal session with the given lines typed in, and returns everything it printed. */
-async function session(h: TestHousehold, lines: string[], actor: Actor = h.owner): Promise<string> {
+async function session(
+  h: TestHousehold,
+  lines: string[],
+  actor: Actor = h.owner,
+  options: { assistant?: ChatAssistant; writes?: string[] } = {},
+): Promise<string> {
   const input = new PassThrough();
   const output = new PassThrough();
   let printed = '';
   output.on('data', (chunk: Buffer) => {
     printed += chunk.toString();
+    options.writes?.push(chunk.toString());
   });
-  const done = runTerminalChat({ core: h.core, actor, input, output });
+  const done = runTerminalChat({
+    core: h.core,
+    actor,
+    input,
+    output,
+    assistant: options.assistant,
+  });
   for (const line of lines) input.write(`${line}\n`);
   input.end();
   await done;
@@ -74,5 +88,48 @@ describe('the terminal channel', () => {
   it('says so when a typed number is not a button', async () => {
     const printed = await session(h, ['42']);
     expect(printed).toContain('There is no button 42 to press now.');
+  });
+
+  it("streams the assistant's answer as it is written, then shows its change as a card with numbered Confirm, Discard and Undo", async () => {
+    const netflix = (
+      await h.core.invoke('create_subscription', h.owner, {
+        name: 'Netflix',
+        amount: '15.99',
+        first_charge_date: '2026-01-12',
+      })
+    ).output.id;
+    const answer = 'Netflix now costs 17.99 EUR; confirm below and I will change it.';
+    const { assistant, requests } = scriptedAssistant(
+      h.core,
+      [
+        { calls: [{ name: 'update_subscription', args: { id: netflix, amount: '17.99' } }] },
+        { text: answer },
+      ],
+      { gapMs: 5 },
+    );
+    const writes: string[] = [];
+    const printed = await session(h, ['Netflix went up to 17.99', '1', '3'], h.owner, {
+      assistant,
+      writes,
+    });
+    // The answer arrived in pieces, each written as it came, and is not printed a second time.
+    const pieces = writes.filter((w) => answer.includes(w) && w.length < answer.length);
+    expect(pieces.length).toBeGreaterThanOrEqual(3);
+    expect(pieces.join('')).toBe(answer);
+    expect(printed.split(answer)).toHaveLength(2);
+    expect(printed).toContain(
+      `${answer}\n\n┌ 📝 Change Netflix?\n│ ✏️ Netflix · 17.99 EUR · every month: amount 15.99 EUR → 17.99 EUR\n│ Price history: +1\n└\n[1] ✅ Confirm   [2] ✖️ Discard`,
+    );
+    expect(printed).toContain(
+      '(updated)\n┌ ✅ Done: Change Netflix\n│ ✏️ Netflix · 17.99 EUR · every month: amount 15.99 EUR → 17.99 EUR\n│ Price history: +1\n│ You can undo this for a day.\n└\n[3] ↩️ Undo',
+    );
+    expect(printed).toContain('(updated)\n┌ ↩️ Undone: Change Netflix\n│ It is back as it was.\n└');
+    const row = (await h.db.knex('subscriptions').where({ id: netflix }).first()) as {
+      amount_minor: number;
+    };
+    expect(row.amount_minor).toBe(1599);
+    expect(requests).toHaveLength(2);
+    const usage = await h.db.knex('assistant_usage').first();
+    expect(usage.channel).toBe('terminal');
   });
 });

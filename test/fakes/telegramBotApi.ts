@@ -14,13 +14,49 @@ import { Readable } from 'node:stream';
  *   getUpdates terminates the first with 409 like Telegram does;
  * - webhooks posted with the X-Telegram-Bot-Api-Secret-Token header, retried on failure;
  * - HTML parse mode: the stored text is the text after entity parsing, which the 4096-character
- *   limit applies to.
+ *   limit applies to;
+ * - streaming drafts (`sendMessageDraft`: private chats only, TEXTDRAFT_PEER_INVALID elsewhere;
+ *   a message the bot sends to the chat ends the draft) and files (photos and documents users
+ *   send, `getFile`, downloads from `/file/bot<token>/<path>`, "file is too big" over 20 MB).
  * Tests act as users through the driver methods (`sendText`, `press`, …) and read what the bot
  * did through `botMessages`, `calls` and `waitFor`.
  */
 
 export const MAX_TEXT = 4096;
 const MAX_CALLBACK_DATA = 64;
+/** The largest file the cloud Bot API lets a bot download. */
+export const MAX_DOWNLOAD = 20 * 1024 * 1024;
+
+/** A draft the bot streamed into a private chat (`sendMessageDraft`). */
+export interface TgDraft {
+  chatId: number;
+  draftId: number;
+  /** The visible text (after entity parsing). */
+  text: string;
+  at: number;
+}
+
+interface StoredFile {
+  fileId: string;
+  uniqueId: string;
+  path: string;
+  data: Buffer;
+  /** What the file claims to weigh (a test may claim more than it holds, to test limits). */
+  size: number;
+}
+
+/** Entities Telegram adds to a user's text: a leading bot command and `@name` mentions. */
+function userEntities(text: string): Array<{ type: string; offset: number; length: number }> {
+  const entities: Array<{ type: string; offset: number; length: number }> = [];
+  const command = /^\/\S+/.exec(text);
+  if (command) entities.push({ type: 'bot_command', offset: 0, length: command[0].length });
+  for (const m of text.matchAll(/(^|[^\w@])(@[A-Za-z0-9_]{5,32})\b/g)) {
+    const at = (m.index ?? 0) + (m[1]?.length ?? 0);
+    if (command && at < command[0].length) continue;
+    entities.push({ type: 'mention', offset: at, length: m[2]?.length ?? 0 });
+  }
+  return entities;
+}
 
 export interface TgUser {
   id: number;
@@ -49,6 +85,22 @@ export interface TgMarkup {
   inline_keyboard: TgButton[][];
 }
 
+export interface TgPhotoSize {
+  file_id: string;
+  file_unique_id: string;
+  width: number;
+  height: number;
+  file_size?: number;
+}
+
+export interface TgDocument {
+  file_id: string;
+  file_unique_id: string;
+  file_name?: string;
+  mime_type?: string;
+  file_size?: number;
+}
+
 export interface TgMessage {
   message_id: number;
   date: number;
@@ -56,6 +108,11 @@ export interface TgMessage {
   from?: TgUser;
   text?: string;
   entities?: Array<{ type: string; offset: number; length: number }>;
+  caption?: string;
+  caption_entities?: Array<{ type: string; offset: number; length: number }>;
+  photo?: TgPhotoSize[];
+  document?: TgDocument;
+  reply_to_message?: TgMessage;
   reply_markup?: TgMarkup;
   edit_date?: number;
   /** The raw text the bot sent before entity parsing (HTML), kept for assertions. */
@@ -218,6 +275,8 @@ export class FakeTelegram {
   readonly webhookStatuses: number[] = [];
   /** Messages the bot has sent so far (cheap to poll in benchmarks). */
   sentCount = 0;
+  /** Every draft the bot streamed, in order. */
+  readonly drafts: TgDraft[] = [];
 
   private server: Server | null = null;
   private readonly updates: TgUpdate[] = [];
@@ -239,6 +298,9 @@ export class FakeTelegram {
   private webhookQueue: Promise<void> = Promise.resolve();
   private readonly commands = new Map<string, Array<{ command: string; description: string }>>();
   private menuButton: unknown = { type: 'commands' };
+  private readonly files = new Map<string, StoredFile>();
+  private readonly openDrafts = new Map<number, TgDraft>();
+  private nextFile = 1;
   private readonly webhookRetryMs: number;
   private readonly webhookRetries: number;
 
@@ -331,21 +393,108 @@ export class FakeTelegram {
     this.blocked.add(userId);
   }
 
-  /** The user sends a text message (to the bot in private, or in a group). */
+  /**
+   * The user sends a text message (to the bot in private, or in a group), with Telegram's entities
+   * for a leading command and `@name` mentions; `replyTo` makes it a reply to that message.
+   */
   async sendText(
     from: TgUser,
     text: string,
     chat: TgChat = this.privateChat(from),
+    options: { replyTo?: TgMessage } = {},
   ): Promise<TgUpdate> {
     if (chat.type === 'private') this.started.add(from.id);
-    const command = /^\/\S+/.exec(text);
+    const entities = userEntities(text);
     const message = this.store({
       chat,
       from,
       text,
-      ...(command
-        ? { entities: [{ type: 'bot_command', offset: 0, length: command[0].length }] }
-        : {}),
+      ...(entities.length > 0 ? { entities } : {}),
+      ...(options.replyTo ? { reply_to_message: structuredClone(options.replyTo) } : {}),
+    });
+    return this.push({ message });
+  }
+
+  /** Stores a file as Telegram would (an id, a path to download it from). */
+  private storeFile(data: Uint8Array, extension: string, declaredSize?: number): StoredFile {
+    const n = this.nextFile++;
+    const file: StoredFile = {
+      fileId: `BQACAgIAAxkBAAI${String(n).padStart(6, '0')}`,
+      uniqueId: `AgAD${String(n).padStart(4, '0')}`,
+      path: `${extension === 'jpg' ? 'photos' : 'documents'}/file_${n}.${extension}`,
+      data: Buffer.from(data),
+      size: declaredSize ?? data.byteLength,
+    };
+    this.files.set(file.fileId, file);
+    return file;
+  }
+
+  /** The user sends a photo (Telegram keeps a thumbnail and the full size, largest last). */
+  async sendPhoto(
+    from: TgUser,
+    data: Uint8Array,
+    options: { caption?: string; chat?: TgChat; declaredSize?: number } = {},
+  ): Promise<TgUpdate> {
+    const chat = options.chat ?? this.privateChat(from);
+    if (chat.type === 'private') this.started.add(from.id);
+    const thumb = this.storeFile(data.subarray(0, Math.min(64, data.byteLength)), 'jpg');
+    const full = this.storeFile(data, 'jpg', options.declaredSize);
+    const caption = options.caption;
+    const entities = caption ? userEntities(caption) : [];
+    const message = this.store({
+      chat,
+      from,
+      photo: [
+        {
+          file_id: thumb.fileId,
+          file_unique_id: thumb.uniqueId,
+          width: 90,
+          height: 60,
+          file_size: thumb.size,
+        },
+        {
+          file_id: full.fileId,
+          file_unique_id: full.uniqueId,
+          width: 1280,
+          height: 853,
+          file_size: full.size,
+        },
+      ],
+      ...(caption ? { caption } : {}),
+      ...(entities.length > 0 ? { caption_entities: entities } : {}),
+    });
+    return this.push({ message });
+  }
+
+  /** The user sends a file as a document (a PDF or CSV statement, an uncompressed picture). */
+  async sendDocument(
+    from: TgUser,
+    data: Uint8Array,
+    options: {
+      name: string;
+      mimeType?: string;
+      caption?: string;
+      chat?: TgChat;
+      declaredSize?: number;
+    },
+  ): Promise<TgUpdate> {
+    const chat = options.chat ?? this.privateChat(from);
+    if (chat.type === 'private') this.started.add(from.id);
+    const file = this.storeFile(data, options.name.split('.').pop() ?? 'bin', options.declaredSize);
+    const caption = options.caption;
+    const entities = caption ? userEntities(caption) : [];
+    const message = this.store({
+      chat,
+      from,
+      document: {
+        file_id: file.fileId,
+        file_unique_id: file.uniqueId,
+        file_name: options.name,
+        ...(options.mimeType ? { mime_type: options.mimeType } : {}),
+        file_size: file.size,
+      },
+      ...(caption ? { caption } : {}),
+      ...(entities.length > 0 ? { caption_entities: entities } : {}),
     });
     return this.push({ message });
   }
@@ -401,6 +550,15 @@ export class FakeTelegram {
 
   message(chatId: number, messageId: number): TgMessage | undefined {
     return this.messages.get(`${chatId}:${messageId}`);
+  }
+
+  /** The draft showing in a chat now (a message the bot sends there ends it). */
+  draftOf(chatId: number): TgDraft | undefined {
+    return this.openDrafts.get(chatId);
+  }
+
+  draftsIn(chatId: number): TgDraft[] {
+    return this.drafts.filter((d) => d.chatId === chatId);
   }
 
   callsOf(method: string): ApiCall[] {
@@ -612,6 +770,18 @@ export class FakeTelegram {
 
   private async route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://fake');
+    const download = /^\/file\/bot([^/]+)\/(.+)$/.exec(url.pathname);
+    if (download) {
+      const file = [...this.files.values()].find((f) => f.path === download[2]);
+      if (download[1] !== this.token || !file || req.method !== 'GET')
+        return this.send(res, 404, { ok: false, error_code: 404, description: 'Not Found' });
+      res.writeHead(200, {
+        'content-type': 'application/octet-stream',
+        'content-length': String(file.data.byteLength),
+      });
+      res.end(file.data);
+      return;
+    }
     const match = /^\/bot([^/]+)\/([A-Za-z]+)$/.exec(url.pathname);
     if (!match)
       return this.send(res, 404, { ok: false, error_code: 404, description: 'Not Found' });
@@ -843,7 +1013,34 @@ export class FakeTelegram {
         ...(typeof p.text === 'string' ? { source: p.text } : {}),
       });
       this.sentCount += 1;
+      this.openDrafts.delete(chat.id);
       return structuredClone(message);
+    },
+    sendMessageDraft: (p) => {
+      const chat = this.chatFor(p.chat_id);
+      if (chat.type !== 'private') throw new TgError(400, 'Bad Request: TEXTDRAFT_PEER_INVALID');
+      const draftId = Number(p.draft_id);
+      if (!Number.isInteger(draftId) || draftId === 0)
+        throw new TgError(400, 'Bad Request: DRAFT_ID_INVALID');
+      const raw = typeof p.text === 'string' ? p.text : '';
+      // An empty draft shows Telegram's "Thinking…" placeholder.
+      const text = raw === '' ? '' : p.parse_mode === 'HTML' ? parseHtml(raw) : raw;
+      if ([...text].length > MAX_TEXT) throw new TgError(400, 'Bad Request: message is too long');
+      const draft: TgDraft = { chatId: chat.id, draftId, text: text.trim(), at: Date.now() };
+      this.drafts.push(draft);
+      this.openDrafts.set(chat.id, draft);
+      return true;
+    },
+    getFile: (p) => {
+      const file = this.files.get(String(p.file_id ?? ''));
+      if (!file) throw new TgError(400, 'Bad Request: invalid file_id');
+      if (file.size > MAX_DOWNLOAD) throw new TgError(400, 'Bad Request: file is too big');
+      return {
+        file_id: file.fileId,
+        file_unique_id: file.uniqueId,
+        file_size: file.size,
+        file_path: file.path,
+      };
     },
     editMessageText: (p) => {
       const message = this.editable(p);

@@ -50,7 +50,8 @@ export async function showList(
     await turn.update(ref, reply);
     return;
   }
-  const shown = turn.inGroup ? out.items.filter((s) => !s.private) : out.items;
+  // In a group the actor's audience is shared, so the core already left private subscriptions out.
+  const shown = out.items;
   const first = out.offset + 1;
   const last = out.offset + out.items.length;
   const lines = shown.map((s) => {
@@ -59,8 +60,6 @@ export async function showList(
       : turn.t(`chat.status.${s.status}`);
     return `• ${s.name} — ${money(s.amount, s.currency)} · ${cycleText(s.cycle, turn.locale)} · ${next}`;
   });
-  const hidden = out.items.length - shown.length;
-  if (hidden > 0) lines.push(turn.t('chat.list.private_hidden', { n: hidden }));
   reply.setCard({
     title: `📋 ${turn.t('chat.list.title', { first, last, total: out.total })}`,
     lines,
@@ -108,18 +107,6 @@ export async function showUpcoming(turn: Turn): Promise<void> {
   );
   const today = localDate(turn.now, (hh.output as { time_zone: string }).time_zone);
   const out = result.output as UpcomingOutput;
-  if (turn.inGroup) {
-    // Others read a group: the speaker's private subscriptions stay out of it.
-    const hidden = new Set(
-      (
-        (await turn.db
-          .knex('subscriptions')
-          .where({ member_id: turn.actor.memberId ?? '', private: 1 })
-          .select('id')) as Array<{ id: string }>
-      ).map((r) => r.id),
-    );
-    out.items = out.items.filter((item) => !hidden.has(item.subscription_id));
-  }
   const reply = turn.reply();
   if (out.items.length === 0) {
     await turn.send(reply.say(turn.t('chat.upcoming.empty')));

@@ -6,6 +6,12 @@ import { household } from '../shared/context.ts';
 
 /** Audit entries the actor may see: all of the household's, except ones about another member's private subscription made by someone else. */
 export function visibleEntries(ctx: OpContext): Knex.QueryBuilder {
+  if (ctx.actor.audience === 'shared') {
+    return ctx.tx
+      .from('audit_entries')
+      .where({ household_id: household(ctx).id })
+      .whereNull('private_to');
+  }
   return ctx.tx
     .from('audit_entries')
     .where({ household_id: household(ctx).id })

@@ -48,6 +48,7 @@ export function visibleSubscriptions(
   householdId: string,
 ): Knex.QueryBuilder {
   const query = db('subscriptions').where('subscriptions.household_id', householdId);
+  if (actor.audience === 'shared') return query.andWhere('subscriptions.private', 0);
   if (actor.kind === 'system' && actor.memberId === null) return query;
   return query.andWhere((q) => {
     q.where('subscriptions.private', 0).orWhere('subscriptions.member_id', actor.memberId ?? '');

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { ChatEngine, type Conversation } from '../../../core/chat/index.ts';
+import { type ChatAssistant, ChatEngine, type Conversation } from '../../../core/chat/index.ts';
 import { memberActor } from '../../../core/kernel/actor.ts';
 import { Core } from '../../../core/kernel/core.ts';
 import type { AnyOp } from '../../../core/kernel/op.ts';
@@ -135,15 +135,37 @@ describe('ChatEngine', () => {
     expect(text(channel.last())).toContain('Todavía no tienes suscripciones.');
   });
 
-  it('hands free text to the assistant when one is configured, else shows the commands', async () => {
+  it('hands free text to the assistant when it is configured for the household, else shows the commands', async () => {
     const asked: string[] = [];
-    const withAssistant = new ChatEngine({
-      core: h.core,
-      assistant: { answer: async ({ text: t }) => void asked.push(t) },
-    });
+    let configured = true;
+    const unused = async (): Promise<never> => {
+      throw new Error('not used here');
+    };
+    const assistant: ChatAssistant = {
+      isConfigured: async (householdId) => configured && householdId === h.householdId,
+      ask: async (_actor, message) => {
+        asked.push(message.text);
+        return {
+          text: 'You spend 26.98 EUR a month.',
+          cards: [],
+          screen: null,
+          notice: null,
+          outcome: 'answered',
+        };
+      },
+      confirm: unused,
+      discard: unused,
+      undo: unused,
+    };
+    const withAssistant = new ChatEngine({ core: h.core, assistant });
     await withAssistant.handle(owner, { kind: 'text', text: 'how much do I spend?' }, channel);
     expect(asked).toEqual(['how much do I spend?']);
-    expect(channel.messages).toEqual([]);
+    expect(channel.messages.map(text)).toEqual(['You spend 26.98 EUR a month.']);
+    expect(channel.typings).toBeGreaterThanOrEqual(1);
+    configured = false;
+    await withAssistant.handle(owner, { kind: 'text', text: 'how much do I spend?' }, channel);
+    expect(asked).toHaveLength(1);
+    expect(text(channel.last())).toContain('I only understand commands for now');
     await say('how much do I spend?');
     expect(text(channel.last())).toContain('I only understand commands for now');
   });

@@ -106,6 +106,26 @@ describe('invoke', () => {
     });
   });
 
+  it("shows a shared audience (a group chat) no private subscription, not even the speaker's own", async () => {
+    const luis = await h.addMember('Luis');
+    const gym = await h.core.invoke('create_subscription', luis, {
+      name: 'Gym',
+      amount: '39.90',
+      private: true,
+    });
+    await h.core.invoke('create_subscription', luis, { name: 'Netflix', amount: '9.99' });
+    const inGroup: Actor = { ...luis, audience: 'shared' };
+    const list = await h.core.invoke('list_subscriptions', inGroup, {});
+    expect(list.output.items.map((s) => s.name)).toEqual(['Netflix']);
+    await expect(
+      h.core.invoke('get_subscription', inGroup, { id: gym.output.id }),
+    ).rejects.toMatchObject({ code: 'not_found' });
+    const totals = await h.core.invoke('get_totals', inGroup, {});
+    expect(totals.output.totals.monthly).toBe('9.99');
+    const activity = await h.core.invoke('list_activity', inGroup, {});
+    expect(activity.output.items.map((e) => e.summary)).not.toContain('Added Gym');
+  });
+
   it('rolls back every row of a write that fails half-way', async () => {
     const a = await h.core.invoke('create_subscription', h.owner, { name: 'A', amount: '1' });
     const error = await h.core

@@ -1,0 +1,216 @@
+import type {
+  Assistant,
+  AssistantMessage,
+  AssistantReply,
+  ProposalView,
+} from '../../assistant/index.ts';
+import { LIMITS } from '../../assistant/limits.ts';
+import { isOpError, OpError } from '../../kernel/errors.ts';
+import type { ReplyBuilder } from '../reply.ts';
+import type { Turn } from '../turn.ts';
+import type { Channel, IncomingFile, SentRef } from '../types.ts';
+
+/** What the engine needs of the built-in assistant; core/assistant's `Assistant` fits as it is. */
+export type ChatAssistant = Pick<
+  Assistant,
+  'isConfigured' | 'ask' | 'confirm' | 'discard' | 'undo'
+>;
+
+/** Telegram's "typing…" lasts about 5 s, so it is sent again this often while an answer is written. */
+const TYPING_EVERY_MS = 4_000;
+
+function keepTyping(channel: Channel): () => void {
+  const ping = (): void => void channel.typing().catch(() => undefined);
+  ping();
+  const timer = setInterval(ping, TYPING_EVERY_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+/** A proposal's question as a statement ("Delete Netflix?" → "Delete Netflix"). */
+function plainTitle(title: string): string {
+  return title.replace(/^¿/, '').replace(/\?$/, '');
+}
+
+/**
+ * A prepared change as the member sees it: Exhale's title and lines from the dry run (never the
+ * model's words), a destructive one visibly marked, with Confirm and Discard.
+ */
+export function proposalReply(turn: Turn, card: ProposalView): ReplyBuilder {
+  const reply = turn.reply();
+  reply.setCard({
+    title: `${card.destructive ? '⚠️' : '📝'} ${card.title}`,
+    lines: card.destructive ? [...card.lines, turn.t('chat.assistant.destructive')] : card.lines,
+  });
+  reply.row(
+    reply.action(
+      turn.t(card.destructive ? 'chat.assistant.confirm_destructive' : 'chat.assistant.confirm'),
+      { t: 'ai_confirm', p: card.id },
+    ),
+    reply.action(turn.t('chat.assistant.discard'), { t: 'ai_discard', p: card.id }),
+  );
+  return reply;
+}
+
+/**
+ * One message to the assistant, answered live: "typing…", the model's text as it is written
+ * (through the channel's live view when it has one), then the finished text, the screen, one
+ * card per proposal and Exhale's notice (a limit, a model error). Errors from `ask` (off, too large, too fast, empty) are
+ * OpErrors the engine tells the member in their language.
+ */
+export async function askLive(
+  turn: Turn,
+  assistant: ChatAssistant,
+  message: AssistantMessage,
+): Promise<void> {
+  const stopTyping = keepTyping(turn.channel);
+  const live = turn.channel.live?.() ?? null;
+  let reply: AssistantReply;
+  try {
+    reply = await assistant.ask(
+      turn.actor,
+      message,
+      live ? { onText: (delta) => live.write(delta) } : undefined,
+    );
+  } catch (error) {
+    await live?.abort();
+    throw error;
+  } finally {
+    stopTyping();
+  }
+  if (live) await live.finish(reply.text);
+  else if (reply.text.trim() !== '') await turn.say(reply.text);
+  if (reply.screen)
+    await turn.send(turn.reply().setCard({ title: reply.screen.title, lines: reply.screen.lines }));
+  for (const card of reply.cards) await turn.send(proposalReply(turn, card));
+  if (reply.notice) await turn.say(`ℹ️ ${reply.notice}`);
+}
+
+const MB = 1024 * 1024;
+const sizeText = (bytes: number): string =>
+  bytes >= MB ? `${Math.round(bytes / MB)} MB` : `${Math.round(bytes / 1024)} KB`;
+
+/** The assistant's limit for a file, judged from what the platform says it is (the bytes decide later). */
+export function fileLimit(file: Pick<IncomingFile, 'name' | 'mediaType'>): number {
+  const type = (file.mediaType ?? '').toLowerCase();
+  const name = (file.name ?? '').toLowerCase();
+  if (type.startsWith('image/')) return LIMITS.pictureBytes;
+  if (type === 'application/pdf' || name.endsWith('.pdf')) return LIMITS.pdfBytes;
+  if (type.startsWith('text/') || /\.(csv|tsv|txt|ofx|qfx|qif|json)$/.test(name))
+    return LIMITS.textBytes;
+  return Math.max(LIMITS.pictureBytes, LIMITS.pdfBytes, LIMITS.textBytes);
+}
+
+/**
+ * A file (a statement PDF, CSV or screenshot) for the assistant, with its caption as the question.
+ * A file the platform says is over the limit is refused before it is downloaded.
+ */
+export async function askWithFile(
+  turn: Turn,
+  assistant: ChatAssistant,
+  file: IncomingFile,
+  caption: string,
+  log: (message: string, error?: unknown) => void,
+): Promise<void> {
+  const name = (file.name ?? 'file').slice(0, 120);
+  const limit = fileLimit(file);
+  if (file.size !== null && file.size > limit)
+    throw new OpError('too_large', 'chat.assistant.file_too_large', {
+      name,
+      max: sizeText(limit),
+    });
+  let data: Uint8Array;
+  try {
+    data = await turn.withTyping(() => file.download());
+  } catch (error) {
+    log('chat: downloading a file failed', error);
+    await turn.say(turn.t('chat.assistant.file_failed'));
+    return;
+  }
+  await askLive(turn, assistant, {
+    text: caption,
+    attachments: [{ data, name, mediaType: file.mediaType }],
+  });
+}
+
+/** A proposal that can no longer be used (expired, decided, not this member's) loses its buttons. */
+async function settledCard(turn: Turn, error: unknown, ref: SentRef | null): Promise<void> {
+  if (
+    isOpError(error) &&
+    error.key.startsWith('assistant.proposal.') &&
+    ref &&
+    turn.channel.clearButtons
+  )
+    await turn.channel.clearButtons(ref).catch(() => undefined);
+}
+
+/** Confirm: applies the proposal once (from any process), then offers Undo for a day. */
+export async function pressConfirm(
+  turn: Turn,
+  assistant: ChatAssistant,
+  proposalId: string,
+  ref: SentRef | null,
+): Promise<void> {
+  let done;
+  try {
+    done = await assistant.confirm(turn.actor, proposalId);
+  } catch (error) {
+    await settledCard(turn, error, ref);
+    throw error;
+  }
+  const reply = turn.reply();
+  const applied = done.auditId !== null;
+  reply.setCard({
+    title: done.title,
+    lines: applied ? [...done.lines, turn.t('chat.assistant.undo_hint')] : done.lines,
+  });
+  if (applied) reply.row(reply.action(turn.t('chat.button.undo'), { t: 'ai_undo', p: done.id }));
+  else reply.say(turn.t('chat.nothing_changed'));
+  await turn.update(ref, reply);
+}
+
+/** Discard: the proposal is dropped; nothing changes. */
+export async function pressDiscard(
+  turn: Turn,
+  assistant: ChatAssistant,
+  proposalId: string,
+  ref: SentRef | null,
+): Promise<void> {
+  let out;
+  try {
+    out = await assistant.discard(turn.actor, proposalId);
+  } catch (error) {
+    await settledCard(turn, error, ref);
+    throw error;
+  }
+  await turn.update(
+    ref,
+    turn.reply().setCard({
+      title: turn.t('chat.assistant.discarded', { title: plainTitle(out.title) }),
+      lines: [turn.t('chat.assistant.discarded_line')],
+    }),
+  );
+}
+
+/** Undo on a confirmed card: reverts the applied change (within a day) through the `undo` op. */
+export async function pressUndoProposal(
+  turn: Turn,
+  assistant: ChatAssistant,
+  proposalId: string,
+  ref: SentRef | null,
+): Promise<void> {
+  let out;
+  try {
+    out = await assistant.undo(turn.actor, proposalId);
+  } catch (error) {
+    await settledCard(turn, error, ref);
+    throw error;
+  }
+  await turn.update(
+    ref,
+    turn.reply().setCard({
+      title: turn.t('chat.assistant.undone', { title: plainTitle(out.title) }),
+      lines: [turn.t('chat.assistant.undone_line')],
+    }),
+  );
+}
