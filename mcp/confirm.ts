@@ -19,6 +19,7 @@ import { t } from '../core/i18n/index.ts';
 import { describeChanges } from './changes.ts';
 import { errorResult, successResult } from './results.ts';
 import { advertisedZod } from './schemas.ts';
+import { claimFlow, type FlowRow, releaseFlow } from '../core/store/repos/flows.ts';
 
 /** How long a preview can be confirmed. */
 export const CONFIRMATION_TTL_MS = 10 * 60_000;
@@ -114,16 +115,6 @@ interface ConfirmationPayload {
   token_id: string | null;
 }
 
-interface FlowRow {
-  id: string;
-  household_id: string | null;
-  member_id: string | null;
-  kind: string;
-  payload: string;
-  expires_at: string;
-  used_at: string | null;
-}
-
 async function storeConfirmation(
   core: Core,
   actor: Actor,
@@ -184,12 +175,8 @@ async function claim(core: Core, actor: Actor, id: string): Promise<Confirmation
   if (row.used_at !== null) throw new OpError('conflict', 'errors.confirmation.used', { id });
   const now = core.clock().toISOString();
   if (row.expires_at <= now) throw new OpError('conflict', 'errors.confirmation.expired', { id });
-  const taken = await core.db
-    .knex('flows')
-    .where({ id })
-    .whereNull('used_at')
-    .update({ used_at: now });
-  if (taken === 0) throw new OpError('conflict', 'errors.confirmation.used', { id });
+  const taken = await claimFlow(core.db.knex, { id }, core.clock());
+  if (!taken) throw new OpError('conflict', 'errors.confirmation.used', { id });
   return payload;
 }
 
@@ -234,8 +221,7 @@ export function registerConfirmTool(
         };
       } catch (error) {
         // A change that failed was not applied: the confirmation stays usable until it expires.
-        if (claimed)
-          await core.db.knex('flows').where({ id: claimed.id }).update({ used_at: null });
+        if (claimed) await releaseFlow(core.db.knex, { id: claimed.id });
         return errorResult(error, actor.locale, 'confirm');
       }
     },

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 
 import type { Channel } from '../kernel/actor.ts';
+import { claimFlow, type FlowRow, releaseFlow } from '../store/repos/flows.ts';
 
 /**
  * A prepared change: an op and its arguments, checked by a dry run, waiting for the member's tap.
@@ -30,17 +31,6 @@ export interface Proposal extends ProposalPayload {
   createdAt: string;
   expiresAt: string;
   usedAt: string | null;
-}
-
-interface FlowRow {
-  id: string;
-  household_id: string | null;
-  member_id: string | null;
-  kind: string;
-  payload: string;
-  expires_at: string;
-  used_at: string | null;
-  created_at: string;
 }
 
 const KIND = 'proposal';
@@ -90,17 +80,12 @@ export async function loadProposal(db: Knex, id: string): Promise<Proposal | nul
 
 /** Marks a proposal used; true only for the one caller (in any process) that got there first. */
 export async function claimProposal(db: Knex, id: string, now: Date): Promise<boolean> {
-  const updated = await db('flows')
-    .where({ id, kind: KIND })
-    .whereNull('used_at')
-    .andWhere('expires_at', '>', now.toISOString())
-    .update({ used_at: now.toISOString() });
-  return Number(updated) === 1;
+  return claimFlow(db, { id, kind: KIND }, now, now);
 }
 
 /** Gives a claimed proposal back (its change failed, so it was not applied). */
 export async function releaseProposal(db: Knex, id: string): Promise<void> {
-  await db('flows').where({ id, kind: KIND }).update({ used_at: null });
+  await releaseFlow(db, { id, kind: KIND });
 }
 
 /** Records what happened to a proposal. */

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 
 import type { Database } from '../store/connection.ts';
+import { claimFlow, type FlowRow } from '../store/repos/flows.ts';
 import type { Action, AddDraft } from './actions.ts';
 
 /**
@@ -13,17 +14,6 @@ import type { Action, AddDraft } from './actions.ts';
 export const BUTTON_TTL_MS = 30 * 86_400_000;
 /** A question the engine asked ("send the price") waits 15 minutes for its answer. */
 export const AWAIT_TTL_MS = 15 * 60_000;
-
-interface FlowRow {
-  id: string;
-  household_id: string | null;
-  member_id: string | null;
-  kind: string;
-  payload: string;
-  expires_at: string;
-  used_at: string | null;
-  created_at: string;
-}
 
 /** Who may press a message's buttons: the member it was written for, or (before they have one) the person. */
 export interface Owner {
@@ -88,12 +78,7 @@ export async function loadPress(db: Database, payload: string, now: Date): Promi
 
 /** Marks a message's buttons used; true for the one press that got there first (any process). */
 export async function claimButtons(db: Database, flowId: string, now: Date): Promise<boolean> {
-  const updated = await db
-    .knex('flows')
-    .where({ id: flowId, kind: 'button' })
-    .whereNull('used_at')
-    .update({ used_at: now.toISOString() });
-  return Number(updated) === 1;
+  return claimFlow(db.knex, { id: flowId, kind: 'button' }, now);
 }
 
 /** What the engine waits for in a conversation's next text message. */
