@@ -2,6 +2,7 @@ import { memberActor, newcomerActor } from '../core/kernel/actor.ts';
 import { Core } from '../core/kernel/core.ts';
 import { addDays } from '../core/domain/dates.ts';
 import { catalog } from '../core/ops/catalog.ts';
+import { syntheticSubscription } from '../test/helpers/synthetic.ts';
 import { type Database, migrate, openDatabase } from '../core/store/connection.ts';
 import type { Actor } from '../core/kernel/actor.ts';
 
@@ -13,20 +14,6 @@ export interface BenchHousehold {
   subscriptionIds: string[];
   close(): Promise<void>;
 }
-
-const NAMES = [
-  'Netflix',
-  'Spotify',
-  'Disney+',
-  'iCloud',
-  'Gym',
-  'Internet',
-  'Mobile',
-  'News',
-  'Cloud',
-  'VPN',
-];
-const CURRENCIES = ['EUR', 'EUR', 'EUR', 'USD', 'GBP'];
 
 /**
  * A household of `subscriptions` subscriptions and `charges` recorded charges, bulk-inserted (the
@@ -58,32 +45,15 @@ export async function largeHousehold(options: {
     created_at: now,
   }));
   await db.knex.batchInsert('categories', categories, 200);
-  const subs = Array.from({ length: options.subscriptions }, (_, i) => ({
-    id: `sub_b${i}`,
-    household_id: householdId,
-    member_id: owner.memberId ?? '',
-    name: `${NAMES[i % NAMES.length]} ${i}`,
-    vendor: null,
-    amount_minor: 199 + ((i * 37) % 5000),
-    currency: CURRENCIES[i % CURRENCIES.length] ?? 'EUR',
-    cycle_unit: i % 7 === 0 ? 'year' : 'month',
-    cycle_every: 1,
-    first_charge_date: addDays('2020-01-01', i % 1500),
-    status: i % 11 === 0 ? 'paused' : 'active',
-    trial_ends_on: null,
-    paused_on: i % 11 === 0 ? '2025-06-01' : null,
-    cancelled_on: null,
-    contract_ends_on: null,
-    notice_days: null,
-    category_id: `cat_b${i % 12}`,
-    payment_method_id: null,
-    notes: null,
-    url: null,
-    cancel_url: null,
-    private: 0,
-    created_at: now,
-    updated_at: now,
-  }));
+  const subs = Array.from({ length: options.subscriptions }, (_, i) =>
+    syntheticSubscription(i, {
+      householdId,
+      memberId: () => owner.memberId ?? '',
+      now,
+      idPrefix: 'sub_b',
+      categoryId: (n) => `cat_b${n % 12}`,
+    }),
+  );
   await db.knex.batchInsert('subscriptions', subs, 200);
   const perSub = Math.ceil(options.charges / Math.max(1, options.subscriptions));
   const charges = [];
@@ -109,16 +79,14 @@ export async function largeHousehold(options: {
     ['USD', 1.0705],
     ['GBP', 0.84638],
   ] as const) {
-    await db
-      .knex('fx_rates')
-      .insert({
-        id: `fx_${currency}`,
-        household_id: '',
-        date: '2024-06-28',
-        currency,
-        per_eur,
-        source: 'ecb',
-      });
+    await db.knex('fx_rates').insert({
+      id: `fx_${currency}`,
+      household_id: '',
+      date: '2024-06-28',
+      currency,
+      per_eur,
+      source: 'ecb',
+    });
   }
   return {
     db,

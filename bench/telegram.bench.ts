@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 
 import type { FakeTelegram, TgUser } from '../test/fakes/telegramBotApi.ts';
 import type { BenchRow, BenchSuite } from './types.ts';
+import { syntheticSubscription } from '../test/helpers/synthetic.ts';
 
 // Everything else is imported where it is used, so the echo bot's process loads grammY and
 // nothing of Exhale: its memory is the baseline of a bare bot.
@@ -92,7 +93,6 @@ if (childConfig) await runChild(JSON.parse(childConfig) as ChildConfig);
 
 /** A SQLite file with one household of 500 subscriptions and USERS members, each with a Telegram id. */
 async function seed(file: string): Promise<void> {
-  const { addDays } = await import('../core/domain/dates.ts');
   const { newcomerActor } = await import('../core/kernel/actor.ts');
   const { Core } = await import('../core/kernel/core.ts');
   const { catalog } = await import('../core/ops/catalog.ts');
@@ -126,33 +126,15 @@ async function seed(file: string): Promise<void> {
     created_at: now,
   }));
   await db.knex.batchInsert('members', members, 100);
-  const currencies = ['EUR', 'EUR', 'EUR', 'USD', 'GBP'];
-  const subs = Array.from({ length: SUBSCRIPTIONS }, (_, i) => ({
-    id: `sub_bench${i}`,
-    household_id: householdId,
-    member_id: ownerId,
-    name: `Service ${i}`,
-    vendor: null,
-    amount_minor: 199 + ((i * 37) % 5000),
-    currency: currencies[i % currencies.length] ?? 'EUR',
-    cycle_unit: i % 7 === 0 ? 'year' : 'month',
-    cycle_every: 1,
-    first_charge_date: addDays('2020-01-01', i % 1500),
-    status: 'active',
-    trial_ends_on: null,
-    paused_on: null,
-    cancelled_on: null,
-    contract_ends_on: null,
-    notice_days: null,
-    category_id: null,
-    payment_method_id: null,
-    notes: null,
-    url: null,
-    cancel_url: null,
-    private: 0,
-    created_at: now,
-    updated_at: now,
-  }));
+  const subs = Array.from({ length: SUBSCRIPTIONS }, (_, i) =>
+    syntheticSubscription(i, {
+      householdId,
+      memberId: () => ownerId,
+      now,
+      idPrefix: 'sub_bench',
+      somePaused: false,
+    }),
+  );
   await db.knex.batchInsert('subscriptions', subs, 100);
   for (const [currency, perEur] of [
     ['USD', 1.0705],

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { addDays } from '../../../../core/domain/dates.ts';
+import { syntheticSubscription } from '../../../helpers/synthetic.ts';
 import { createTestHousehold, type TestHousehold } from '../../../helpers/testCore.ts';
 import { loadEcbFixtures } from '../../fx/fixtures.ts';
 
 const SUBSCRIPTIONS = 10_000;
 const CHARGES = 200_000;
-const CURRENCIES = ['EUR', 'EUR', 'EUR', 'USD', 'GBP'] as const;
 
 describe('get_totals on a large household', () => {
   let h: TestHousehold;
@@ -29,32 +29,15 @@ describe('get_totals on a large household', () => {
       name: `tag ${i}`,
       created_at: now,
     }));
-    const subs = Array.from({ length: SUBSCRIPTIONS }, (_, i) => ({
-      id: `sub_p${i}`,
-      household_id: h.householdId,
-      member_id: i % 3 === 0 ? (luis.memberId ?? '') : h.ownerId,
-      name: `Service ${i}`,
-      vendor: null,
-      amount_minor: 199 + ((i * 37) % 5000),
-      currency: CURRENCIES[i % CURRENCIES.length] ?? 'EUR',
-      cycle_unit: i % 7 === 0 ? 'year' : 'month',
-      cycle_every: 1,
-      first_charge_date: addDays('2020-01-01', i % 1500),
-      status: i % 11 === 0 ? 'paused' : 'active',
-      trial_ends_on: null,
-      paused_on: i % 11 === 0 ? '2025-06-01' : null,
-      cancelled_on: null,
-      contract_ends_on: null,
-      notice_days: null,
-      category_id: `cat_p${i % 12}`,
-      payment_method_id: null,
-      notes: null,
-      url: null,
-      cancel_url: null,
-      private: 0,
-      created_at: now,
-      updated_at: now,
-    }));
+    const subs = Array.from({ length: SUBSCRIPTIONS }, (_, i) =>
+      syntheticSubscription(i, {
+        householdId: h.householdId,
+        memberId: (n) => (n % 3 === 0 ? (luis.memberId ?? '') : h.ownerId),
+        now,
+        idPrefix: 'sub_p',
+        categoryId: (n) => `cat_p${n % 12}`,
+      }),
+    );
     for (const s of subs) {
       if (s.status === 'active' && s.currency === 'EUR')
         expectedMonthlyEur +=
