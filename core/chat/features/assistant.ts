@@ -176,20 +176,7 @@ export async function pressDiscard(
   proposalId: string,
   ref: SentRef | null,
 ): Promise<void> {
-  let out;
-  try {
-    out = await assistant.discard(turn.actor, proposalId);
-  } catch (error) {
-    await settledCard(turn, error, ref);
-    throw error;
-  }
-  await turn.update(
-    ref,
-    turn.reply().setCard({
-      title: turn.t('chat.assistant.discarded', { title: plainTitle(out.title) }),
-      lines: [turn.t('chat.assistant.discarded_line')],
-    }),
-  );
+  await settle(turn, ref, () => assistant.discard(turn.actor, proposalId), 'discarded');
 }
 
 /** Undo on a confirmed card: reverts the applied change (within a day) through the `undo` op. */
@@ -199,9 +186,19 @@ export async function pressUndoProposal(
   proposalId: string,
   ref: SentRef | null,
 ): Promise<void> {
+  await settle(turn, ref, () => assistant.undo(turn.actor, proposalId), 'undone');
+}
+
+/** Runs a card's final action and turns the card into its outcome ("Discarded: …", "Undone: …"). */
+async function settle(
+  turn: Turn,
+  ref: SentRef | null,
+  action: () => Promise<{ title: string }>,
+  outcome: 'discarded' | 'undone',
+): Promise<void> {
   let out;
   try {
-    out = await assistant.undo(turn.actor, proposalId);
+    out = await action();
   } catch (error) {
     await settledCard(turn, error, ref);
     throw error;
@@ -209,8 +206,8 @@ export async function pressUndoProposal(
   await turn.update(
     ref,
     turn.reply().setCard({
-      title: turn.t('chat.assistant.undone', { title: plainTitle(out.title) }),
-      lines: [turn.t('chat.assistant.undone_line')],
+      title: turn.t(`chat.assistant.${outcome}`, { title: plainTitle(out.title) }),
+      lines: [turn.t(`chat.assistant.${outcome}_line`)],
     }),
   );
 }
