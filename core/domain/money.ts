@@ -6,6 +6,9 @@ export interface Money {
   currency: string;
 }
 
+/** The largest amount stored, in minor units: a 32-bit integer column on every database. */
+export const MAX_MINOR = 2_147_483_647;
+
 /** Decimal strings at the edges: digits, an optional dot and decimals, optionally negative. */
 export const DECIMAL_PATTERN = /^-?\d{1,13}(\.\d+)?$/;
 
@@ -25,8 +28,7 @@ export function parseAmount(text: string, currency: string): ParseMoneyResult {
   if (fraction.replace(/0+$/, '').length > digits)
     return { ok: false, reason: 'too_many_decimals' };
   const minor = Number(whole + fraction.padEnd(digits, '0').slice(0, digits));
-  if (!Number.isSafeInteger(minor) || minor > 2_000_000_000_000)
-    return { ok: false, reason: 'too_large' };
+  if (!Number.isSafeInteger(minor) || minor > MAX_MINOR) return { ok: false, reason: 'too_large' };
   return { ok: true, minor: negative && minor !== 0 ? -minor : minor };
 }
 

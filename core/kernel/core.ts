@@ -10,7 +10,7 @@ import { OpError } from './errors.ts';
 import { type ChangeEvent, type EventBus, InMemoryEventBus } from './events.ts';
 import { randomId } from './ids.ts';
 import type { AnyOp, OpContext, OpSpec } from './op.ts';
-import { privateOwnerOf } from './privacy.ts';
+import { followPrivacy, privateOwnerOf } from './privacy.ts';
 import { parseInput } from './validation.ts';
 
 export interface InvokeOptions {
@@ -134,6 +134,7 @@ export class Core<C extends readonly AnyOp[] = readonly AnyOp[]> {
         dryRun,
         auditId,
         newId: this.newId,
+        findOp: (name) => this.byName.get(name),
       };
       const result = await op.run(ctx, parsed);
       const output = (this.validateOutputs ? op.output.parse(result) : result) as z.output<O>;
@@ -141,7 +142,8 @@ export class Core<C extends readonly AnyOp[] = readonly AnyOp[]> {
     };
 
     // Reads need no transaction (they write nothing), which keeps the kernel's overhead small.
-    if (op.effect === 'read' && !dryRun) {
+    // A dry run of a read is the read itself: nothing to roll back.
+    if (op.effect === 'read') {
       const { output } = await runOp(this.db.knex);
       return { output, changes: [], dryRun: false, auditId: null };
     }
@@ -276,6 +278,7 @@ export class Core<C extends readonly AnyOp[] = readonly AnyOp[]> {
       entry.actor.memberId ??
       entry.changes.find((c) => c.table === 'members' && c.before === null)?.id ??
       null;
+    await followPrivacy(trx, householdId, entry.changes);
     await trx('audit_entries').insert({
       id: entry.auditId,
       household_id: householdId,
@@ -288,6 +291,7 @@ export class Core<C extends readonly AnyOp[] = readonly AnyOp[]> {
       input: auditInput(entry.input),
       changes: JSON.stringify(entry.changes),
       summary: summary.slice(0, 300),
+      links: entry.op.links ? JSON.stringify(entry.op.links(entry.output as never)) : null,
       private_to: await privateOwnerOf(trx, entry.changes),
       undone_by: null,
       created_at: entry.now.toISOString(),

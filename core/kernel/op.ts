@@ -24,6 +24,8 @@ export interface OpContext {
   /** The id the audit entry of this call will have (undo links entries with it). */
   auditId: string;
   newId(prefix: string): string;
+  /** Another op of the catalog by name (undo checks the caller could still run what it reverts). */
+  findOp(name: string): AnyOp | undefined;
 }
 
 /** An op as written in a catalog file; see `defineOp`. */
@@ -50,6 +52,8 @@ export interface OpSpec<I extends z.ZodType, O extends z.ZodType, N extends stri
   exclude?: Partial<Record<Surface, string>>;
   /** A one-line summary of what happened, for the activity list (written in English, stored). */
   summarize?: (input: z.output<I>, output: z.output<O>) => string;
+  /** Audit entries this call acts on, kept with its own entry (undo records what it undid). */
+  links?: (output: z.output<O>) => string[];
   run(ctx: OpContext, input: z.output<I>): Promise<z.input<O>>;
 }
 

@@ -19,7 +19,7 @@ function privateOwner(row: Row | null): string | null {
  * activity list too.
  */
 export async function privateOwnerOf(
-  trx: Knex.Transaction,
+  trx: Knex | Knex.Transaction,
   changes: readonly Change[],
 ): Promise<string | null> {
   for (const change of changes) {
@@ -40,4 +40,28 @@ export async function privateOwnerOf(
     .andWhere({ private: 1 })
     .first('member_id')) as { member_id: string } | undefined;
   return row?.member_id ?? null;
+}
+
+/**
+ * When a subscription becomes private (or changes hands while private), its earlier activity
+ * becomes private to its member too; when it becomes public, that activity is shown again. Without
+ * this, old entries ("Marked Therapy paid") would stay visible, and undoable, to everyone.
+ */
+export async function followPrivacy(
+  trx: Knex | Knex.Transaction,
+  householdId: string,
+  changes: readonly Change[],
+): Promise<void> {
+  for (const change of changes) {
+    if (change.table !== 'subscriptions' || change.before === null || change.after === null)
+      continue;
+    const was = privateOwner(change.before);
+    const now = privateOwner(change.after);
+    if (was === now) continue;
+    const touching = trx('audit_entries')
+      .where({ household_id: householdId })
+      .andWhere('changes', 'like', `%${change.id}%`);
+    if (now !== null) await touching.update({ private_to: now });
+    else await touching.andWhere({ private_to: was }).update({ private_to: null });
+  }
 }

@@ -114,7 +114,10 @@ async function dueInHousehold(db: Database, hh: HouseholdRow, now: Date): Promis
   const subs = (await db
     .knex('subscriptions')
     .where({ household_id: hh.id })
-    .whereNot('status', 'cancelled')) as SubscriptionRow[];
+    // A cancellation effective later still has charges due until then.
+    .andWhere((q) => {
+      q.whereNot('status', 'cancelled').orWhere('cancelled_on', '>=', today);
+    })) as SubscriptionRow[];
   if (subs.length === 0) return [];
   const events = await eventsBetween(db, subs, today, horizon);
   const recipients = await recipientsOf(db, subs);

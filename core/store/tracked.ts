@@ -24,6 +24,25 @@ export const TRACKED_TABLES = [
 ] as const;
 export type TrackedTable = (typeof TRACKED_TABLES)[number];
 
+/** Where each tracked table's rows are referred to: a reverted insert must leave no reference behind. */
+const REFERENCES: Partial<Record<TrackedTable, ReadonlyArray<readonly [TrackedTable, string]>>> = {
+  households: [['members', 'household_id']],
+  members: [
+    ['subscriptions', 'member_id'],
+    ['subscription_shares', 'member_id'],
+    ['tokens', 'member_id'],
+  ],
+  categories: [['subscriptions', 'category_id']],
+  payment_methods: [['subscriptions', 'payment_method_id']],
+  tags: [['subscription_tags', 'tag_id']],
+  subscriptions: [
+    ['charges', 'subscription_id'],
+    ['price_changes', 'subscription_id'],
+    ['subscription_tags', 'subscription_id'],
+    ['subscription_shares', 'subscription_id'],
+  ],
+};
+
 /** One row changed by an op: its image before and after (null = did not exist). */
 export interface Change {
   table: TrackedTable;
@@ -112,6 +131,17 @@ export class TrackedTx {
       else if (change.after === null)
         await this.insert(change.table, { ...change.before, id: change.id });
       else await this.update(change.table, change.id, change.before);
+    }
+    // Reverting an insert must not leave later rows pointing at nothing (a charge recorded on a
+    // subscription whose creation is undone, a subscription filed in an undone category).
+    for (const change of changes) {
+      if (change.before !== null) continue;
+      for (const [table, column] of REFERENCES[change.table] ?? []) {
+        const used = (await this.trx(table).where(column, change.id).first('id')) as
+          { id: string } | undefined;
+        if (used)
+          throw new OpError('undo_conflict', 'errors.undo_referenced', { table: change.table });
+      }
     }
   }
 

@@ -128,6 +128,13 @@ export const WRITE_SAMPLES: Record<string, (s: Seed) => Sample | Promise<Sample>
 /** Valid inputs for read ops that have required fields (the others are called with `{}`). */
 export const READ_SAMPLES: Record<string, (s: Seed) => unknown> = {
   get_subscription: (s) => ({ id: s.netflix }),
+  list_subscriptions: (s) => ({
+    category_id: s.streaming,
+    tag_id: s.family,
+    payment_method_id: s.visa,
+    member_id: s.owner.memberId,
+  }),
+  list_activity: (s) => ({ member_id: s.owner.memberId, before: s.lastAuditId }),
   list_charges: (s) => ({ from: '2026-01-01', to: '2026-03-31', subscription_id: s.netflix }),
   list_price_changes: (s) => ({ subscription_id: s.spotify }),
 };

@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { defineOp } from '../../kernel/op.ts';
 import type { AuditRow } from '../../store/repos/audit.ts';
 import { changesOf } from '../../store/repos/audit.ts';
-import { household } from '../shared/context.ts';
+import { OpError } from '../../kernel/errors.ts';
+import { household, requireOwned } from '../shared/context.ts';
 import { Id } from '../shared/schemas.ts';
 import { canUndo, visibleEntries } from './visibility.ts';
 
@@ -45,9 +46,14 @@ export const listActivity = defineOp({
         .from('audit_entries')
         .where({ id: input.before, household_id: household(ctx).id })
         .first('seq')) as { seq: number } | undefined;
-      if (cursor) q.andWhere('seq', '<', cursor.seq);
+      if (!cursor)
+        throw new OpError('not_found', 'errors.not_found.activity', { id: input.before });
+      q.andWhere('seq', '<', cursor.seq);
     }
-    if (input.member_id) q.andWhere('member_id', input.member_id);
+    if (input.member_id) {
+      await requireOwned(ctx, 'members', 'member', input.member_id);
+      q.andWhere('member_id', input.member_id);
+    }
     if (input.agents_only) q.whereNotNull('agent_name');
     const rows = (await q.orderBy('seq', 'desc').limit(input.limit + 1)) as AuditRow[];
     const members = (await ctx.tx

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 
 import { OpError } from '../../kernel/errors.ts';
-import { defineOp } from '../../kernel/op.ts';
+import { defineOp, type OpContext } from '../../kernel/op.ts';
 import { type AuditRow, changesOf } from '../../store/repos/audit.ts';
 import { Id } from '../shared/schemas.ts';
-import { canUndo, visibleEntries } from './visibility.ts';
+import { undoRefusal, visibleEntries } from './visibility.ts';
 
 export const undo = defineOp({
   name: 'undo',
@@ -19,6 +19,7 @@ export const undo = defineOp({
   effect: 'write',
   scope: 'write',
   summarize: (_input, output) => `Undid: ${output.undone.map((u) => u.summary).join('; ')}`,
+  links: (output) => output.undone.map((u) => u.id),
   async run(ctx, input) {
     let entries: AuditRow[];
     if (input.ids) {
@@ -42,17 +43,12 @@ export const undo = defineOp({
     for (const entry of entries) {
       if (entry.undone_by !== null)
         throw new OpError('conflict', 'errors.already_undone', { summary: entry.summary });
-      if (!canUndo(ctx, entry))
-        throw new OpError('forbidden', 'errors.undo_not_yours', { summary: entry.summary });
+      const refusal = undoRefusal(ctx, entry);
+      if (refusal) throw new OpError('forbidden', refusal, { summary: entry.summary });
     }
     for (const entry of entries) {
       await ctx.tx.revert(changesOf(entry));
-      await ctx.tx.from('audit_entries').where({ id: entry.id }).update({ undone_by: ctx.auditId });
-      if (entry.op === 'undo')
-        await ctx.tx
-          .from('audit_entries')
-          .where({ undone_by: entry.id })
-          .update({ undone_by: null });
+      await markUndone(ctx, entry.id, ctx.auditId);
     }
     return {
       undone: entries.map((e) => ({ id: e.id, summary: e.summary })),
@@ -60,3 +56,32 @@ export const undo = defineOp({
     };
   },
 });
+
+interface LinkRow {
+  id: string;
+  op: string;
+  links: string | null;
+}
+
+async function linked(ctx: OpContext, id: string): Promise<LinkRow | undefined> {
+  return (await ctx.tx.from('audit_entries').where({ id }).first('id', 'op', 'links')) as
+    LinkRow | undefined;
+}
+
+/**
+ * Records that an entry is undone. Undoing an undo re-applies what that undo had undone, and so
+ * on down the chain (redo of a redo), so the activity list always says what is in effect.
+ */
+async function markUndone(ctx: OpContext, id: string, by: string): Promise<void> {
+  await ctx.tx.from('audit_entries').where({ id }).update({ undone_by: by });
+  const row = await linked(ctx, id);
+  if (row?.op !== 'undo') return;
+  for (const target of JSON.parse(row.links ?? '[]') as string[]) await markApplied(ctx, target);
+}
+
+async function markApplied(ctx: OpContext, id: string): Promise<void> {
+  await ctx.tx.from('audit_entries').where({ id }).update({ undone_by: null });
+  const row = await linked(ctx, id);
+  if (row?.op !== 'undo') return;
+  for (const target of JSON.parse(row.links ?? '[]') as string[]) await markUndone(ctx, target, id);
+}

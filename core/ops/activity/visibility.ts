@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 
+import { scopeAllows } from '../../kernel/actor.ts';
 import type { OpContext } from '../../kernel/op.ts';
 import type { AuditRow } from '../../store/repos/audit.ts';
 import { household } from '../shared/context.ts';
@@ -24,10 +25,27 @@ export function visibleEntries(ctx: OpContext): Knex.QueryBuilder {
     });
 }
 
-/** Members undo their own changes (theirs, their agents' and their assistant's); the owner undoes anyone's. */
+/**
+ * Why the actor may not undo an entry, as a text key, or null when they may. Members undo their
+ * own changes (theirs, their agents' and their assistant's); the owner undoes anyone's. And undo
+ * is never a way around a scope: the caller must be allowed to run the op it reverts (a write
+ * token cannot un-revoke a token, the assistant cannot bring back a removed member).
+ */
+export function undoRefusal(ctx: OpContext, row: AuditRow): string | null {
+  if (
+    ctx.actor.role !== 'owner' &&
+    (row.member_id === null || row.member_id !== ctx.actor.memberId)
+  ) {
+    return 'errors.undo_not_yours';
+  }
+  const op = ctx.findOp(row.op);
+  if (!op) return null;
+  if (!scopeAllows(ctx.actor.scope, op.scope)) return 'errors.undo_needs_scope';
+  if (ctx.actor.kind === 'assistant' && op.scope === 'trusted') return 'errors.undo_needs_scope';
+  if (op.ownerOnly && ctx.actor.role !== 'owner') return 'errors.undo_not_yours';
+  return null;
+}
+
 export function canUndo(ctx: OpContext, row: AuditRow): boolean {
-  if (row.undone_by !== null) return false;
-  return (
-    ctx.actor.role === 'owner' || (row.member_id !== null && row.member_id === ctx.actor.memberId)
-  );
+  return row.undone_by === null && undoRefusal(ctx, row) === null;
 }

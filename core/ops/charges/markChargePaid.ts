@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { priceOn } from '../../domain/charges.ts';
 import { defineOp } from '../../kernel/op.ts';
 import { priceChangesBySubscription } from '../../store/repos/charges.ts';
-import { requireSubscription, toMinor } from '../shared/context.ts';
+import { fieldError, requireSubscription, toMinor } from '../shared/context.ts';
 import { Amount, Charge, Currency, Id, IsoDate } from '../shared/schemas.ts';
 import { recordCharge } from './record.ts';
 
@@ -30,6 +30,9 @@ export const markChargePaid = defineOp({
   async run(ctx, input) {
     const sub = await requireSubscription(ctx, input.subscription_id);
     const currency = input.currency ?? sub.currency;
+    if (currency !== sub.currency && input.amount === undefined) {
+      throw fieldError(ctx, 'amount', 'errors.input.amount_with_currency', { currency });
+    }
     let amount: number;
     if (input.amount !== undefined) amount = toMinor(ctx, input.amount, currency);
     else {

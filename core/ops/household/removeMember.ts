@@ -9,7 +9,7 @@ export const removeMember = defineOp({
   name: 'remove_member',
   title: 'Remove a member',
   description:
-    'Removes a member from the household. Their subscriptions (private ones included) move to the member named in transfer_to, by default the owner who removes them; their shares are dropped and their agent tokens revoked. Only the owner may; the owner cannot remove themself.',
+    'Removes a member from the household. Their subscriptions (private ones included) and their shares of shared costs move to the member named in transfer_to, by default the owner who removes them; their agent tokens are revoked. Only the owner may; the owner cannot remove themself.',
   input: z.object({
     id: z.string().describe('The member to remove.'),
     transfer_to: z
@@ -36,7 +36,31 @@ export const removeMember = defineOp({
       .select('id')) as Array<{ id: string }>;
     for (const sub of subs)
       await ctx.tx.update('subscriptions', sub.id, { member_id: heir, updated_at: nowIso(ctx) });
-    await ctx.tx.removeWhere('subscription_shares', { household_id: hh, member_id: input.id });
+    // Their shares pass to the heir (added to the heir's own share), so shares still add up to 100 %.
+    const shares = (await ctx.tx
+      .from('subscription_shares')
+      .where({ household_id: hh, member_id: input.id })) as Row[];
+    for (const share of shares) {
+      const subscriptionId = String(share.subscription_id);
+      const heirs = (await ctx.tx
+        .from('subscription_shares')
+        .where({ subscription_id: subscriptionId, member_id: heir })
+        .first()) as Row | undefined;
+      await ctx.tx.remove('subscription_shares', String(share.id));
+      if (heirs) {
+        await ctx.tx.update('subscription_shares', String(heirs.id), {
+          share_bp: Number(heirs.share_bp) + Number(share.share_bp),
+        });
+      } else {
+        await ctx.tx.insert('subscription_shares', {
+          id: `${subscriptionId}:${heir}`,
+          household_id: hh,
+          subscription_id: subscriptionId,
+          member_id: heir,
+          share_bp: Number(share.share_bp),
+        });
+      }
+    }
     const tokens = (await ctx.tx
       .from('tokens')
       .where({ household_id: hh, member_id: input.id })

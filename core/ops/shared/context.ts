@@ -1,4 +1,4 @@
-import { parseAmount } from '../../domain/money.ts';
+import { formatAmount, MAX_MINOR, parseAmount } from '../../domain/money.ts';
 import { minorUnits } from '../../domain/currencies.ts';
 import { type EntityName, notFound, OpError } from '../../kernel/errors.ts';
 import type { OpContext } from '../../kernel/op.ts';
@@ -51,11 +51,13 @@ export function toMinor(
 ): number {
   const parsed = parseAmount(amount, currency);
   if (parsed.ok) return parsed.minor;
-  const key =
-    parsed.reason === 'too_many_decimals'
-      ? 'errors.input.too_many_decimals'
-      : 'errors.input.amount';
-  const message = t(ctx.actor.locale, key, { currency, digits: minorUnits(currency) });
+  const key = {
+    too_many_decimals: 'errors.input.too_many_decimals',
+    too_large: 'errors.input.amount_too_large',
+    format: 'errors.input.amount',
+  }[parsed.reason];
+  const max = formatAmount(MAX_MINOR, currency);
+  const message = t(ctx.actor.locale, key, { currency, digits: minorUnits(currency), max });
   throw new OpError('invalid_input', 'errors.invalid_input', {}, [{ path: field, message }]);
 }
 

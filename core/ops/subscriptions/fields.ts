@@ -5,6 +5,7 @@ import { OpError } from '../../kernel/errors.ts';
 import type { OpContext } from '../../kernel/op.ts';
 import type { SubscriptionRow } from '../../store/repos/subscriptions.ts';
 import type { Row } from '../../store/tracked.ts';
+import { nameKey } from '../organize/names.ts';
 import { fieldError, household, requireOwned } from '../shared/context.ts';
 import { Id, ShortName } from '../shared/schemas.ts';
 
@@ -38,11 +39,9 @@ export async function resolveNamed(
   }
   if (byName === undefined) return undefined;
   const hh = household(ctx).id;
-  const existing = (await ctx.tx
-    .from(table)
-    .where({ household_id: hh })
-    .whereRaw('lower(name) = ?', [byName.toLowerCase()])
-    .first()) as Row | undefined;
+  // Compared in JS: SQLite's lower() folds ASCII only, so "Éducation" must not depend on the database.
+  const rows = (await ctx.tx.from(table).where({ household_id: hh }).select('id', 'name')) as Row[];
+  const existing = rows.find((r) => nameKey(String(r.name)) === nameKey(byName));
   if (existing) return String(existing.id);
   const row = await ctx.tx.insert(table, {
     id: ctx.newId(table === 'categories' ? 'cat' : 'pm'),
@@ -58,10 +57,10 @@ export async function resolveNamed(
 export async function ensureTags(ctx: OpContext, names: readonly string[]): Promise<string[]> {
   const hh = household(ctx).id;
   const existing = (await ctx.tx.from('tags').where({ household_id: hh })) as Row[];
-  const byLower = new Map(existing.map((t) => [String(t.name).toLowerCase(), String(t.id)]));
+  const byLower = new Map(existing.map((t) => [nameKey(String(t.name)), String(t.id)]));
   const ids: string[] = [];
   for (const name of names) {
-    let id = byLower.get(name.toLowerCase());
+    let id = byLower.get(nameKey(name));
     if (!id) {
       const row = await ctx.tx.insert('tags', {
         id: ctx.newId('tag'),
@@ -70,7 +69,7 @@ export async function ensureTags(ctx: OpContext, names: readonly string[]): Prom
         created_at: ctx.now.toISOString(),
       });
       id = String(row.id);
-      byLower.set(name.toLowerCase(), id);
+      byLower.set(nameKey(name), id);
     }
     if (!ids.includes(id)) ids.push(id);
   }
@@ -144,10 +143,18 @@ export function checkDates(
   }
 }
 
-/** A member the subscription may belong to: the caller, or anyone when the caller is the owner. */
-export async function resolveOwner(ctx: OpContext, requested: string | undefined): Promise<string> {
+/**
+ * Whose subscription it is. By default the caller's (or, for the system, the owner's). Only the
+ * owner may give a subscription to another member, or take one from its member: otherwise a
+ * member could take someone's subscription, mark it private and hide it from them.
+ */
+export async function resolveOwner(
+  ctx: OpContext,
+  requested: string | undefined,
+  current?: string,
+): Promise<string> {
   const self = ctx.actor.memberId;
-  if (requested === undefined || requested === self) {
+  if (requested === undefined || (requested === self && current === undefined)) {
     if (self) return self;
     const owner = (await ctx.tx
       .from('members')
@@ -156,6 +163,7 @@ export async function resolveOwner(ctx: OpContext, requested: string | undefined
     if (!owner) throw new OpError('internal');
     return String(owner.id);
   }
+  if (requested === current) return requested;
   await requireOwned(ctx, 'members', 'member', requested);
   if (ctx.actor.role !== 'owner') throw new OpError('forbidden', 'errors.owner_only');
   return requested;

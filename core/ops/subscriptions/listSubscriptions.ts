@@ -8,7 +8,7 @@ import {
   subscriptionViews,
   visibleSubscriptions,
 } from '../../store/repos/subscriptions.ts';
-import { household } from '../shared/context.ts';
+import { household, requireOwned } from '../shared/context.ts';
 import { Id, IsoDate, Paging, Subscription, SubscriptionStatus } from '../shared/schemas.ts';
 
 const SORT_COLUMNS = [
@@ -60,6 +60,12 @@ export const listSubscriptions = defineOp({
   scope: 'read',
   idempotent: true,
   async run(ctx, input) {
+    // A filter on an unknown id is a mistake to report, not an empty list.
+    if (input.category_id) await requireOwned(ctx, 'categories', 'category', input.category_id);
+    if (input.payment_method_id)
+      await requireOwned(ctx, 'payment_methods', 'payment_method', input.payment_method_id);
+    if (input.tag_id) await requireOwned(ctx, 'tags', 'tag', input.tag_id);
+    if (input.member_id) await requireOwned(ctx, 'members', 'member', input.member_id);
     const q = visibleSubscriptions(ctx.tx.trx, ctx.actor, household(ctx).id);
     if (input.status) q.whereIn('subscriptions.status', input.status);
     if (input.category_id) q.where('subscriptions.category_id', input.category_id);

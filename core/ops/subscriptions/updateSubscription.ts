@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 import { defineOp } from '../../kernel/op.ts';
 import type { SubscriptionRow } from '../../store/repos/subscriptions.ts';
-import { household, nowIso, requireSubscription, toMinor } from '../shared/context.ts';
+import { fieldError, household, nowIso, requireSubscription, toMinor } from '../shared/context.ts';
 import { Id, IsoDate, Subscription } from '../shared/schemas.ts';
 import {
   checkDates,
@@ -69,10 +69,17 @@ export const updateSubscription = defineOp({
       cancel_url: input.cancel_url,
       private: input.private === undefined ? undefined : input.private ? 1 : 0,
       member_id:
-        input.member_id === undefined ? undefined : await resolveOwner(ctx, input.member_id),
+        input.member_id === undefined
+          ? undefined
+          : await resolveOwner(ctx, input.member_id, current.member_id),
     };
     checkDates(ctx, { ...current, ...definedOnly(patch) });
-    if (amountMinor !== current.amount_minor || currency !== current.currency) {
+    // A new currency restates the whole series in it (a correction, not a price change), so it
+    // needs the amount in that currency; a new amount alone is a price change from its date.
+    if (currency !== current.currency && input.amount === undefined) {
+      throw fieldError(ctx, 'amount', 'errors.input.amount_with_currency', { currency });
+    }
+    if (amountMinor !== current.amount_minor && currency === current.currency) {
       await ctx.tx.insert('price_changes', {
         id: ctx.newId('pc'),
         household_id: household(ctx).id,

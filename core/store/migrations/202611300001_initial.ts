@@ -176,6 +176,8 @@ export async function up(knex: Knex): Promise<void> {
     /** The member whose private subscription this entry touched; others do not see the entry. */
     t.string('private_to', 40);
     t.string('undone_by', 40);
+    /** JSON list of the audit entries this one acts on (what an undo undid). */
+    t.text('links');
     t.string('created_at', 32).notNullable();
     t.index(['household_id', 'seq']);
   });

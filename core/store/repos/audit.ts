@@ -16,6 +16,7 @@ export interface AuditRow {
   summary: string;
   private_to: string | null;
   undone_by: string | null;
+  links: string | null;
   created_at: string;
 }
 
