@@ -33,7 +33,8 @@ export const undo = defineOp({
         .whereNull('undone_by')
         // "Undo my last change" never means "leave the household": creating or joining one is
         // undone only when named explicitly.
-        .whereNotIn('op', ['create_household', 'join_household'])
+        // nor "undo my undo": two "undo"s in a row undo two changes (redo names the entry).
+        .whereNotIn('op', ['create_household', 'join_household', 'undo'])
         .orderBy('seq', 'desc')
         .first()) as AuditRow | undefined;
       if (!latest) throw new OpError('not_found', 'errors.nothing_to_undo');

@@ -32,6 +32,8 @@ export function visibleEntries(ctx: OpContext): Knex.QueryBuilder {
  * token cannot un-revoke a token, the assistant cannot bring back a removed member).
  */
 export function undoRefusal(ctx: OpContext, row: AuditRow): string | null {
+  // A household is never undone: it would take every member's data with it.
+  if (row.op === 'create_household') return 'errors.undo_household';
   if (
     ctx.actor.role !== 'owner' &&
     (row.member_id === null || row.member_id !== ctx.actor.memberId)

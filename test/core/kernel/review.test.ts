@@ -80,6 +80,20 @@ describe('review regressions', () => {
     ).toContain('Therapy');
   });
 
+  it('never undoes creating the household, and two plain undos undo two changes', async () => {
+    const created = await h.db.knex('audit_entries').where({ op: 'create_household' }).first('id');
+    await expect(h.core.invoke('undo', h.owner, { ids: [created.id] })).rejects.toMatchObject({
+      code: 'forbidden',
+    });
+    const activity = await h.core.invoke('list_activity', h.owner, { limit: 50 });
+    expect(activity.output.items.find((e) => e.op === 'create_household')?.can_undo).toBe(false);
+    await h.core.invoke('create_subscription', h.owner, { name: 'A', amount: '1' });
+    await h.core.invoke('create_subscription', h.owner, { name: 'B', amount: '1' });
+    await h.core.invoke('undo', h.owner, {});
+    await h.core.invoke('undo', h.owner, {});
+    expect((await h.core.invoke('list_subscriptions', h.owner, {})).output.total).toBe(0);
+  });
+
   it('keeps the activity list true through undo, redo and undo again', async () => {
     const sub = await h.core.invoke('create_subscription', h.owner, {
       name: 'Netflix',
