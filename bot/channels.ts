@@ -19,6 +19,15 @@ export class ChannelConfigError extends Error {
 }
 
 const RETRY_MS = 60_000;
+const CONNECT_WAIT_MS = 8_000;
+
+const sleep = (ms: number): Promise<void> =>
+  new Promise((resolve) => setTimeout(resolve, ms).unref());
+
+function describe(error: unknown): string {
+  if (error instanceof GrammyError) return error.description;
+  return error instanceof Error ? error.message : String(error);
+}
 
 /**
  * Starts the configured chat channels and the reminder scheduler. A token Telegram rejects stops
@@ -60,31 +69,56 @@ export async function startChannels(
     scheduler = startScheduler({ core, send: (memberId, reply) => deliver(memberId, reply), log });
   };
 
-  let status: string;
-  try {
-    await connect();
-    status = `  Telegram: on (${config.EXHALE_PUBLIC_URL ? 'webhook' : 'long polling'}), reminders on`;
-  } catch (error) {
-    if (error instanceof GrammyError && (error.error_code === 401 || error.error_code === 404)) {
-      throw new ChannelConfigError(
-        `Telegram refused EXHALE_TELEGRAM_TOKEN (${error.description}). Check the token from @BotFather.`,
+  const refused = (error: unknown): boolean =>
+    error instanceof GrammyError && (error.error_code === 401 || error.error_code === 404);
+  const retryLater = (): void => {
+    retry = setTimeout(() => {
+      if (stopped) return;
+      connect().then(
+        () => log('Telegram connected.'),
+        (error: unknown) => {
+          log(`Telegram still not reachable (${describe(error)}); retrying in a minute.`);
+          retryLater();
+        },
       );
-    }
-    log(
-      `Telegram is not reachable (${error instanceof Error ? error.message : String(error)}); retrying every minute.`,
-    );
-    status = '  Telegram: not reachable yet, retrying every minute';
-    const again = (): void => {
-      retry = setTimeout(() => {
-        if (stopped) return;
-        connect().then(
-          () => log('Telegram connected.'),
-          () => again(),
+    }, RETRY_MS);
+    retry.unref();
+  };
+
+  // Start-up waits a little for Telegram (a refused token must stop it with a sentence), but an
+  // unreachable Telegram must not hold back the rest: it keeps connecting in the background.
+  const attempt = connect().then(
+    () => 'connected' as const,
+    (error: unknown) => error,
+  );
+  const outcome = await Promise.race([
+    attempt,
+    sleep(CONNECT_WAIT_MS).then(() => 'waiting' as const),
+  ]);
+  let status: string;
+  if (outcome === 'connected') {
+    status = `  Telegram: on (${config.EXHALE_PUBLIC_URL ? 'webhook' : 'long polling'}), reminders on`;
+  } else if (outcome === 'waiting') {
+    status = '  Telegram: connecting… (Telegram has not answered yet; it keeps trying)';
+    void attempt.then((late) => {
+      if (late === 'connected') log('Telegram connected.');
+      else if (refused(late))
+        log(
+          `Telegram refused EXHALE_TELEGRAM_TOKEN (${describe(late)}). Check the token from @BotFather.`,
         );
-      }, RETRY_MS);
-      retry.unref();
-    };
-    again();
+      else {
+        log(`Telegram is not reachable (${describe(late)}); retrying every minute.`);
+        retryLater();
+      }
+    });
+  } else if (refused(outcome)) {
+    throw new ChannelConfigError(
+      `Telegram refused EXHALE_TELEGRAM_TOKEN (${describe(outcome)}). Check the token from @BotFather.`,
+    );
+  } else {
+    log(`Telegram is not reachable (${describe(outcome)}); retrying every minute.`);
+    status = '  Telegram: not reachable yet, retrying every minute';
+    retryLater();
   }
 
   return {

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 
 import { createAssistant, overridesFromEnv } from '../core/assistant/index.ts';
 import { authenticateToken } from '../core/auth/index.ts';
+import type { Locale } from '../core/i18n/index.ts';
 import type { Actor } from '../core/kernel/actor.ts';
 import { OpError } from '../core/kernel/errors.ts';
 import { runMcpStdio } from '../mcp/stdio.ts';
@@ -13,7 +14,7 @@ import { ConfigError, loadConfig } from './config.ts';
 import { loadDemoHousehold } from './demo.ts';
 import { LocalActorError, resolveLocalActor } from './localActor.ts';
 import { startExhale } from './main.ts';
-import { openRuntime } from './runtime.ts';
+import { openRuntime, type Runtime } from './runtime.ts';
 
 const USAGE = `Usage: exhale [command]
 
@@ -39,6 +40,24 @@ Configuration is by environment variables (EXHALE_DATA_DIR, EXHALE_DATABASE_URL,
 
 type Command = (args: string[]) => Promise<number>;
 
+/** The language of the person at the keyboard: English until a command knows which member they are. */
+let errorLocale: Locale = 'en';
+
+/** The local member a command acts as; errors are then written in their language. */
+async function localActor(...args: Parameters<typeof resolveLocalActor>): Promise<Actor> {
+  const actor = await resolveLocalActor(...args);
+  errorLocale = actor.locale;
+  return actor;
+}
+
+/** Databases opened by one-shot commands: closed when the command ends, however it ends. */
+const opened: Runtime[] = [];
+async function runtimeFor(config: ReturnType<typeof loadConfig>): Promise<Runtime> {
+  const runtime = await openRuntime(config);
+  opened.push(runtime);
+  return runtime;
+}
+
 const commands: Record<string, Command> = {
   start: async () => {
     await startExhale(loadConfig());
@@ -49,13 +68,13 @@ const commands: Record<string, Command> = {
     return 0;
   },
   migrate: async () => {
-    const runtime = await openRuntime(loadConfig());
+    const runtime = await runtimeFor(loadConfig());
     console.log('Database is up to date.');
     await runtime.close();
     return 0;
   },
   ops: async () => {
-    const runtime = await openRuntime(loadConfig());
+    const runtime = await runtimeFor(loadConfig());
     for (const op of runtime.core.catalog) {
       const hidden = offeredOn(op, 'mcp') ? '' : '  (not on MCP)';
       console.log(
@@ -83,7 +102,7 @@ const commands: Record<string, Command> = {
       );
       return 2;
     }
-    const runtime = await openRuntime(loadConfig());
+    const runtime = await runtimeFor(loadConfig());
     try {
       const { output } = await runtime.core.invoke(
         'create_household',
@@ -108,7 +127,7 @@ const commands: Record<string, Command> = {
     }
   },
   demo: async () => {
-    const runtime = await openRuntime(loadConfig());
+    const runtime = await runtimeFor(loadConfig());
     try {
       const result = await loadDemoHousehold(runtime.core);
       console.log(
@@ -125,9 +144,9 @@ const commands: Record<string, Command> = {
       options: { as: { type: 'string' }, household: { type: 'string' } },
     });
     const config = loadConfig();
-    const runtime = await openRuntime(config);
+    const runtime = await runtimeFor(config);
     try {
-      const actor = await resolveLocalActor(runtime.db, {
+      const actor = await localActor(runtime.db, {
         as: values.as,
         household: values.household,
         channel: 'terminal',
@@ -155,7 +174,7 @@ const commands: Record<string, Command> = {
         household: { type: 'string' },
       },
     });
-    const runtime = await openRuntime(loadConfig());
+    const runtime = await runtimeFor(loadConfig());
     const raw = values.token ?? process.env.EXHALE_TOKEN;
     let actor: Actor;
     if (raw) {
@@ -169,7 +188,7 @@ const commands: Record<string, Command> = {
       }
       actor = agent;
     } else {
-      const local = await resolveLocalActor(runtime.db, {
+      const local = await localActor(runtime.db, {
         as: values.as,
         household: values.household,
         channel: 'mcp',
@@ -197,9 +216,9 @@ const commands: Record<string, Command> = {
         household: { type: 'string' },
       },
     });
-    const runtime = await openRuntime(loadConfig());
+    const runtime = await runtimeFor(loadConfig());
     try {
-      const actor = await resolveLocalActor(runtime.db, {
+      const actor = await localActor(runtime.db, {
         as: values.as,
         household: values.household,
       });
@@ -270,9 +289,9 @@ const commands: Record<string, Command> = {
       console.error(`The input is not valid JSON: ${json}`);
       return 2;
     }
-    const runtime = await openRuntime(loadConfig());
+    const runtime = await runtimeFor(loadConfig());
     try {
-      const actor = await resolveLocalActor(runtime.db, {
+      const actor = await localActor(runtime.db, {
         as: values.as,
         household: values.household,
       });
@@ -308,21 +327,33 @@ async function main(argv: string[]): Promise<void> {
     const code = await command(rest);
     if (code >= 0) process.exitCode = code;
   } catch (error) {
-    if (error instanceof OpError) {
-      console.error(error.render('en'));
-      process.exitCode = 1;
-    } else if (
-      error instanceof ConfigError ||
-      error instanceof LocalActorError ||
-      error instanceof ChannelConfigError
-    ) {
-      console.error(error.message);
-      process.exitCode = 2;
-    } else {
-      console.error(error instanceof Error ? error.message : error);
-      process.exitCode = 1;
-    }
+    process.exitCode = reportError(error);
+    // Whatever is still open after a failure (a pool, a pending connection) must not keep the
+    // process alive: the person has read the sentence and expects their prompt back.
+    setTimeout(() => process.exit(process.exitCode ?? 1), 1_000).unref();
+  } finally {
+    if (name !== 'start') await Promise.all(opened.map((r) => r.close().catch(() => undefined)));
   }
+}
+
+/** Prints an error as a sentence and returns the exit code: 2 for what the person can fix. */
+function reportError(error: unknown): number {
+  if (error instanceof OpError) {
+    console.error(error.render(errorLocale));
+    if (error.key === 'errors.unknown_op') console.error('`exhale ops` lists them.');
+    return error.httpStatus >= 500 ? 1 : 2;
+  }
+  if (
+    error instanceof ConfigError ||
+    error instanceof LocalActorError ||
+    error instanceof ChannelConfigError
+  ) {
+    console.error(error.message);
+    return 2;
+  }
+  console.error(new OpError('internal').render(errorLocale));
+  console.error(`  (${error instanceof Error ? error.message : String(error)})`);
+  return 1;
 }
 
 // `exhale ops | head` closes the pipe early: that is the reader being done, not a failure.

@@ -12,9 +12,22 @@ const schema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL (leave it unset for SQLite)')
     .optional(),
-  EXHALE_PORT: z.coerce.number().int('must be a whole number').min(0).max(65535).default(8080),
+  EXHALE_PORT: z.coerce
+    .number('must be a port number from 0 to 65535')
+    .int('must be a port number from 0 to 65535')
+    .min(0, 'must be a port number from 0 to 65535')
+    .max(65535, 'must be a port number from 0 to 65535')
+    .default(8080),
   EXHALE_HOST: z.string().min(1).default('127.0.0.1'),
-  EXHALE_PUBLIC_URL: z.url('must be a URL such as https://exhale.example.com').optional(),
+  EXHALE_PUBLIC_URL: z
+    .url('must be a URL such as https://exhale.example.com')
+    .refine(
+      (u) =>
+        u.startsWith('https://') ||
+        /^http:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?(\/|$)/.test(u),
+      'must be an https:// URL (Telegram webhooks and remote agents need TLS; plain http only for localhost)',
+    )
+    .optional(),
   EXHALE_TELEGRAM_TOKEN: z
     .string()
     .regex(/^\d+:[\w-]+$/, 'must look like 123456:ABC-DEF… (from @BotFather)')
@@ -22,6 +35,17 @@ const schema = z.object({
   EXHALE_TELEGRAM_API_ROOT: z.url('must be a URL').optional(),
   EXHALE_MINIAPP_URL: z.url('must be a URL').optional(),
   EXHALE_ECB_RATES: z.enum(['on', 'off'], 'must be "on" or "off"').default('on'),
+  EXHALE_ASSISTANT_PROVIDER: z
+    .string()
+    .transform((v) => v.toLowerCase())
+    .pipe(
+      z.enum(
+        ['anthropic', 'openai'],
+        'must be "anthropic" or "openai" (any OpenAI-compatible server)',
+      ),
+    )
+    .optional(),
+  EXHALE_ASSISTANT_BASE_URL: z.url('must be a URL such as http://localhost:11434').optional(),
   EXHALE_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
 });
 

@@ -1,6 +1,6 @@
 import { createMcpFetchHandler } from '../mcp/http.ts';
 import { startChannels } from './channels.ts';
-import type { Config } from './config.ts';
+import { type Config, ConfigError } from './config.ts';
 import { startEcbRefresh } from './ecbRates.ts';
 import type { FetchHandler } from './http/fetchHandler.ts';
 import { type HttpHost, startHttpHost } from './http/server.ts';
@@ -24,11 +24,14 @@ export async function startExhale(
   const runtime = await openRuntime(config);
   const mcp = createMcpFetchHandler({ core: runtime.core, publicUrl: config.EXHALE_PUBLIC_URL });
   const handlers: FetchHandler[] = [mcp];
-  const http = await startHttpHost({
-    port: config.EXHALE_PORT,
-    host: config.EXHALE_HOST,
-    handlers,
-  });
+  let http: HttpHost;
+  try {
+    http = await startHttpHost({ port: config.EXHALE_PORT, host: config.EXHALE_HOST, handlers });
+  } catch (error) {
+    await mcp.close();
+    await runtime.close();
+    throw listenError(error, config);
+  }
   const households = (await runtime.db.knex('households').count({ n: '*' })) as Array<{
     n: number | string;
   }>;
@@ -87,4 +90,24 @@ export async function startExhale(
     }
   }
   return { runtime, http, stop };
+}
+
+/** A failure to listen, as a sentence naming the variable to change. */
+function listenError(error: unknown, config: Config): Error {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'EADDRINUSE') {
+    return new ConfigError(
+      `Port ${config.EXHALE_PORT} is already in use (another Exhale?). Stop it, or set EXHALE_PORT to another port.`,
+    );
+  }
+  if (code === 'ENOTFOUND' || code === 'EADDRNOTAVAIL') {
+    return new ConfigError(
+      `EXHALE_HOST "${config.EXHALE_HOST}" is not an address of this machine (try 127.0.0.1, or 0.0.0.0 for every interface).`,
+    );
+  }
+  if (code === 'EACCES')
+    return new ConfigError(
+      `Port ${config.EXHALE_PORT} needs more privileges; set EXHALE_PORT to 1024 or above.`,
+    );
+  return error instanceof Error ? error : new Error(String(error));
 }

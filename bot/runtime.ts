@@ -1,7 +1,7 @@
 import { catalog } from '../core/ops/catalog.ts';
 import { Core } from '../core/kernel/core.ts';
 import { type Database, migrate, openDatabase } from '../core/store/connection.ts';
-import type { Config } from './config.ts';
+import { type Config, ConfigError } from './config.ts';
 
 export type AppCore = Core<typeof catalog>;
 
@@ -14,8 +14,13 @@ export interface Runtime {
 
 /** Opens the configured database, applies pending migrations and builds the core over the catalog. */
 export async function openRuntime(config: Config): Promise<Runtime> {
-  const db = openDatabase({ url: config.EXHALE_DATABASE_URL, sqliteFile: config.sqliteFile });
-  await migrate(db);
+  let db: Database;
+  try {
+    db = openDatabase({ url: config.EXHALE_DATABASE_URL, sqliteFile: config.sqliteFile });
+    await migrate(db);
+  } catch (error) {
+    throw databaseError(error, config);
+  }
   const core = new Core({ db, catalog });
   return { config, db, core, close: () => db.close() };
 }
@@ -25,4 +30,17 @@ export function describeDatabase(config: Config): string {
   if (!config.EXHALE_DATABASE_URL) return `SQLite file ${config.sqliteFile}`;
   const url = new URL(config.EXHALE_DATABASE_URL);
   return `PostgreSQL at ${url.hostname}:${url.port || 5432}${url.pathname}`;
+}
+
+/** A database that cannot be opened, as a sentence naming the variable to check. */
+function databaseError(error: unknown, config: Config): Error {
+  const detail = error instanceof Error ? error.message : String(error);
+  if (config.EXHALE_DATABASE_URL) {
+    return new ConfigError(
+      `Cannot use the PostgreSQL database of EXHALE_DATABASE_URL (${describeDatabase(config)}): ${detail}`,
+    );
+  }
+  return new ConfigError(
+    `Cannot open the SQLite file in EXHALE_DATA_DIR (${config.sqliteFile}): ${detail}`,
+  );
 }

@@ -11,19 +11,33 @@ import { catalog } from '../core/ops/catalog.ts';
  */
 const target = new URL('../docs/ops.md', import.meta.url);
 
+interface JsonProp {
+  type?: string | string[];
+  description?: string;
+  enum?: unknown[];
+  anyOf?: JsonProp[];
+  items?: JsonProp;
+}
+
+/** A readable type for a JSON Schema property: `string \| null`, `"a" \| "b"`, `array of string`. */
+function typeOf(prop: JsonProp): string {
+  if (prop.enum) return prop.enum.map((v) => JSON.stringify(v)).join(' \\| ');
+  if (prop.anyOf) return prop.anyOf.map(typeOf).join(' \\| ');
+  if (Array.isArray(prop.type)) return prop.type.join(' \\| ');
+  if (prop.type === 'array' && prop.items) return `array of ${typeOf(prop.items)}`;
+  return prop.type ?? 'object';
+}
+
 function fields(schema: z.ZodType): string[] {
   const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as {
-    properties?: Record<string, { type?: unknown; description?: string; enum?: unknown[] }>;
+    properties?: Record<string, JsonProp>;
     required?: string[];
   };
   return Object.entries(json.properties ?? {}).map(([name, prop]) => {
-    const type = prop.enum
-      ? prop.enum.map((v) => JSON.stringify(v)).join(' \\| ')
-      : Array.isArray(prop.type)
-        ? prop.type.join(' \\| ')
-        : String(prop.type ?? 'object');
     const required = json.required?.includes(name) ? ' (required)' : '';
-    return `| \`${name}\`${required} | ${type} | ${(prop.description ?? '').replace(/\|/g, '\\|')} |`;
+    const description =
+      prop.description ?? prop.anyOf?.find((p) => p.description)?.description ?? '';
+    return `| \`${name}\`${required} | ${typeOf(prop)} | ${description.replace(/\|/g, '\\|')} |`;
   });
 }
 

@@ -4,7 +4,8 @@ import { AMOUNT_PATTERN } from '../ops/shared/schemas.ts';
 import { type Locale, t } from '../i18n/index.ts';
 import { type InputIssue, OpError } from './errors.ts';
 
-const PATTERN_KEYS = new Map<string, string>([[AMOUNT_PATTERN.source, 'errors.input.amount']]);
+/** Patterns with a sentence of their own; zod reports a regex as its `/…/` text. */
+const PATTERN_KEYS = new Map<string, string>([[String(AMOUNT_PATTERN), 'errors.input.amount']]);
 
 type RawIssue = Parameters<z.core.$ZodErrorMap>[0];
 
@@ -21,8 +22,8 @@ function errorMap(locale: Locale): z.core.$ZodErrorMap {
       'pattern' in issue &&
       typeof issue.pattern === 'string'
     ) {
-      const key = PATTERN_KEYS.get(issue.pattern);
-      if (key) return t(locale, key);
+      // A person cannot read a regular expression; the JSON Schema still shows it to agents.
+      return t(locale, PATTERN_KEYS.get(issue.pattern) ?? 'errors.input.format');
     }
     if (issue.code === 'unrecognized_keys') {
       return t(locale, 'errors.input.unknown_keys', { keys: issue.keys.join(', ') });

@@ -23,7 +23,20 @@ export interface DatabaseOptions {
 /** Opens the database named by the options (PostgreSQL for a URL, SQLite otherwise). */
 export function openDatabase(options: DatabaseOptions): Database {
   if (options.url) {
-    const k = knex({ client: 'pg', connection: options.url, pool: { min: 0, max: 10 } });
+    const k = knex({
+      client: 'pg',
+      connection: options.url,
+      pool: { min: 0, max: 10 },
+      // Failures reach the caller as rejected queries (and a sentence); the pool's own stack dumps would only add noise.
+      log: {
+        error: () => undefined,
+        warn: (m: unknown) => {
+          if (!String(m).includes('Acquire connection error')) console.warn(m);
+        },
+        deprecate: () => undefined,
+        debug: () => undefined,
+      },
+    });
     return { knex: k, dialect: 'postgres', close: () => k.destroy() };
   }
   const filename = options.sqliteFile ?? ':memory:';

@@ -23,6 +23,8 @@ export const Amount = z
 
 export const Currency = z
   .string()
+  .trim()
+  .toUpperCase()
   .refine((v) => isCurrency(v), i18n('errors.input.currency'))
   .describe('ISO 4217 code in upper case, such as "EUR".');
 

@@ -32,7 +32,10 @@ export const listSubscriptions = defineOp({
   description:
     'Lists the subscriptions the caller can see, filtered and sorted, a page at a time. Filters combine (AND): status, category, tag, payment method, member, free text (name, vendor, notes) and next charge date between due_from and due_to. Returns the page and the total count.',
   input: z.object({
-    status: z.array(SubscriptionStatus).optional().describe('Only these statuses; default: all.'),
+    status: z
+      .union([SubscriptionStatus, z.array(SubscriptionStatus)])
+      .optional()
+      .describe('Only this status or these statuses; default: all.'),
     category_id: Id.optional(),
     tag_id: Id.optional(),
     payment_method_id: Id.optional(),
@@ -67,7 +70,11 @@ export const listSubscriptions = defineOp({
     if (input.tag_id) await requireOwned(ctx, 'tags', 'tag', input.tag_id);
     if (input.member_id) await requireOwned(ctx, 'members', 'member', input.member_id);
     const q = visibleSubscriptions(ctx.tx.trx, ctx.actor, household(ctx).id);
-    if (input.status) q.whereIn('subscriptions.status', input.status);
+    if (input.status)
+      q.whereIn(
+        'subscriptions.status',
+        typeof input.status === 'string' ? [input.status] : input.status,
+      );
     if (input.category_id) q.where('subscriptions.category_id', input.category_id);
     if (input.payment_method_id)
       q.where('subscriptions.payment_method_id', input.payment_method_id);
