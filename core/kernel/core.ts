@@ -2,6 +2,12 @@ import type { Knex } from 'knex';
 import { type z, ZodObject } from 'zod';
 
 import { localDate } from '../domain/dates.ts';
+import {
+  type ActivityText,
+  renderActivity,
+  type StoredSummary,
+  storedActivity,
+} from '../i18n/activity.ts';
 import type { Household } from '../ops/shared/schemas.ts';
 import type { Database } from '../store/connection.ts';
 import { type Change, TrackedTx } from '../store/tracked.ts';
@@ -271,9 +277,14 @@ export class Core<C extends readonly AnyOp[] = readonly AnyOp[]> {
   ): Promise<void> {
     const householdId = entry.household?.id ?? householdOfChanges(entry.changes);
     if (!householdId) throw new Error(`op ${entry.op.name} changed rows of no household`);
-    const summary = entry.op.summarize
-      ? entry.op.summarize(entry.input as never, entry.output as never)
-      : entry.op.title;
+    const links = entry.op.links ? entry.op.links(entry.output as never) : null;
+    const text: ActivityText = entry.op.summarize
+      ? entry.op.summarize(
+          entry.input as never,
+          entry.output as never,
+          links ? await linkedTexts(trx, links) : [],
+        )
+      : { key: `activity.${entry.op.name}` };
     const createdMember =
       entry.actor.memberId ??
       entry.changes.find((c) => c.table === 'members' && c.before === null)?.id ??
@@ -290,8 +301,10 @@ export class Core<C extends readonly AnyOp[] = readonly AnyOp[]> {
       op: entry.op.name,
       input: auditInput(entry.input),
       changes: JSON.stringify(entry.changes),
-      summary: summary.slice(0, 300),
-      links: entry.op.links ? JSON.stringify(entry.op.links(entry.output as never)) : null,
+      // English for logs and readers that know no better; each reader gets summary_text rendered.
+      summary: renderActivity('en', text).slice(0, 300),
+      summary_text: JSON.stringify(text),
+      links: links ? JSON.stringify(links) : null,
       private_to: await privateOwnerOf(trx, entry.changes),
       undone_by: null,
       created_at: entry.now.toISOString(),
@@ -331,6 +344,19 @@ function householdOfChanges(changes: readonly Change[]): string | null {
       return row.household_id;
   }
   return null;
+}
+
+/** The activity lines of the entries an op acts on, in the order given (gone ones left out). */
+async function linkedTexts(trx: Knex.Transaction, ids: readonly string[]): Promise<ActivityText[]> {
+  if (ids.length === 0) return [];
+  const rows = (await trx('audit_entries')
+    .whereIn('id', [...ids])
+    .select('id', 'summary', 'summary_text')) as Array<StoredSummary & { id: string }>;
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.flatMap((id) => {
+    const row = byId.get(id);
+    return row ? [storedActivity(row)] : [];
+  });
 }
 
 /** Inputs are kept for people to read; a bulky one (an imported document) is summarised, since undo needs only the changes. */

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 
+import type { ActivityText } from '../i18n/activity.ts';
 import type { Household } from '../ops/shared/schemas.ts';
 import type { TrackedTx } from '../store/tracked.ts';
 import type { Actor, Scope } from './actor.ts';
@@ -50,8 +51,17 @@ export interface OpSpec<I extends z.ZodType, O extends z.ZodType, N extends stri
   household?: 'required' | 'none';
   /** Surfaces that must not offer this op, each with the reason. Every other surface offers it. */
   exclude?: Partial<Record<Surface, string>>;
-  /** A one-line summary of what happened, for the activity list (written in English, stored). */
-  summarize?: (input: z.output<I>, output: z.output<O>) => string;
+  /**
+   * What happened, in one line for the activity list: a text (key `activity.<name>` or a variant),
+   * stored with the audit entry and rendered in each reader's language. `linked` holds the lines of
+   * the entries `links` names, in that order (an undo says what it undid). Without it the line is
+   * `activity.<name>`.
+   */
+  summarize?: (
+    input: z.output<I>,
+    output: z.output<O>,
+    linked: readonly ActivityText[],
+  ) => ActivityText;
   /** Audit entries this call acts on, kept with its own entry (undo records what it undid). */
   links?: (output: z.output<O>) => string[];
   run(ctx: OpContext, input: z.output<I>): Promise<z.input<O>>;

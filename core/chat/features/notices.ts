@@ -1,5 +1,6 @@
 import type { ChangeEvent } from '../../kernel/events.ts';
 import type { Core } from '../../kernel/core.ts';
+import { renderSummary } from '../../i18n/activity.ts';
 import { localeFrom, t } from '../../i18n/index.ts';
 import type { Reminder } from '../../reminders/types.ts';
 import { formatDate, money, relativeDay } from '../format.ts';
@@ -45,6 +46,7 @@ export async function reminderReply(core: Core, r: Reminder, now: Date): Promise
 interface AuditSummary {
   id: string;
   summary: string;
+  summary_text: string | null;
   undone_by: string | null;
 }
 
@@ -65,7 +67,7 @@ export async function agentNotice(
     core.db
       .knex('audit_entries')
       .where({ id: event.auditId })
-      .first('id', 'summary', 'undone_by') as Promise<AuditSummary | undefined>,
+      .first('id', 'summary', 'summary_text', 'undone_by') as Promise<AuditSummary | undefined>,
     core.db.knex('members').where({ id: memberId }).first('language') as Promise<
       { language: string } | undefined
     >,
@@ -75,7 +77,7 @@ export async function agentNotice(
   const reply = new ReplyBuilder();
   reply.setCard({
     title: `🤖 ${t(locale, 'chat.agent.title', { agent: event.actor.agentName ?? t(locale, 'chat.agent.unnamed') })}`,
-    lines: [entry.summary],
+    lines: [renderSummary(locale, entry)],
   });
   reply.row(reply.action(t(locale, 'chat.button.undo'), { t: 'undo', audit: entry.id }));
   return {

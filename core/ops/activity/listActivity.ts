@@ -1,5 +1,6 @@
 import { z } from 'zod';
 
+import { renderSummary } from '../../i18n/activity.ts';
 import { defineOp } from '../../kernel/op.ts';
 import type { AuditRow } from '../../store/repos/audit.ts';
 import { changesOf } from '../../store/repos/audit.ts';
@@ -11,7 +12,7 @@ import { canUndo, visibleEntries } from './visibility.ts';
 export const ActivityEntry = z.object({
   id: z.string(),
   op: z.string(),
-  summary: z.string(),
+  summary: z.string().describe('What changed, in your language.'),
   member_id: z.string().nullable(),
   member_name: z.string().nullable(),
   actor_kind: z.string(),
@@ -66,7 +67,7 @@ export const listActivity = defineOp({
       items: rows.slice(0, input.limit).map((row) => ({
         id: row.id,
         op: row.op,
-        summary: row.summary,
+        summary: renderSummary(ctx.actor.locale, row),
         member_id: row.member_id,
         member_name: row.member_id ? (names.get(row.member_id) ?? null) : null,
         actor_kind: row.actor_kind,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 
+import { renderSummary } from '../../i18n/activity.ts';
 import { OpError } from '../../kernel/errors.ts';
 import { defineOp, type OpContext } from '../../kernel/op.ts';
 import { type AuditRow, changesOf } from '../../store/repos/audit.ts';
@@ -13,12 +14,18 @@ export const undo = defineOp({
     "Undoes one or more earlier changes (ids from list_activity), newest first, in one transaction: every record they touched goes back to how it was. Without ids it undoes the caller's most recent change. Refuses, changing nothing, when a record was changed again since. Undoing an undo re-applies the change.",
   input: z.object({ ids: z.array(Id).min(1).max(50).optional() }),
   output: z.object({
-    undone: z.array(z.object({ id: z.string(), summary: z.string() })),
+    undone: z.array(
+      z.object({
+        id: z.string(),
+        summary: z.string().describe('What was undone, in your language.'),
+      }),
+    ),
     changes: z.int(),
   }),
   effect: 'write',
   scope: 'write',
-  summarize: (_input, output) => `Undid: ${output.undone.map((u) => u.summary).join('; ')}`,
+  // Carries the undone entries' own lines (in `links` order): every reader reads it in their language.
+  summarize: (_input, _output, linked) => ({ key: 'activity.undo', items: [...linked] }),
   links: (output) => output.undone.map((u) => u.id),
   async run(ctx, input) {
     let entries: AuditRow[];
@@ -41,18 +48,19 @@ export const undo = defineOp({
       entries = [latest];
     }
     entries.sort((a, b) => b.seq - a.seq);
+    const summary = (entry: AuditRow) => renderSummary(ctx.actor.locale, entry);
     for (const entry of entries) {
       if (entry.undone_by !== null)
-        throw new OpError('conflict', 'errors.already_undone', { summary: entry.summary });
+        throw new OpError('conflict', 'errors.already_undone', { summary: summary(entry) });
       const refusal = undoRefusal(ctx, entry);
-      if (refusal) throw new OpError('forbidden', refusal, { summary: entry.summary });
+      if (refusal) throw new OpError('forbidden', refusal, { summary: summary(entry) });
     }
     for (const entry of entries) {
       await ctx.tx.revert(changesOf(entry));
       await markUndone(ctx, entry.id, ctx.auditId);
     }
     return {
-      undone: entries.map((e) => ({ id: e.id, summary: e.summary })),
+      undone: entries.map((e) => ({ id: e.id, summary: summary(e) })),
       changes: ctx.tx.changes.length,
     };
   },

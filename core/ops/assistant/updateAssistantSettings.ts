@@ -76,7 +76,7 @@ export const updateAssistantSettings = defineOp({
     assistant:
       'Sets a credential and decides where household data is sent: for the owner to do in person, not the model.',
   },
-  summarize: () => 'Changed the assistant settings',
+  summarize: () => ({ key: 'activity.update_assistant_settings' }),
   async run(ctx, input) {
     const householdId = household(ctx).id;
     const id = settingsId(householdId);

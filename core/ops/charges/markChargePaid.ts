@@ -25,8 +25,15 @@ export const markChargePaid = defineOp({
   scope: 'write',
   financial: true,
   idempotent: true,
-  summarize: (_input, output) =>
-    `Marked ${output.subscription_name} paid (${output.amount} ${output.currency}, ${output.due_date})`,
+  summarize: (_input, output) => ({
+    key: 'activity.mark_charge_paid',
+    params: {
+      name: output.subscription_name,
+      amount: output.amount,
+      currency: output.currency,
+      date: output.due_date,
+    },
+  }),
   async run(ctx, input) {
     const sub = await requireSubscription(ctx, input.subscription_id);
     const currency = input.currency ?? sub.currency;

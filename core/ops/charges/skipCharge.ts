@@ -15,7 +15,10 @@ export const skipCharge = defineOp({
   effect: 'write',
   scope: 'write',
   idempotent: true,
-  summarize: (_input, output) => `Skipped ${output.subscription_name} on ${output.due_date}`,
+  summarize: (_input, output) => ({
+    key: 'activity.skip_charge',
+    params: { name: output.subscription_name, date: output.due_date },
+  }),
   async run(ctx, input) {
     const sub = await requireSubscription(ctx, input.subscription_id);
     return recordCharge(ctx, sub, input.due_date, 'skipped', null, sub.currency);

@@ -135,8 +135,10 @@ export const importData = defineOp({
   }),
   effect: 'write',
   scope: 'write',
-  summarize: (_input, output) =>
-    `Imported ${output.created} subscription${output.created === 1 ? '' : 's'} from ${output.format === 'exhale' ? 'an Exhale' : 'a Wallos'} file (${output.skipped} already there)`,
+  summarize: (_input, output) => ({
+    key: `activity.import_data.${output.format}${output.created === 1 ? '_one' : ''}`,
+    params: { count: output.created, skipped: output.skipped },
+  }),
   async run(ctx, input) {
     const value = readDocument(input.document);
     const format: SourceFormat = detectFormat(value, input.format);

@@ -27,7 +27,7 @@ export const createHousehold = defineOp({
     assistant: 'The assistant works inside an existing household.',
     web: 'The Mini App opens inside an existing household.',
   },
-  summarize: (input) => `Created household ${input.name}`,
+  summarize: (input) => ({ key: 'activity.create_household', params: { name: input.name } }),
   async run(ctx, input) {
     if (ctx.actor.householdId !== null)
       throw new OpError('conflict', 'errors.already_in_household');

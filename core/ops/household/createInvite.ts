@@ -16,7 +16,7 @@ export const createInvite = defineOp({
   scope: 'trusted',
   ownerOnly: true,
   exclude: { mcp: 'An invite code admits a person to the household; only a person hands one out.' },
-  summarize: () => 'Created an invite',
+  summarize: () => ({ key: 'activity.create_invite' }),
   async run(ctx, input) {
     // Unguessable in production (80 random bits), deterministic under a test id generator.
     const code = ctx.newId('join');

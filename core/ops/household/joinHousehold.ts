@@ -26,7 +26,7 @@ export const joinHousehold = defineOp({
     assistant: 'Joining is done by a person with an invite link.',
     web: 'The Mini App opens inside an existing household.',
   },
-  summarize: (input) => `${input.name} joined`,
+  summarize: (input) => ({ key: 'activity.join_household', params: { name: input.name } }),
   async run(ctx, input) {
     if (ctx.actor.householdId !== null)
       throw new OpError('conflict', 'errors.already_in_household');

@@ -22,7 +22,7 @@ export const removeMember = defineOp({
   scope: 'trusted',
   ownerOnly: true,
   exclude: { mcp: 'Removing a person from the household is for the owner to do in person.' },
-  summarize: () => 'Removed a member',
+  summarize: () => ({ key: 'activity.remove_member' }),
   async run(ctx, input) {
     const target = await requireOwned<Row>(ctx, 'members', 'member', input.id);
     if (input.id === ctx.actor.memberId) throw new OpError('conflict', 'errors.cannot_remove_self');

@@ -21,7 +21,7 @@ export const updateHousehold = defineOp({
   scope: 'write',
   ownerOnly: true,
   idempotent: true,
-  summarize: () => 'Updated the household settings',
+  summarize: () => ({ key: 'activity.update_household' }),
   async run(ctx, input) {
     const row = await ctx.tx.update('households', household(ctx).id, {
       name: input.name,

@@ -27,7 +27,10 @@ export const updateMember = defineOp({
   effect: 'write',
   scope: 'write',
   idempotent: true,
-  summarize: (_input, output) => `Updated member ${output.name}`,
+  summarize: (_input, output) => ({
+    key: 'activity.update_member',
+    params: { name: output.name },
+  }),
   async run(ctx, input) {
     const target = await requireOwned<Row>(ctx, 'members', 'member', input.id);
     const self = ctx.actor.memberId === input.id;

@@ -37,8 +37,10 @@ export const setExchangeRate = defineOp({
   scope: 'write',
   ownerOnly: true,
   idempotent: true,
-  summarize: (input, output) =>
-    `Set the ${output.currency} rate to ${output.per_eur} per EUR from ${output.date}`,
+  summarize: (_input, output) => ({
+    key: 'activity.set_exchange_rate',
+    params: { currency: output.currency, rate: output.per_eur, date: output.date },
+  }),
   async run(ctx, input) {
     const hh = household(ctx);
     if (input.currency === 'EUR') throw fieldError(ctx, 'currency', 'errors.input.fx_eur');

@@ -19,7 +19,10 @@ export const createCategory = defineOp({
   output: Category,
   effect: 'write',
   scope: 'write',
-  summarize: (_input, output) => `Created category ${output.name}`,
+  summarize: (_input, output) => ({
+    key: 'activity.create_category',
+    params: { name: output.name },
+  }),
   async run(ctx, input) {
     await assertNameFree(ctx, 'categories', input.name);
     const row = await ctx.tx.insert('categories', {

@@ -20,7 +20,10 @@ export const createPaymentMethod = defineOp({
   output: PaymentMethod,
   effect: 'write',
   scope: 'write',
-  summarize: (_input, output) => `Added payment method ${output.name}`,
+  summarize: (_input, output) => ({
+    key: 'activity.create_payment_method',
+    params: { name: output.name },
+  }),
   async run(ctx, input) {
     await assertNameFree(ctx, 'payment_methods', input.name);
     const row = await ctx.tx.insert('payment_methods', {

@@ -15,7 +15,7 @@ export const createTag = defineOp({
   output: Tag,
   effect: 'write',
   scope: 'write',
-  summarize: (_input, output) => `Created tag ${output.name}`,
+  summarize: (_input, output) => ({ key: 'activity.create_tag', params: { name: output.name } }),
   async run(ctx, input) {
     await assertNameFree(ctx, 'tags', input.name);
     const row = await ctx.tx.insert('tags', {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 
+import type { ActivityText } from '../../i18n/activity.ts';
 import { defineOp } from '../../kernel/op.ts';
 import type { Row } from '../../store/tracked.ts';
 import { fieldError, requireOwned } from '../shared/context.ts';
@@ -29,10 +30,17 @@ export const deleteCategory = defineOp({
   }),
   effect: 'destructive',
   scope: 'write',
-  summarize: (_input, output) =>
+  summarize: (_input, output): ActivityText =>
     output.reassigned_to
-      ? `Deleted category ${output.name}, moving ${output.subscriptions_moved} subscriptions to ${output.reassigned_to.name}`
-      : `Deleted category ${output.name}`,
+      ? {
+          key: `activity.delete_category.moved${output.subscriptions_moved === 1 ? '_one' : ''}`,
+          params: {
+            name: output.name,
+            count: output.subscriptions_moved,
+            target: output.reassigned_to.name,
+          },
+        }
+      : { key: 'activity.delete_category', params: { name: output.name } },
   async run(ctx, input) {
     const category = await requireOwned<Row>(ctx, 'categories', 'category', input.id);
     const targetId = input.reassign_to ?? null;

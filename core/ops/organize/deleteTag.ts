@@ -22,7 +22,7 @@ export const deleteTag = defineOp({
   }),
   effect: 'destructive',
   scope: 'write',
-  summarize: (_input, output) => `Deleted tag ${output.name}`,
+  summarize: (_input, output) => ({ key: 'activity.delete_tag', params: { name: output.name } }),
   async run(ctx, input) {
     const tag = await requireOwned<Row>(ctx, 'tags', 'tag', input.id);
     const untagged = await unlinkTag(ctx, input.id);

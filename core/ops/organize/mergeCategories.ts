@@ -27,8 +27,10 @@ export const mergeCategories = defineOp({
   }),
   effect: 'destructive',
   scope: 'write',
-  summarize: (_input, output) =>
-    `Merged ${output.merged.map((m) => m.name).join(', ')} into ${output.target.name}`,
+  summarize: (_input, output) => ({
+    key: `activity.merge_categories${output.merged.length === 1 ? '.one' : ''}`,
+    params: { names: output.merged.map((m) => m.name).join(', '), target: output.target.name },
+  }),
   async run(ctx, input) {
     const target = await requireOwned<Row>(ctx, 'categories', 'category', input.target_id);
     const sourceIds = [...new Set(input.source_ids)];

@@ -21,7 +21,7 @@ export const renameTag = defineOp({
   effect: 'write',
   scope: 'write',
   idempotent: true,
-  summarize: (_input, output) => `Renamed a tag to ${output.name}`,
+  summarize: (_input, output) => ({ key: 'activity.rename_tag', params: { name: output.name } }),
   async run(ctx, input) {
     const current = await requireOwned<Row>(ctx, 'tags', 'tag', input.id);
     await assertNameFree(ctx, 'tags', input.name, input.id);

@@ -23,7 +23,10 @@ export const updateCategory = defineOp({
   effect: 'write',
   scope: 'write',
   idempotent: true,
-  summarize: (_input, output) => `Updated category ${output.name}`,
+  summarize: (_input, output) => ({
+    key: 'activity.update_category',
+    params: { name: output.name },
+  }),
   async run(ctx, input) {
     const current = await requireOwned<Row>(ctx, 'categories', 'category', input.id);
     if (input.name !== undefined) await assertNameFree(ctx, 'categories', input.name, input.id);

@@ -24,7 +24,10 @@ export const updatePaymentMethod = defineOp({
   effect: 'write',
   scope: 'write',
   idempotent: true,
-  summarize: (_input, output) => `Updated payment method ${output.name}`,
+  summarize: (_input, output) => ({
+    key: 'activity.update_payment_method',
+    params: { name: output.name },
+  }),
   async run(ctx, input) {
     const current = await requireOwned<Row>(ctx, 'payment_methods', 'payment_method', input.id);
     if (input.name !== undefined)

@@ -43,7 +43,10 @@ export const bulkUpdateSubscriptions = defineOp({
   output: z.object({ action: z.string(), changed: z.int(), ids: z.array(z.string()) }),
   effect: 'destructive',
   scope: 'write',
-  summarize: (input, output) => `${input.change.action} on ${output.changed} subscriptions`,
+  summarize: (input, output) => ({
+    key: `activity.bulk_update_subscriptions.${input.change.action}${output.changed === 1 ? '_one' : ''}`,
+    params: { count: output.changed },
+  }),
   async run(ctx, input) {
     const ids = [...new Set(input.ids)];
     const rows = await chunked(

@@ -19,7 +19,10 @@ export const cancelSubscription = defineOp({
   effect: 'write',
   scope: 'write',
   idempotent: true,
-  summarize: (_input, output) => `Cancelled ${output.name}`,
+  summarize: (_input, output) => ({
+    key: 'activity.cancel_subscription',
+    params: { name: output.name },
+  }),
   async run(ctx, input) {
     await cancel(ctx, await requireSubscription(ctx, input.id), input.effective_date);
     return loadView(ctx, input.id);

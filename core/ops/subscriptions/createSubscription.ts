@@ -25,7 +25,7 @@ export const createSubscription = defineOp({
   effect: 'write',
   scope: 'write',
   financial: false,
-  summarize: (input) => `Added ${input.name}`,
+  summarize: (input) => ({ key: 'activity.create_subscription', params: { name: input.name } }),
   async run(ctx, input) {
     const hh = household(ctx);
     const currency = input.currency ?? hh.currency;

@@ -14,7 +14,10 @@ export const deleteSubscription = defineOp({
   output: z.object({ id: z.string(), name: z.string(), deleted: z.literal(true) }),
   effect: 'destructive',
   scope: 'write',
-  summarize: (_input, output) => `Deleted ${output.name}`,
+  summarize: (_input, output) => ({
+    key: 'activity.delete_subscription',
+    params: { name: output.name },
+  }),
   async run(ctx, input) {
     const row = await requireSubscription(ctx, input.id);
     await remove(ctx, row);

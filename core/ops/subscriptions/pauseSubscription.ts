@@ -16,7 +16,10 @@ export const pauseSubscription = defineOp({
   effect: 'write',
   scope: 'write',
   idempotent: true,
-  summarize: (_input, output) => `Paused ${output.name}`,
+  summarize: (_input, output) => ({
+    key: 'activity.pause_subscription',
+    params: { name: output.name },
+  }),
   async run(ctx, input) {
     await pause(ctx, await requireSubscription(ctx, input.id));
     return loadView(ctx, input.id);

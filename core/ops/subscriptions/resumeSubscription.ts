@@ -16,7 +16,10 @@ export const resumeSubscription = defineOp({
   effect: 'write',
   scope: 'write',
   idempotent: true,
-  summarize: (_input, output) => `Resumed ${output.name}`,
+  summarize: (_input, output) => ({
+    key: 'activity.resume_subscription',
+    params: { name: output.name },
+  }),
   async run(ctx, input) {
     await resume(ctx, await requireSubscription(ctx, input.id));
     return loadView(ctx, input.id);

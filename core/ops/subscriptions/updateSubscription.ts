@@ -32,7 +32,10 @@ export const updateSubscription = defineOp({
   scope: 'write',
   financial: true,
   idempotent: true,
-  summarize: (_input, output) => `Changed ${output.name}`,
+  summarize: (_input, output) => ({
+    key: 'activity.update_subscription',
+    params: { name: output.name },
+  }),
   async run(ctx, input) {
     const current = await requireSubscription(ctx, input.id);
     const currency = input.currency ?? current.currency;

@@ -32,7 +32,10 @@ export const createToken = defineOp({
     assistant:
       'Reveals a secret: a new token is a credential, handed out by a person, never by the assistant.',
   },
-  summarize: (input) => `Created agent token ${input.name} (${input.scope})`,
+  summarize: (input) => ({
+    key: 'activity.create_token',
+    params: { name: input.name, scope: input.scope },
+  }),
   async run(ctx, input) {
     // 160 random bits in production (two random ids); reproducible under a test id generator.
     const raw = tokenFromSeed(`${ctx.newId('tks')}:${ctx.newId('tks')}`);

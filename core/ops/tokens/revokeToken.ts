@@ -16,7 +16,7 @@ export const revokeToken = defineOp({
   effect: 'destructive',
   scope: 'trusted',
   idempotent: true,
-  summarize: (_input, output) => `Revoked agent token ${output.name}`,
+  summarize: (_input, output) => ({ key: 'activity.revoke_token', params: { name: output.name } }),
   async run(ctx, input) {
     const row = await requireOwned<TokenRow>(ctx, 'tokens', 'token', input.id);
     if (ctx.actor.role !== 'owner' && row.member_id !== ctx.actor.memberId)

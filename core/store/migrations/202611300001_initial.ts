@@ -172,7 +172,10 @@ export async function up(knex: Knex): Promise<void> {
     t.string('op', 64).notNullable();
     t.text('input').notNullable();
     t.text('changes').notNullable();
+    /** The line in English, for logs; people read summary_text rendered in their language. */
     t.string('summary', 300).notNullable();
+    /** The line as a text (JSON `{ key, params, items }`, see core/i18n/activity.ts). */
+    t.text('summary_text');
     /** The member whose private subscription this entry touched; others do not see the entry. */
     t.string('private_to', 40);
     t.string('undone_by', 40);

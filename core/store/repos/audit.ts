@@ -13,7 +13,10 @@ export interface AuditRow {
   op: string;
   input: string;
   changes: string;
+  /** English, for logs; render summary_text for people (core/i18n/activity.ts). */
   summary: string;
+  /** JSON of the line's text; null for entries recorded before texts were kept. */
+  summary_text: string | null;
   private_to: string | null;
   undone_by: string | null;
   links: string | null;

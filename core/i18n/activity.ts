@@ -1,0 +1,62 @@
+import { type Locale, type Text, t } from './index.ts';
+
+/**
+ * What an activity line says: a text kept with its audit entry and rendered in each reader's
+ * language. A line that acts on other entries (an undo) lists their lines in `items`; its text
+ * takes them, each rendered in the same language, as the `{items}` placeholder, so a redo reads
+ * "Se deshizo: Se deshizo: Se añadió Netflix" to a Spanish reader.
+ */
+export interface ActivityText extends Text {
+  items?: ActivityText[];
+}
+
+/** The line of an entry recorded without a text (or with one that cannot be read): its stored words. */
+const AS_RECORDED = 'activity.as_recorded';
+
+export function renderActivity(locale: Locale, text: ActivityText): string {
+  if (!text.items) return t(locale, text.key, text.params);
+  const items = text.items.map((item) => renderActivity(locale, item)).join('; ');
+  return t(locale, text.key, { ...text.params, items });
+}
+
+function isParams(value: unknown): value is Record<string, string | number> {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.values(value).every((v) => typeof v === 'string' || typeof v === 'number')
+  );
+}
+
+function isActivityText(value: unknown): value is ActivityText {
+  if (typeof value !== 'object' || value === null) return false;
+  const { key, params, items } = value as Record<string, unknown>;
+  return (
+    typeof key === 'string' &&
+    (params === undefined || isParams(params)) &&
+    (items === undefined || (Array.isArray(items) && items.every(isActivityText)))
+  );
+}
+
+/** An audit entry's line as stored: `summary_text` (JSON) when present, else the English `summary`. */
+export interface StoredSummary {
+  summary: string;
+  summary_text: string | null;
+}
+
+export function storedActivity(row: StoredSummary): ActivityText {
+  if (row.summary_text !== null) {
+    try {
+      const parsed: unknown = JSON.parse(row.summary_text);
+      if (isActivityText(parsed)) return parsed;
+    } catch {
+      // Unreadable: the stored English words below still say what happened.
+    }
+  }
+  return { key: AS_RECORDED, params: { summary: row.summary } };
+}
+
+/** An audit entry's line in the reader's language. */
+export function renderSummary(locale: Locale, row: StoredSummary): string {
+  return renderActivity(locale, storedActivity(row));
+}

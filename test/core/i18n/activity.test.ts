@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+
+import { renderActivity, renderSummary, storedActivity } from '../../../core/i18n/activity.ts';
+import { catalogFor, LOCALES } from '../../../core/i18n/index.ts';
+import { isWrite } from '../../../core/kernel/op.ts';
+import { catalog } from '../../../core/ops/catalog.ts';
+
+describe('activity lines', () => {
+  it('has a line of its own for every write op, in every language', () => {
+    for (const locale of LOCALES) {
+      const keys = Object.keys(catalogFor(locale));
+      for (const op of catalog.filter(isWrite)) {
+        const own = keys.filter(
+          (k) => k === `activity.${op.name}` || k.startsWith(`activity.${op.name}.`),
+        );
+        expect(own.length, `${locale}: ${op.name}`).toBeGreaterThan(0);
+      }
+    }
+  });
+
+  it('renders the lines an undo names in the same language as the undo', () => {
+    const added = { key: 'activity.create_subscription', params: { name: 'Netflix' } };
+    const undo = { key: 'activity.undo', items: [added] };
+    const redo = { key: 'activity.undo', items: [undo] };
+    expect(renderActivity('es', redo)).toBe('Se deshizo: Se deshizo: Se añadió Netflix');
+    expect(renderActivity('en', redo)).toBe('Undid: Undid: Added Netflix');
+    expect(
+      renderActivity('es', {
+        key: 'activity.undo',
+        items: [added, { key: 'activity.pause_subscription', params: { name: 'Gym' } }],
+      }),
+    ).toBe('Se deshizo: Se añadió Netflix; Se pausó Gym');
+  });
+
+  it('reads a stored line back from its JSON', () => {
+    const text = { key: 'activity.create_category', params: { name: 'Ocio' } };
+    const row = { summary: 'Created category Ocio', summary_text: JSON.stringify(text) };
+    expect(storedActivity(row)).toEqual(text);
+    expect(renderSummary('es', row)).toBe('Se creó la categoría Ocio');
+  });
+
+  it('falls back to the stored English words when an entry has no readable text', () => {
+    for (const summary_text of [null, 'not json', '{"params":{}}', '{"key":"k","params":{"a":[]}}'])
+      expect(renderSummary('es', { summary: 'Added Netflix', summary_text })).toBe('Added Netflix');
+  });
+});
