@@ -1,12 +1,9 @@
 import { z } from 'zod';
 
-import type { ActivityText } from '../../i18n/activity.ts';
 import { defineOp } from '../../kernel/op.ts';
-import type { Row } from '../../store/tracked.ts';
-import { fieldError, requireOwned } from '../shared/context.ts';
 import { Id, Ref } from '../shared/schemas.ts';
 import { ReassignTo } from './fields.ts';
-import { reassignSubscriptions } from './reassign.ts';
+import { deletedSummary, deleteReassigning } from './reassign.ts';
 
 export const deleteCategory = defineOp({
   name: 'delete_category',
@@ -30,34 +27,8 @@ export const deleteCategory = defineOp({
   }),
   effect: 'destructive',
   scope: 'write',
-  summarize: (_input, output): ActivityText =>
-    output.reassigned_to
-      ? {
-          key: `activity.delete_category.moved${output.subscriptions_moved === 1 ? '_one' : ''}`,
-          params: {
-            name: output.name,
-            count: output.subscriptions_moved,
-            target: output.reassigned_to.name,
-          },
-        }
-      : { key: 'activity.delete_category', params: { name: output.name } },
+  summarize: deletedSummary('delete_category'),
   async run(ctx, input) {
-    const category = await requireOwned<Row>(ctx, 'categories', 'category', input.id);
-    const targetId = input.reassign_to ?? null;
-    let target: Row | null = null;
-    if (targetId !== null) {
-      if (targetId === input.id)
-        throw fieldError(ctx, 'reassign_to', 'errors.organize.reassign_to_itself');
-      target = await requireOwned<Row>(ctx, 'categories', 'category', targetId);
-    }
-    const moved = await reassignSubscriptions(ctx, 'category_id', [input.id], targetId);
-    await ctx.tx.remove('categories', input.id);
-    return {
-      id: input.id,
-      name: String(category.name),
-      deleted: true as const,
-      reassigned_to: target ? { id: String(target.id), name: String(target.name) } : null,
-      subscriptions_moved: moved,
-    };
+    return deleteReassigning(ctx, 'category', input.id, input.reassign_to ?? null);
   },
 });

@@ -1,6 +1,8 @@
+import type { ActivityText } from '../../i18n/activity.ts';
 import type { OpContext } from '../../kernel/op.ts';
 import { visibleSubscriptions } from '../../store/repos/subscriptions.ts';
-import { household, nowIso } from '../shared/context.ts';
+import type { Row } from '../../store/tracked.ts';
+import { fieldError, household, nowIso, requireOwned } from '../shared/context.ts';
 
 /**
  * Points every subscription of the household that uses one of `fromIds` (in `column`) at `to`
@@ -40,4 +42,62 @@ export async function unlinkTag(ctx: OpContext, tagId: string): Promise<number> 
     .select('subscriptions.id')) as Array<{ id: string }>;
   await ctx.tx.removeWhere('subscription_tags', { household_id: hh, tag_id: tagId });
   return visible.length;
+}
+
+const DELETABLE = {
+  category: { table: 'categories', column: 'category_id' },
+  payment_method: { table: 'payment_methods', column: 'payment_method_id' },
+} as const;
+
+/** What delete_category and delete_payment_method return. */
+export interface Deleted {
+  id: string;
+  name: string;
+  deleted: true;
+  reassigned_to: { id: string; name: string } | null;
+  subscriptions_moved: number;
+}
+
+/**
+ * Deletes a category or payment method, first moving its subscriptions to `reassignTo` (or
+ * leaving them without one): the shared body of both delete ops.
+ */
+export async function deleteReassigning(
+  ctx: OpContext,
+  entity: keyof typeof DELETABLE,
+  id: string,
+  reassignTo: string | null,
+): Promise<Deleted> {
+  const { table, column } = DELETABLE[entity];
+  const row = await requireOwned<Row>(ctx, table, entity, id);
+  let target: Row | null = null;
+  if (reassignTo !== null) {
+    if (reassignTo === id)
+      throw fieldError(ctx, 'reassign_to', 'errors.organize.reassign_to_itself');
+    target = await requireOwned<Row>(ctx, table, entity, reassignTo);
+  }
+  const moved = await reassignSubscriptions(ctx, column, [id], reassignTo);
+  await ctx.tx.remove(table, id);
+  return {
+    id,
+    name: String(row.name),
+    deleted: true,
+    reassigned_to: target ? { id: String(target.id), name: String(target.name) } : null,
+    subscriptions_moved: moved,
+  };
+}
+
+/** The activity line of a delete that may have moved subscriptions. */
+export function deletedSummary(op: 'delete_category' | 'delete_payment_method') {
+  return (_input: unknown, output: Deleted): ActivityText =>
+    output.reassigned_to
+      ? {
+          key: `activity.${op}.moved${output.subscriptions_moved === 1 ? '_one' : ''}`,
+          params: {
+            name: output.name,
+            count: output.subscriptions_moved,
+            target: output.reassigned_to.name,
+          },
+        }
+      : { key: `activity.${op}`, params: { name: output.name } };
 }
