@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 
-import { formatAmount } from '../domain/money.ts';
+import { formatAmount, NO_CURRENCY } from '../domain/money.ts';
 import { type Locale, t, TEXT_KEYS } from '../i18n/index.ts';
 import type { AnyOp } from '../kernel/op.ts';
 import type { Change, Row } from '../store/tracked.ts';
@@ -125,7 +125,7 @@ function valueText(row: Row, column: string, names: Map<string, string>, locale:
   if (value === null || value === undefined || value === '') return '—';
   if (column.endsWith('_minor') && typeof value === 'number') {
     const currency = typeof row.currency === 'string' ? row.currency : '';
-    return `${formatAmount(value, currency || 'XXX')}${currency ? ` ${currency}` : ''}`;
+    return `${formatAmount(value, currency || NO_CURRENCY)}${currency ? ` ${currency}` : ''}`;
   }
   if (column in REFERENCES && typeof value === 'string') return names.get(value) ?? value;
   if (column === 'private') return t(locale, value === 1 ? 'assistant.yes' : 'assistant.no');

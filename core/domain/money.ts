@@ -56,3 +56,14 @@ export function convertMinor(minor: number, from: string, to: string, rate: numb
   const value = (minor / 10 ** minorUnits(from)) * rate * 10 ** minorUnits(to);
   return Math.sign(value) * Math.round(Math.abs(value));
 }
+
+/** ISO 4217's code for "no currency" (two decimals): percentages and amounts without a currency. */
+export const NO_CURRENCY = 'XXX';
+
+/**
+ * Percentages with two decimals are kept as integer basis points (50 % = 5000), with the same
+ * exact decimal parsing as money: `"33.33"` is 3333.
+ */
+export const parsePercent = (text: string): ParseMoneyResult => parseAmount(text, NO_CURRENCY);
+export const formatPercent = (basisPoints: number): string =>
+  formatAmount(basisPoints, NO_CURRENCY);

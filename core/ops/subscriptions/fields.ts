@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import { parseAmount } from '../../domain/money.ts';
+import { parsePercent } from '../../domain/money.ts';
 import { OpError } from '../../kernel/errors.ts';
 import type { OpContext } from '../../kernel/op.ts';
 import type { SubscriptionRow } from '../../store/repos/subscriptions.ts';
@@ -113,14 +113,14 @@ export async function setShares(
     await requireOwned(ctx, 'members', 'member', share.member_id);
     if (seen.has(share.member_id)) throw fieldError(ctx, 'shares', 'errors.input.shares_duplicate');
     seen.add(share.member_id);
-    const bp = parseAmount(share.percent, 'XXX');
+    const bp = parsePercent(share.percent);
     total += bp.ok ? bp.minor : 0;
   }
   if (shares.length > 0 && total !== 10_000)
     throw fieldError(ctx, 'shares', 'errors.input.shares_total');
   await ctx.tx.removeWhere('subscription_shares', { subscription_id: subscriptionId });
   for (const share of shares) {
-    const bp = parseAmount(share.percent, 'XXX');
+    const bp = parsePercent(share.percent);
     await ctx.tx.insert('subscription_shares', {
       id: `${subscriptionId}:${share.member_id}`,
       household_id: household(ctx).id,

@@ -6,7 +6,7 @@ import {
   type CycleUnit,
   nextOccurrence,
 } from '../../domain/cycles.ts';
-import { formatAmount } from '../../domain/money.ts';
+import { formatAmount, formatPercent } from '../../domain/money.ts';
 import type { Actor } from '../../kernel/actor.ts';
 import type { Subscription } from '../../ops/shared/schemas.ts';
 
@@ -157,7 +157,7 @@ export async function subscriptionViews(
     member_id: row.member_id,
     shares: (sharesBySub.get(row.id) ?? []).map((s) => ({
       member_id: s.member_id,
-      percent: formatAmount(s.share_bp, 'XXX'),
+      percent: formatPercent(s.share_bp),
     })),
     monthly_cost: formatAmount(Math.round(monthlyMinor(row)), row.currency),
     created_at: row.created_at,
