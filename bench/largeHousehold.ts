@@ -2,7 +2,7 @@ import { memberActor, newcomerActor } from '../core/kernel/actor.ts';
 import { Core } from '../core/kernel/core.ts';
 import { addDays } from '../core/domain/dates.ts';
 import { catalog } from '../core/ops/catalog.ts';
-import { syntheticSubscription } from '../test/helpers/synthetic.ts';
+import { seedSyntheticRates, syntheticSubscription } from '../test/helpers/synthetic.ts';
 import { type Database, migrate, openDatabase } from '../core/store/connection.ts';
 import type { Actor } from '../core/kernel/actor.ts';
 
@@ -55,7 +55,6 @@ export async function largeHousehold(options: {
     }),
   );
   await db.knex.batchInsert('subscriptions', subs, 200);
-  const perSub = Math.ceil(options.charges / Math.max(1, options.subscriptions));
   const charges = [];
   for (let i = 0; i < options.charges; i += 1) {
     const sub = subs[i % subs.length];
@@ -73,21 +72,8 @@ export async function largeHousehold(options: {
       recorded_at: now,
     });
   }
-  void perSub;
   await db.knex.batchInsert('charges', charges, 500);
-  for (const [currency, per_eur] of [
-    ['USD', 1.0705],
-    ['GBP', 0.84638],
-  ] as const) {
-    await db.knex('fx_rates').insert({
-      id: `fx_${currency}`,
-      household_id: '',
-      date: '2024-06-28',
-      currency,
-      per_eur,
-      source: 'ecb',
-    });
-  }
+  await seedSyntheticRates(db.knex);
   return {
     db,
     core,

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 
 import type { FakeTelegram, TgUser } from '../test/fakes/telegramBotApi.ts';
 import type { BenchRow, BenchSuite } from './types.ts';
-import { syntheticSubscription } from '../test/helpers/synthetic.ts';
+import { seedSyntheticRates, syntheticSubscription } from '../test/helpers/synthetic.ts';
 
 // Everything else is imported where it is used, so the echo bot's process loads grammY and
 // nothing of Exhale: its memory is the baseline of a bare bot.
@@ -136,19 +136,7 @@ async function seed(file: string): Promise<void> {
     }),
   );
   await db.knex.batchInsert('subscriptions', subs, 100);
-  for (const [currency, perEur] of [
-    ['USD', 1.0705],
-    ['GBP', 0.84638],
-  ] as const) {
-    await db.knex('fx_rates').insert({
-      id: `fx_${currency}`,
-      household_id: '',
-      date: '2024-06-28',
-      currency,
-      per_eur: perEur,
-      source: 'ecb',
-    });
-  }
+  await seedSyntheticRates(db.knex);
   await db.close();
 }
 

@@ -1,3 +1,5 @@
+import type { Knex } from 'knex';
+
 import { addDays } from '../../core/domain/dates.ts';
 import type { SubscriptionRow } from '../../core/store/repos/subscriptions.ts';
 
@@ -46,4 +48,21 @@ export function syntheticSubscription(i: number, o: SyntheticOptions): Subscript
     created_at: o.now,
     updated_at: o.now,
   };
+}
+
+/** The ECB's published USD and GBP rates of 2024-06-28, so synthetic households total in full. */
+export async function seedSyntheticRates(db: Knex): Promise<void> {
+  for (const [currency, perEur] of [
+    ['USD', 1.0705],
+    ['GBP', 0.84638],
+  ] as const) {
+    await db('fx_rates').insert({
+      id: `fx_${currency}`,
+      household_id: '',
+      date: '2024-06-28',
+      currency,
+      per_eur: perEur,
+      source: 'ecb',
+    });
+  }
 }
