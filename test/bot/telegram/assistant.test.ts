@@ -17,7 +17,7 @@ import { lastQuestion, type ScriptedAssistant, scriptedAssistant } from '../pace
 const FAST: Partial<StreamingOptions> = {
   draftIntervalMs: 0,
   editIntervalMs: 0,
-  groupEditIntervalMs: 120,
+  groupEditIntervalMs: 250,
 };
 
 const NOTE =
@@ -226,7 +226,7 @@ describe('the assistant in Telegram', () => {
       expect(Number(edit.params.message_id)).toBe(reply!.message_id);
     }
     for (let i = 1; i < live.length; i += 1)
-      expect(live[i]!.at - live[i - 1]!.at).toBeGreaterThanOrEqual(100);
+      expect(live[i]!.at - live[i - 1]!.at).toBeGreaterThanOrEqual(200);
 
     // A reply to the bot's answer is for the bot too.
     const [followUp] = await asks('and per year?', 1, group, reply);
