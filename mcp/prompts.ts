@@ -2,6 +2,7 @@ import { completable, type GetPromptResult, type McpServer } from '@modelcontext
 import { z } from 'zod';
 
 import { addDays, addMonths, localDate } from '../core/domain/dates.ts';
+import { searchKey } from '../core/domain/text.ts';
 import type { Actor } from '../core/kernel/actor.ts';
 import type { Core } from '../core/kernel/core.ts';
 import { t } from '../core/i18n/index.ts';
@@ -163,9 +164,7 @@ export function registerPrompts(server: McpServer, core: Core, base: Actor): voi
       try {
         const { output } = await core.invoke('list_categories', base, {});
         const items = (output as { items?: Array<{ name: string }> }).items ?? [];
-        return items
-          .map((c) => c.name)
-          .filter((n) => n.toLowerCase().startsWith(value.toLowerCase()));
+        return items.map((c) => c.name).filter((n) => searchKey(n).startsWith(searchKey(value)));
       } catch {
         return [];
       }

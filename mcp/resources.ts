@@ -10,6 +10,7 @@ import {
 
 import { type Actor, scopeAllows } from '../core/kernel/actor.ts';
 import type { Core } from '../core/kernel/core.ts';
+import { matchesText } from '../core/domain/text.ts';
 import { isOpError, toOpError } from '../core/kernel/errors.ts';
 import { type AnyOp, offeredOn } from '../core/kernel/op.ts';
 
@@ -216,13 +217,9 @@ export function registerResources(
       },
       complete: {
         id: async (value) => {
-          const needle = value.toLowerCase();
           const all = await items(base).catch(() => []);
           return all
-            .filter(
-              (item) =>
-                item.id.startsWith(value) || (item.name ?? '').toLowerCase().includes(needle),
-            )
+            .filter((item) => item.id.startsWith(value) || matchesText(value, [item.name ?? null]))
             .map((item) => item.id)
             .slice(0, 100);
         },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 
+import { matchesText } from '../../domain/text.ts';
 import { defineOp } from '../../kernel/op.ts';
 import {
   monthlyMinor,
@@ -24,6 +25,9 @@ const SORT_COLUMNS = [
   'cancelled_on',
 ] as const;
 
+/** The columns free text is searched in. */
+const TEXT_COLUMNS = ['vendor', 'notes'] as const;
+
 const SORTS = ['name', 'next_charge_date', 'monthly_cost', 'created_at'] as const;
 
 export const listSubscriptions = defineOp({
@@ -46,7 +50,7 @@ export const listSubscriptions = defineOp({
       .min(1)
       .max(100)
       .optional()
-      .describe('Case-insensitive text in name, vendor or notes.'),
+      .describe('Text in name, vendor or notes, ignoring case and accents.'),
     due_from: IsoDate.optional().describe('Next charge on or after this date.'),
     due_to: IsoDate.optional().describe('Next charge on or before this date.'),
     sort: z.enum(SORTS).default('name'),
@@ -85,40 +89,30 @@ export const listSubscriptions = defineOp({
         ctx.tx.from('subscription_tags').where('tag_id', input.tag_id).select('subscription_id'),
       );
     }
-    if (input.text) {
-      const like = `%${input.text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      q.where((w) => {
-        for (const column of ['name', 'vendor', 'notes'])
-          w.orWhereRaw(`lower(subscriptions.${column}) like ? escape '\\'`, [like]);
-      });
-    }
-    const computed =
-      input.sort === 'next_charge_date' ||
-      input.sort === 'monthly_cost' ||
-      input.due_from ||
-      input.due_to;
+    // Free text (ignoring case and accents, see searchKey) and names (sorted as people read them:
+    // "Ñandú" after "Netflix" in Spanish, "iCloud" among the I's) are handled here, the same on
+    // every database; only a page in creation order with no text is cut by the database itself.
+    const text = input.text;
+    const inDatabase = input.sort === 'created_at' && !text && !input.due_from && !input.due_to;
     let rows: SubscriptionRow[];
     let total: number;
-    if (!computed) {
+    if (inDatabase) {
       const [{ count } = { count: 0 }] = (await q.clone().count({ count: '*' })) as Array<{
         count: number | string;
       }>;
       total = Number(count);
       rows = (await q
-        // Names sort case-insensitively ("iCloud" among the I's), the same on SQLite and PostgreSQL.
-        .orderByRaw(
-          `${input.sort === 'name' ? 'lower(subscriptions.name)' : `subscriptions.${input.sort}`} ${input.order}`,
-        )
+        .orderBy('subscriptions.created_at', input.order)
         .orderBy('subscriptions.id')
         .limit(input.limit)
         .offset(input.offset)
         .select('subscriptions.*')) as SubscriptionRow[];
     } else {
       // Only the columns sorting and the next charge need; the page's full rows are read after.
-      const all = (await q.select(
-        SORT_COLUMNS.map((c) => `subscriptions.${c}`),
-      )) as SubscriptionRow[];
+      const columns = text ? [...SORT_COLUMNS, ...TEXT_COLUMNS] : SORT_COLUMNS;
+      const all = (await q.select(columns.map((c) => `subscriptions.${c}`))) as SubscriptionRow[];
       const keyed = all
+        .filter((row) => !text || matchesText(text, [row.name, row.vendor, row.notes]))
         .map((row) => ({ row, next: nextChargeDate(row, ctx.today) }))
         .filter(
           ({ next }) =>
@@ -128,8 +122,9 @@ export const listSubscriptions = defineOp({
               (!input.due_to || next <= input.due_to)),
         );
       const sign = input.order === 'asc' ? 1 : -1;
+      const names = nameCollator(household(ctx).locale);
       keyed.sort(
-        (a, b) => sign * compare(a, b, input.sort, ctx.today) || (a.row.id < b.row.id ? -1 : 1),
+        (a, b) => sign * compare(a, b, input.sort, names) || (a.row.id < b.row.id ? -1 : 1),
       );
       total = keyed.length;
       const pageIds = keyed.slice(input.offset, input.offset + input.limit).map((k) => k.row.id);
@@ -146,15 +141,26 @@ export const listSubscriptions = defineOp({
   },
 });
 
+const collators = new Map<string, Intl.Collator>();
+/** Names compared as the household's language reads them, case ignored, numbers by value. */
+function nameCollator(locale: string): Intl.Collator {
+  let collator = collators.get(locale);
+  if (!collator) {
+    collator = new Intl.Collator(locale, { sensitivity: 'accent', numeric: true });
+    collators.set(locale, collator);
+  }
+  return collator;
+}
+
 function compare(
   a: { row: SubscriptionRow; next: string | null },
   b: { row: SubscriptionRow; next: string | null },
   sort: (typeof SORTS)[number],
-  _today: string,
+  names: Intl.Collator,
 ): number {
   switch (sort) {
     case 'name':
-      return a.row.name.toLowerCase().localeCompare(b.row.name.toLowerCase());
+      return names.compare(a.row.name, b.row.name);
     case 'created_at':
       return a.row.created_at < b.row.created_at ? -1 : a.row.created_at > b.row.created_at ? 1 : 0;
     case 'monthly_cost':
