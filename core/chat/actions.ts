@@ -35,6 +35,8 @@ export interface AddDraft {
   amount: string;
   currency: string | null;
   cycle: 'day' | 'week' | 'month' | 'year' | null;
+  /** Units per cycle (quarterly: 3 months); absent means 1. */
+  every?: number;
   /** The first charge date (YYYY-MM-DD), or null for "today". */
   date: string | null;
 }

@@ -33,7 +33,7 @@ export async function startAdd(turn: Turn, args: string): Promise<void> {
 /** Reads a one-line subscription; adds it at once when complete, otherwise asks or previews. */
 export async function addFromLine(turn: Turn, line: string): Promise<void> {
   const hh = await householdInfo(turn);
-  const parsed = parseAddLine(line, localDate(turn.now, hh.time_zone));
+  const parsed = parseAddLine(line, localDate(turn.now, hh.time_zone), hh.currency);
   if (parsed.unknown.length > 0) {
     await turn.say(
       `${turn.t('chat.add.unknown_words', { words: parsed.unknown.join(' ') })}\n${turn.t('chat.help.add_example')}`,
@@ -49,6 +49,7 @@ export async function addFromLine(turn: Turn, line: string): Promise<void> {
     name: parsed.name,
     currency: parsed.currency,
     cycle: parsed.cycle,
+    ...(parsed.every > 1 ? { every: parsed.every } : {}),
     date: parsed.date,
   };
   if (parsed.amount === null) {
@@ -63,7 +64,7 @@ export async function addFromLine(turn: Turn, line: string): Promise<void> {
     return;
   }
   const draft: AddDraft = { ...partial, amount: parsed.amount };
-  if (draft.currency !== null && draft.cycle !== null && draft.date !== null)
+  if (!parsed.unsure && draft.currency !== null && draft.cycle !== null && draft.date !== null)
     await confirmAdd(turn, draft, null);
   else await previewAdd(turn, draft, null, hh);
 }
@@ -100,7 +101,7 @@ function toInput(draft: AddDraft): Record<string, unknown> {
     name: draft.name,
     amount: draft.amount,
     ...(draft.currency ? { currency: draft.currency } : {}),
-    cycle: { unit: draft.cycle ?? 'month', every: 1 },
+    cycle: { unit: draft.cycle ?? 'month', every: draft.every ?? 1 },
     ...(draft.date ? { first_charge_date: draft.date } : {}),
   };
 }
@@ -135,12 +136,27 @@ export async function previewAdd(
   });
   reply.say(turn.t('chat.add.preview_hint'));
   const cycle = draft.cycle ?? 'month';
+  const every = draft.every ?? 1;
+  // The line's own cycle ("quarterly") stays offered, checked, beside the plain ones.
+  const own =
+    every > 1
+      ? [
+          reply.action(`✓ ${turn.t(`chat.cycle.${cycle}.other`, { n: every })}`, {
+            t: 'add_set',
+            draft,
+          }),
+        ]
+      : [];
   reply.row(
+    ...own,
     ...CYCLES.map((unit) =>
-      reply.action(`${unit === cycle ? '✓ ' : ''}${turn.t(`chat.cycle.${unit}.adjective`)}`, {
-        t: 'add_set',
-        draft: { ...draft, cycle: unit },
-      }),
+      reply.action(
+        `${every === 1 && unit === cycle ? '✓ ' : ''}${turn.t(`chat.cycle.${unit}.adjective`)}`,
+        {
+          t: 'add_set',
+          draft: { ...draftWithout(draft), cycle: unit },
+        },
+      ),
     ),
   );
   const currency = draft.currency ?? info.currency;
@@ -165,6 +181,12 @@ export async function previewAdd(
     reply.action(`✖️ ${turn.t('chat.button.cancel')}`, { t: 'cancel' }),
   );
   await turn.update(ref, reply);
+}
+
+/** The draft with a plain cycle of one unit. */
+function draftWithout(draft: AddDraft): AddDraft {
+  const { every: _every, ...rest } = draft;
+  return rest;
 }
 
 /** Creates the subscription for real and shows it with Undo. */

@@ -71,6 +71,22 @@ describe('Telegram commands', () => {
     expect(w.tg.message(ana.id, preview.message_id)?.text).toContain('✅ Added Spotify');
   });
 
+  it('reads a quarterly cycle and a thousands separator, and keeps that cycle offered in the preview', async () => {
+    const preview = await w.tg.ask(ana, '/add Seguro hogar 1.234,50 € trimestral');
+    expect(preview.text).toContain('Add Seguro hogar?');
+    expect(preview.text).toContain('1234.50 EUR · every 3 months');
+    const labels = preview.reply_markup!.inline_keyboard[0]!.map((b) => b.text);
+    expect(labels).toEqual(['✓ every 3 months', 'Monthly', 'Yearly', 'Weekly']);
+    await w.tg.tap(ana, preview, 'Add');
+    expect(
+      (await subs()).map((s: { amount_minor: number; cycle_unit: string; cycle_every: number }) => [
+        s.amount_minor,
+        s.cycle_unit,
+        s.cycle_every,
+      ]),
+    ).toEqual([[123450, 'month', 3]]);
+  });
+
   it('asks for the price when the line has none, and explains words it does not understand', async () => {
     const asked = await w.tg.ask(ana, '/add Disney Plus');
     expect(asked.text).toBe('How much does Disney Plus cost each time? Send an amount like 15.99.');
@@ -83,8 +99,13 @@ describe('Telegram commands', () => {
     ).toEqual([['Disney Plus', 899]]);
     const unknown = await w.tg.ask(ana, '/add Gym 30 EUR monthly 5 please');
     expect(unknown.text).toContain('I didn\'t understand "please"');
-    const invalid = await w.tg.ask(ana, '/add Gym 30.123 EUR monthly 5');
+    const invalid = await w.tg.ask(ana, '/add Gym 30.1234 EUR monthly 5');
     expect(invalid.text).toContain('EUR amounts have at most 2 decimals');
+    // Three decimals read as thousands, so the line is shown before anything is added.
+    const unsure = await w.tg.ask(ana, '/add Gym 30.123 EUR monthly 5');
+    expect(unsure.text).toContain('Add Gym?');
+    expect(unsure.text).toContain('30123.00 EUR · every month');
+    expect(await subs()).toHaveLength(1);
   });
 
   it('lists subscriptions a page at a time, editing the message with Next and Previous', async () => {

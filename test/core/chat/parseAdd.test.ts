@@ -11,8 +11,10 @@ describe('parseAddLine', () => {
       amount: '15.99',
       currency: 'EUR',
       cycle: 'month',
+      every: 1,
       date: '2026-03-05',
       unknown: [],
+      unsure: false,
     });
   });
 
@@ -22,8 +24,10 @@ describe('parseAddLine', () => {
       amount: '8.99',
       currency: 'EUR',
       cycle: 'year',
+      every: 1,
       date: null,
       unknown: [],
+      unsure: false,
     });
     expect(parseAddLine('Hulu $7.99 semanal 2026-04-01', today)).toMatchObject({
       name: 'Hulu',
@@ -52,6 +56,60 @@ describe('parseAddLine', () => {
       currency: 'EUR',
       unknown: ['USD'],
     });
+  });
+});
+
+describe('parseAddLine, the ways people write prices and cycles', () => {
+  const today = '2026-03-02';
+  const read = (line: string, currency?: string) => parseAddLine(line, today, currency);
+
+  it('reads thousands separators in either convention', () => {
+    expect(read('Seguro 1.234,56 anual').amount).toBe('1234.56');
+    expect(read('Adobe 1,234.50 USD').amount).toBe('1234.50');
+    expect(read('Rent 1,200 monthly').amount).toBe('1200');
+    expect(read('Big 1.234.567').amount).toBe('1234567');
+    expect(read('Seguro 1.234,56 anual').unsure).toBe(false);
+    // "1.200" is a thousand and two hundred (or a typo: it is always previewed), except in a
+    // currency with three decimals.
+    expect(read('Alquiler 1.200 mensual')).toMatchObject({ amount: '1200', unsure: true });
+    expect(read('Rent 1,200 monthly').unsure).toBe(true);
+    expect(read('Fee 1.200 KWD').amount).toBe('1.200');
+    expect(read('Fee 1.200', 'KWD').amount).toBe('1.200');
+    expect(read('Fee 0,500').amount).toBe('0.500');
+  });
+
+  it('takes a currency symbol or code on either side, attached or apart', () => {
+    for (const line of [
+      'Netflix 15.99 €',
+      'Netflix € 15.99',
+      'Netflix 15.99EUR',
+      'Netflix EUR15.99',
+    ])
+      expect(read(line)).toMatchObject({ name: 'Netflix', amount: '15.99', currency: 'EUR' });
+    expect(read('Globo R$29,90')).toMatchObject({ amount: '29.90', currency: 'BRL' });
+    expect(read('1Password 2.99')).toMatchObject({ name: '1Password', amount: '2.99' });
+  });
+
+  it('reads cycles of several units, as a word or as "every N units"', () => {
+    expect(read('iCloud 2.99 quarterly')).toMatchObject({ cycle: 'month', every: 3 });
+    expect(read('Gym 30 trimestral')).toMatchObject({ cycle: 'month', every: 3 });
+    expect(read('Gym 30 semestral')).toMatchObject({ cycle: 'month', every: 6 });
+    expect(read('Gym 30 biweekly')).toMatchObject({ cycle: 'week', every: 2 });
+    expect(read('Gym 30 every 3 months')).toMatchObject({ cycle: 'month', every: 3, unknown: [] });
+    expect(read('Gym 30 cada 2 semanas')).toMatchObject({ cycle: 'week', every: 2, unknown: [] });
+    expect(read('Gym 30 every month')).toMatchObject({ cycle: 'month', every: 1 });
+    expect(read('Gym 30 monthly')).toMatchObject({ cycle: 'month', every: 1 });
+  });
+
+  it('reads the day of the month with the words around it', () => {
+    for (const line of [
+      'Gym 30 monthly on the 5th',
+      'Gym 30 mensual el día 5',
+      'Gym 30 monthly day 5',
+      'Gym 30 mensual el 5º',
+    ])
+      expect(read(line)).toMatchObject({ cycle: 'month', date: '2026-03-05', unknown: [] });
+    expect(read('Gym 30 day')).toMatchObject({ cycle: 'day', date: null });
   });
 });
 
