@@ -87,12 +87,16 @@ export async function runLoop(input: LoopInput): Promise<LoopResult> {
   for (let call = 1; call <= limits.callsPerMessage; call += 1) {
     const last = call === limits.callsPerMessage;
     let startedThisCall = false;
+    // What this call streamed so far: kept (marked as cut) if the call then fails, so the finished
+    // answer never takes back words the member already saw.
+    let partial = '';
     // Text of successive calls reads as paragraphs, streamed and final alike.
     const sink: TextSink | undefined = input.sink && {
       onText: (delta) => {
         if (!startedThisCall && streamedAny) input.sink?.onText('\n\n');
         startedThisCall = true;
         streamedAny = true;
+        partial += delta;
         input.sink?.onText(delta);
       },
     };
@@ -117,6 +121,7 @@ export async function runLoop(input: LoopInput): Promise<LoopResult> {
         ? error
         : new LlmError('protocol', error instanceof Error ? error.message : String(error));
       failSpan(chat, llm.kind);
+      if (partial.trim() !== '') texts.push(`${partial.trimEnd()}…`);
       result.error = llm;
       result.stop = input.signal.aborted ? 'time' : 'failed';
       break;

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { LIMITS } from '../../../core/assistant/limits.ts';
+import { anthropicSse } from '../../fakes/llmScript.ts';
 import type { RecordedRequest } from '../../fakes/llmServer.ts';
 import { offeredTools, systemOf, toolResults, type World, world } from './helpers.ts';
 
@@ -394,6 +395,37 @@ describe('reasoning blocks', () => {
 
 describe('the assistant when the model fails', () => {
   const json = { 'content-type': 'application/json' };
+
+  it('keeps the words already streamed when the model fails in the middle of its answer', async () => {
+    const events = anthropicSse([
+      {
+        type: 'message_start',
+        message: { id: 'm', model: 'x', usage: { input_tokens: 5, output_tokens: 1 } },
+      },
+      { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+      {
+        type: 'content_block_delta',
+        index: 0,
+        delta: { type: 'text_delta', text: 'You spend 56.98 EUR a month, mostly on ' },
+      },
+      { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } },
+    ]);
+    w = await world('anthropic', [
+      { reply: { headers: { 'content-type': 'text/event-stream' }, body: events } },
+    ]);
+    let streamed = '';
+    const reply = await w.assistant.ask(
+      w.member,
+      { text: 'how much do we spend?' },
+      { onText: (d) => void (streamed += d) },
+    );
+    expect(streamed).toBe('You spend 56.98 EUR a month, mostly on ');
+    expect(reply.text).toBe('You spend 56.98 EUR a month, mostly on…');
+    expect(reply.outcome).toBe('failed');
+    expect(reply.notice).toBe(
+      "The assistant's model is busy right now. Please try again in a minute.",
+    );
+  });
 
   it('tells the member the key was refused, keeps what was prepared, and records the failure', async () => {
     w = await world('anthropic', (ids) => [
