@@ -67,7 +67,7 @@ export function registerOpTools(
       async (args: unknown, ctx: ServerContext): Promise<CallToolResult | InputRequiredResult> => {
         const actor = actorFor(ctx);
         try {
-          if (needsConfirmation(op, actor))
+          if (needsConfirmation(op, actor, args))
             return await runConfirmed({ core, server }, op, actor, args, ctx);
           return successResult(op, await core.invoke(op, actor, args), actor.locale);
         } catch (error) {

@@ -1,6 +1,6 @@
 import { type Actor, scopeAllows } from '../kernel/actor.ts';
 import type { Core } from '../kernel/core.ts';
-import { OpError } from '../kernel/errors.ts';
+import { isOpError, OpError } from '../kernel/errors.ts';
 import { offeredOn } from '../kernel/op.ts';
 import { t } from '../i18n/index.ts';
 import { type Attachment, attachmentPart } from './attachments.ts';
@@ -305,8 +305,18 @@ export function createAssistant(deps: AssistantDeps): Assistant {
         const op = core.op(proposal.op);
         if (!offeredOn(op, 'assistant') || !scopeAllows(acting.scope, op.scope))
           throw new OpError('forbidden');
-        applied = await core.invoke(op, acting, proposal.args);
+        applied = await core.invoke(
+          op,
+          acting,
+          proposal.args,
+          proposal.changes === undefined ? {} : { expectChanges: proposal.changes },
+        );
       } catch (error) {
+        if (isOpError(error) && error.key === 'errors.preview_changed') {
+          // The card no longer says what Confirm would do: it can never be applied as shown.
+          await settleProposal(db, proposal, { status: 'failed', decided_at: now.toISOString() });
+          throw error;
+        }
         // Not applied: the card stays usable until it expires.
         await releaseProposal(db, proposalId);
         throw error;

@@ -20,6 +20,7 @@ import {
   type Usage,
 } from './model.ts';
 import { saveProposal } from './proposals.ts';
+import { changeFingerprint } from '../kernel/preview.ts';
 import { type Screen, showScreen } from './screen.ts';
 import { endChat, failSpan, type QuestionSpan, startChat, startTool } from './telemetry.ts';
 import { stripGateKeys } from './tools.ts';
@@ -286,6 +287,7 @@ async function prepare(
       audit_id: null,
       decided_at: null,
       undone_at: null,
+      changes: changeFingerprint(dry.changes),
     },
   });
   result.cards.push({

@@ -22,6 +22,8 @@ export interface ProposalPayload {
   decided_at: string | null;
   /** Set when the member undid the applied change from its card. */
   undone_at: string | null;
+  /** The dry run's changeFingerprint: Confirm applies exactly what the card shows, or nothing. */
+  changes?: string;
 }
 
 export interface Proposal extends ProposalPayload {

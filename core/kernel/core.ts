@@ -17,11 +17,17 @@ import { type ChangeEvent, type EventBus, InMemoryEventBus } from './events.ts';
 import { randomId } from './ids.ts';
 import type { AnyOp, OpContext, OpSpec } from './op.ts';
 import { followPrivacy, privateOwnerOf } from './privacy.ts';
+import { changeFingerprint } from './preview.ts';
 import { parseInput } from './validation.ts';
 
 export interface InvokeOptions {
   /** Run the op and roll back: the result and the changes it would make, nothing written. */
   dryRun?: boolean;
+  /**
+   * Apply only if the run changes exactly what a preview showed (its `changeFingerprint`);
+   * otherwise roll back and refuse with `errors.preview_changed`.
+   */
+  expectChanges?: string;
 }
 
 export interface InvokeResult<T = unknown> {
@@ -159,6 +165,11 @@ export class Core<C extends readonly AnyOp[] = readonly AnyOp[]> {
       committed = await this.db.knex.transaction(async (trx) => {
         const { output, tx, household } = await runOp(trx);
         if (dryRun) throw new DryRunRollback(output, tx.changes);
+        if (
+          options.expectChanges !== undefined &&
+          changeFingerprint(tx.changes) !== options.expectChanges
+        )
+          throw new OpError('conflict', 'errors.preview_changed');
         const audited = op.effect !== 'read' && tx.changes.length > 0;
         if (audited)
           await this.writeAudit(trx, {

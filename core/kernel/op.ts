@@ -44,8 +44,11 @@ export interface OpSpec<I extends z.ZodType, O extends z.ZodType, N extends stri
   scope: Scope;
   /** Only the household's owner may call it. */
   ownerOnly?: boolean;
-  /** Moves or commits money (a charge marked paid, an amount changed): agents confirm it. */
-  financial?: boolean;
+  /**
+   * Moves or commits money (a charge marked paid, an amount changed): agents confirm it. A
+   * function decides per call, from the parsed input (a renamed subscription moves no money).
+   */
+  financial?: boolean | ((input: z.output<I>) => boolean);
   idempotent?: boolean;
   /** `'none'`: runs without a household (creating or joining one). Default: the actor's household. */
   household?: 'required' | 'none';
@@ -86,4 +89,12 @@ export function isWrite(op: AnyOp): boolean {
 
 export function offeredOn(op: AnyOp, surface: Surface): boolean {
   return op.exclude?.[surface] === undefined;
+}
+
+/** Whether this call of the op moves money; input that does not parse counts as moving it. */
+export function movesMoney(op: AnyOp, input: unknown): boolean {
+  const financial = op.financial;
+  if (typeof financial !== 'function') return financial === true;
+  const parsed = op.input.safeParse(input);
+  return !parsed.success || financial(parsed.data);
 }

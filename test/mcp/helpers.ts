@@ -24,13 +24,15 @@ export interface McpTestHousehold extends TestHousehold {
   closeAll(): Promise<void>;
 }
 
+interface ElicitAnswer {
+  action: 'accept' | 'decline' | 'cancel';
+  content?: Record<string, string | number | boolean>;
+}
+
 interface ClientOptions {
   name?: string;
   /** Answers elicitation requests; when given, the client declares form elicitation. */
-  elicit?: (message: string) => {
-    action: 'accept' | 'decline' | 'cancel';
-    content?: Record<string, string | number | boolean>;
-  };
+  elicit?: (message: string) => ElicitAnswer | Promise<ElicitAnswer>;
 }
 
 function withHost(url: string | URL, init: RequestInit | undefined): Request {
@@ -73,9 +75,9 @@ export async function createMcpTestHousehold(
       );
       if (clientOptions.elicit) {
         const answer = clientOptions.elicit;
-        client.setRequestHandler('elicitation/create', async (request) =>
-          answer(request.params.message),
-        );
+        client.setRequestHandler('elicitation/create', async (request) => ({
+          ...(await answer(request.params.message)),
+        }));
       }
       await client.connect(transport);
       clients.push(client);

@@ -137,7 +137,7 @@ export async function askWithFile(
 async function settledCard(turn: Turn, error: unknown, ref: SentRef | null): Promise<void> {
   if (
     isOpError(error) &&
-    error.key.startsWith('assistant.proposal.') &&
+    (error.key.startsWith('assistant.proposal.') || error.key === 'errors.preview_changed') &&
     ref &&
     turn.channel.clearButtons
   )

@@ -11,7 +11,7 @@ export const undo = defineOp({
   name: 'undo',
   title: 'Undo changes',
   description:
-    "Undoes one or more earlier changes (ids from list_activity), newest first, in one transaction: every record they touched goes back to how it was. Without ids it undoes the caller's most recent change. Refuses, changing nothing, when a record was changed again since. Undoing an undo re-applies the change.",
+    "Undoes one or more earlier changes (ids from list_activity), newest first, in one transaction: every record they touched goes back to how it was (undoing an addition deletes it). Without ids it undoes the caller's most recent change (an agent's: the most recent one made with its own token). Refuses, changing nothing, when a record was changed again since. Undoing an undo re-applies the change.",
   input: z.object({ ids: z.array(Id).min(1).max(50).optional() }),
   output: z.object({
     undone: z.array(
@@ -22,7 +22,8 @@ export const undo = defineOp({
     ),
     changes: z.int(),
   }),
-  effect: 'write',
+  // Destructive: undoing an addition deletes it, and undoing an undo does the change again.
+  effect: 'destructive',
   scope: 'write',
   // Carries the undone entries' own lines (in `links` order): every reader reads it in their language.
   summarize: (_input, _output, linked) => ({ key: 'activity.undo', items: [...linked] }),
@@ -35,8 +36,10 @@ export const undo = defineOp({
       if (missing !== undefined)
         throw new OpError('not_found', 'errors.not_found.activity', { id: missing });
     } else {
-      const latest = (await visibleEntries(ctx)
-        .andWhere({ member_id: ctx.actor.memberId ?? '' })
+      const mine = visibleEntries(ctx).andWhere({ member_id: ctx.actor.memberId ?? '' });
+      // An agent's "my last change" is its own, not the member's or another agent's.
+      if (ctx.actor.agent?.tokenId) mine.andWhere({ token_id: ctx.actor.agent.tokenId });
+      const latest = (await mine
         .whereNull('undone_by')
         // "Undo my last change" never means "leave the household": creating or joining one is
         // undone only when named explicitly.

@@ -1,9 +1,28 @@
 import type { OpContext } from '../../kernel/op.ts';
 import type { ChargeRow } from '../../store/repos/charges.ts';
-import type { SubscriptionRow } from '../../store/repos/subscriptions.ts';
+import { cycleOf, type SubscriptionRow } from '../../store/repos/subscriptions.ts';
 import { formatAmount } from '../../domain/money.ts';
-import { nowIso } from '../shared/context.ts';
+import { fieldError, nowIso } from '../shared/context.ts';
+import { firstIndexOnOrAfter, nthOccurrence } from '../../domain/cycles.ts';
 import type { Charge } from '../shared/schemas.ts';
+
+/**
+ * Refuses a date that is not one of the subscription's charge dates (a charge recorded beside the
+ * series would count that month twice), naming the nearest ones.
+ */
+function requireSeriesDate(ctx: OpContext, sub: SubscriptionRow, dueDate: string): void {
+  const cycle = cycleOf(sub);
+  const anchor = sub.first_charge_date;
+  const index = firstIndexOnOrAfter(anchor, cycle, dueDate);
+  const next = nthOccurrence(anchor, cycle, index);
+  if (next === dueDate) return;
+  const dates = index > 0 ? [nthOccurrence(anchor, cycle, index - 1), next] : [next];
+  throw fieldError(ctx, 'due_date', 'errors.input.not_in_series', {
+    name: sub.name,
+    date: dueDate,
+    dates: dates.join(', '),
+  });
+}
 
 /** Records (or re-records) the charge of a subscription on a date, replacing an earlier record. */
 export async function recordCharge(
@@ -18,6 +37,7 @@ export async function recordCharge(
     .from('charges')
     .where({ subscription_id: sub.id, due_date: dueDate })
     .first()) as ChargeRow | undefined;
+  if (!existing) requireSeriesDate(ctx, sub, dueDate);
   const fields = { status, amount_minor: amountMinor, currency, recorded_at: nowIso(ctx) };
   const row = existing
     ? await ctx.tx.update('charges', existing.id, fields)

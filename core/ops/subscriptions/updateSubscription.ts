@@ -30,7 +30,17 @@ export const updateSubscription = defineOp({
   output: Subscription,
   effect: 'write',
   scope: 'write',
-  financial: true,
+  // What is charged: the amount, its currency, the cycle, when the series runs, shares, status.
+  financial: (input) =>
+    input.amount !== undefined ||
+    input.currency !== undefined ||
+    input.cycle !== undefined ||
+    input.first_charge_date !== undefined ||
+    input.price_effective_date !== undefined ||
+    input.status !== undefined ||
+    input.trial_ends_on !== undefined ||
+    input.shares !== undefined ||
+    input.member_id !== undefined,
   idempotent: true,
   summarize: (_input, output) => ({
     key: 'activity.update_subscription',

@@ -162,6 +162,24 @@ describe.each(['anthropic', 'openai'] as const)('the assistant over %s', (protoc
     ).toBe('active');
   });
 
+  it('applies nothing when what the card shows is no longer what Confirm would do', async () => {
+    w = await world(protocol, ({ gym }) => [
+      { calls: [{ name: 'update_subscription', args: { id: gym, amount: '35.00' } }] },
+      { text: 'Ready.' },
+    ]);
+    const reply = await w.assistant.ask(w.member, { text: 'the gym is 35 now' });
+    const card = reply.cards[0]!;
+    // Meanwhile someone else in the household changes the gym's price.
+    await w.h.core.invoke('update_subscription', w.h.owner, { id: w.ids.gym, amount: '32.00' });
+    await expect(w.assistant.confirm(w.member, card.id)).rejects.toMatchObject({
+      code: 'conflict',
+      key: 'errors.preview_changed',
+    });
+    expect(await amountOf(w, w.ids.gym)).toBe(3200);
+    const row = (await w.h.db.knex('flows').where({ id: card.id }).first()) as { payload: string };
+    expect(JSON.parse(row.payload).status).toBe('failed');
+  });
+
   it('lets a proposal expire after 30 minutes, and only its member may use it', async () => {
     w = await world(protocol, ({ gym }) => [
       { calls: [{ name: 'pause_subscription', args: { id: gym } }] },

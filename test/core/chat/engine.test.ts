@@ -108,7 +108,7 @@ describe('ChatEngine', () => {
       who: { channel: 'terminal', externalId: null, displayName: 'Luis', actor: luis },
       where: { kind: 'private', chatId: 'c' },
     };
-    await say('/add Gym 10.999 EUR monthly 5', conv);
+    await say('/add Gym 10.9999 EUR monthly 5', conv);
     expect(text(channel.last())).toContain('EUR tienen como máximo 2 decimales');
     await say('/invite', conv);
     expect(text(channel.last())).toBe('⚠️ Solo el propietario del hogar puede hacer eso.');
