@@ -116,7 +116,8 @@ export async function runTerminalChat(deps: TerminalChatDeps): Promise<void> {
     const line = raw.trim();
     if (line.length === 0) continue;
     if (QUIT.has(line.toLowerCase())) break;
-    const numbered = /^\d+$/.test(line);
+    // A number presses a button, unless the bot asked a question ("How much does it cost?").
+    const numbered = /^\d+$/.test(line) && !(await engine.awaitsAnswer(conv));
     const choice = numbered ? choices.get(Number(line)) : undefined;
     if (numbered && !choice) {
       write(`${t(conv.who.actor?.locale ?? 'en', 'chat.terminal.no_choice', { n: line })}\n`);

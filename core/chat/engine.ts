@@ -6,7 +6,14 @@ import { type Locale, t } from '../i18n/index.ts';
 import type { Reminder } from '../reminders/types.ts';
 import { type Action, runsOnce } from './actions.ts';
 import { commandMenu, findCommand } from './commands.ts';
-import { type Awaiting, claimButtons, clearAwaiting, loadPress, takeAwaiting } from './flows.ts';
+import {
+  type Awaiting,
+  claimButtons,
+  clearAwaiting,
+  isAwaiting,
+  loadPress,
+  takeAwaiting,
+} from './flows.ts';
 import { pressToken } from './features/access.ts';
 import { pressUndo, showActivity } from './features/activity.ts';
 import {
@@ -31,7 +38,7 @@ import {
   typedTimeZone,
 } from './features/onboarding.ts';
 import { pressSetting } from './features/settings.ts';
-import { personKey, resolveSpeaker } from './identity.ts';
+import { conversationKeyOf, personKey, resolveSpeaker } from './identity.ts';
 import { Turn, type EngineContext } from './turn.ts';
 import type { Channel, ChatEvent, Conversation, IncomingFile, Reply, SentRef } from './types.ts';
 
@@ -105,6 +112,14 @@ export class ChatEngine implements EngineContext {
       this.log(`chat: ${event.kind} failed`, error);
       await channel.send({ text: t(turn.locale, 'chat.error.internal') });
     }
+  }
+
+  /**
+   * Whether this person's next text answers a question the engine asked (so "15" is a price, not
+   * a button number, in the terminal).
+   */
+  awaitsAnswer(conv: Conversation): Promise<boolean> {
+    return isAwaiting(this.core.db, conversationKeyOf(conv), this.core.clock());
   }
 
   /** The command menu, for Telegram's setMyCommands. */

@@ -130,6 +130,19 @@ export async function takeAwaiting(
   return JSON.parse(row.payload) as Awaiting;
 }
 
+/** Whether the next text in this conversation answers an open question (a price, a time zone…). */
+export async function isAwaiting(
+  db: Database,
+  conversationKey: string,
+  now: Date,
+): Promise<boolean> {
+  const row = (await db
+    .knex('flows')
+    .where({ id: awaitId(conversationKey), kind: 'await' })
+    .first('expires_at')) as { expires_at: string } | undefined;
+  return row !== undefined && row.expires_at > now.toISOString();
+}
+
 /** Forgets an open question (a command was sent instead of an answer). Reads first: most commands have none. */
 export async function clearAwaiting(db: Database, conversationKey: string): Promise<void> {
   const id = awaitId(conversationKey);

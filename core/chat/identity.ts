@@ -1,7 +1,7 @@
 import { type Actor, memberActor, newcomerActor } from '../kernel/actor.ts';
 import { localeFrom } from '../i18n/index.ts';
 import type { Database } from '../store/connection.ts';
-import type { Person, Speaker } from './types.ts';
+import type { Conversation, Person, Speaker } from './types.ts';
 
 interface MemberRow {
   id: string;
@@ -74,4 +74,9 @@ export async function memberTelegramId(db: Database, memberId: string): Promise<
   const row = (await db.knex('members').where({ id: memberId }).first('telegram_user_id')) as
     { telegram_user_id: string | null } | undefined;
   return row?.telegram_user_id ?? null;
+}
+
+/** Identifies a person in a chat: the key of the question the engine waits for them to answer. */
+export function conversationKeyOf(conv: Pick<Conversation, 'who' | 'where'>): string {
+  return `${conv.who.channel}:${conv.where.chatId}:${personKey(conv.who)}`;
 }

@@ -3,7 +3,7 @@ import type { Core, InvokeOptions, InvokeResult } from '../kernel/core.ts';
 import { type Locale, t, type TextParams } from '../i18n/index.ts';
 import type { Database } from '../store/connection.ts';
 import type { Owner } from './flows.ts';
-import { personKey } from './identity.ts';
+import { conversationKeyOf, personKey } from './identity.ts';
 import { ReplyBuilder } from './reply.ts';
 import type { Channel, Conversation, SentRef, Speaker } from './types.ts';
 
@@ -49,7 +49,7 @@ export class Turn {
 
   /** Identifies this person in this chat, for the question the engine waits an answer to. */
   get conversationKey(): string {
-    return `${this.conv.who.channel}:${this.conv.where.chatId}:${personKey(this.conv.who)}`;
+    return conversationKeyOf(this.conv);
   }
 
   get owner(): Owner {

@@ -71,6 +71,15 @@ describe('the terminal channel', () => {
     expect(printed.match(/Subscriptions 1–/g)).toHaveLength(1);
   });
 
+  it('reads a number typed after a question as the answer, not as a button', async () => {
+    const printed = await session(h, ['/add Gym 20 EUR monthly 3', '/add Phone', '1']);
+    expect(printed).toContain('[1] ↩️ Undo');
+    expect(printed).toContain('How much does Phone cost each time?');
+    expect(printed).toContain('┌ 📝 Add Phone?\n│ 1.00 EUR');
+    const names = (await h.db.knex('subscriptions')).map((s: { name: string }) => s.name);
+    expect(names).toEqual(['Gym']);
+  });
+
   it('sets up a household for a person without one, then speaks as its owner', async () => {
     // Currencies are [1]–[6] and Other [7]; EUR is [2]. Its zones follow from [8]; Europe/Madrid is first.
     const printed = await session(
