@@ -84,15 +84,22 @@ export async function showActivity(
 
 /** Shows what an undo did, with a Redo button (undoing the undo re-applies the change). */
 async function showUndone(turn: Turn, result: InvokeResult): Promise<void> {
-  const out = result.output as { undone: Array<{ summary: string }> };
+  const out = result.output as {
+    undone: Array<{ effect: 'undone' | 'redone'; changes: string[] }>;
+  };
+  // Pressing Redo undoes an undo: the card says the change is back, and offers Undo again.
+  const redone = out.undone.length > 0 && out.undone.every((u) => u.effect === 'redone');
   const reply = turn.reply();
   reply.setCard({
-    title: `↩️ ${turn.t('chat.undo.title')}`,
-    lines: out.undone.map((u) => u.summary),
+    title: redone ? `🔁 ${turn.t('chat.redo.title')}` : `↩️ ${turn.t('chat.undo.title')}`,
+    lines: out.undone.flatMap((u) => u.changes),
   });
   if (result.auditId)
     reply.row(
-      reply.action(`🔁 ${turn.t('chat.button.redo')}`, { t: 'undo', audit: result.auditId }),
+      reply.action(redone ? turn.t('chat.button.undo') : `🔁 ${turn.t('chat.button.redo')}`, {
+        t: 'undo',
+        audit: result.auditId,
+      }),
     );
   await turn.send(reply);
 }

@@ -17,7 +17,15 @@ export const undo = defineOp({
     undone: z.array(
       z.object({
         id: z.string(),
-        summary: z.string().describe('What was undone, in your language.'),
+        summary: z.string().describe('The activity entry undone, in your language.'),
+        effect: z
+          .enum(['undone', 'redone'])
+          .describe(
+            "'redone' when the entry was itself an undo: undoing it brings the change back.",
+          ),
+        changes: z
+          .array(z.string())
+          .describe('The changes taken back (undone) or brought back (redone), in your language.'),
       }),
     ),
     changes: z.int(),
@@ -62,12 +70,43 @@ export const undo = defineOp({
       await ctx.tx.revert(changesOf(entry));
       await markUndone(ctx, entry.id, ctx.auditId);
     }
+    const effects: Array<Awaited<ReturnType<typeof effectOf>>> = [];
+    for (const entry of entries) effects.push(await effectOf(ctx, entry, summary));
     return {
-      undone: entries.map((e) => ({ id: e.id, summary: summary(e) })),
+      undone: entries.map((e, i) => ({
+        id: e.id,
+        summary: summary(e),
+        effect: effects[i]?.effect ?? 'undone',
+        changes: effects[i]?.changes ?? [summary(e)],
+      })),
       changes: ctx.tx.changes.length,
     };
   },
 });
+
+/**
+ * What undoing an entry does in the end: undoing a change takes it back; undoing an undo brings
+ * the change back (a redo); undoing that takes it back again. Followed down the chain of undos to
+ * the changes themselves.
+ */
+async function effectOf(
+  ctx: OpContext,
+  entry: AuditRow,
+  summary: (entry: AuditRow) => string,
+): Promise<{ effect: 'undone' | 'redone'; changes: string[] }> {
+  let level = [entry];
+  let redone = false;
+  for (let depth = 0; depth < 50 && level.every((e) => e.op === 'undo'); depth += 1) {
+    const ids = level.flatMap((e) => JSON.parse(e.links ?? '[]') as string[]);
+    if (ids.length === 0) break;
+    level = (await ctx.tx
+      .from('audit_entries')
+      .whereIn('id', ids)
+      .orderBy('seq', 'desc')) as AuditRow[];
+    redone = !redone;
+  }
+  return { effect: redone ? 'redone' : 'undone', changes: level.map(summary) };
+}
 
 interface LinkRow {
   id: string;

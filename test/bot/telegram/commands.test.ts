@@ -37,6 +37,12 @@ describe('Telegram commands', () => {
     expect(undone.text).toContain('Undone\nAdded Netflix');
     await w.tg.tap(ana, undone, 'Redo');
     expect((await subs()).map((s: { name: string }) => s.name)).toEqual(['Netflix']);
+    // The redo card says the change is back and offers Undo, which takes it away again.
+    const redone = w.tg.lastBotMessage(ana.id)!;
+    expect(redone.text).toBe('🔁 Redone\nAdded Netflix');
+    await w.tg.tap(ana, redone, 'Undo');
+    expect(await subs()).toEqual([]);
+    expect(w.tg.lastBotMessage(ana.id)!.text).toBe('↩️ Undone\nAdded Netflix');
     expect(w.logged).toEqual([]);
   });
 

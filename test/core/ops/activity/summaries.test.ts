@@ -65,9 +65,21 @@ describe('activity summaries', () => {
       amount: '15.99',
     });
     const undone = await h.core.invoke('undo', luis, { ids: [added.auditId] });
-    expect(undone.output.undone).toEqual([{ id: added.auditId, summary: 'Se añadió Netflix' }]);
+    expect(undone.output.undone).toEqual([
+      {
+        id: added.auditId,
+        summary: 'Se añadió Netflix',
+        effect: 'undone',
+        changes: ['Se añadió Netflix'],
+      },
+    ]);
     const redone = await h.core.invoke('undo', luis, { ids: [undone.auditId] });
-    expect(redone.output.undone[0]?.summary).toBe('Se deshizo: Se añadió Netflix');
+    expect(redone.output.undone[0]).toMatchObject({
+      summary: 'Se deshizo: Se añadió Netflix',
+      // Undoing the undo brings the subscription back: a redo of the change itself.
+      effect: 'redone',
+      changes: ['Se añadió Netflix'],
+    });
     expect((await summaries(luis)).slice(0, 2)).toEqual([
       'Se deshizo: Se deshizo: Se añadió Netflix',
       'Se deshizo: Se añadió Netflix',
@@ -80,6 +92,11 @@ describe('activity summaries', () => {
       summary: string;
     };
     expect(row.summary).toBe('Undid: Undid: Added Netflix');
+    const again = await h.core.invoke('undo', luis, { ids: [redone.auditId] });
+    expect(again.output.undone[0]).toMatchObject({
+      effect: 'undone',
+      changes: ['Se añadió Netflix'],
+    });
   });
 
   it("names the change in the caller's language when it refuses to undo it", async () => {
