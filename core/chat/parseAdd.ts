@@ -90,8 +90,43 @@ const SYMBOLS: Record<string, string> = {
   zł: 'PLN',
 };
 
-/** A plain amount: 15, 15.99, 15,99. */
-const PLAIN = /^(\d{1,13})(?:[.,](\d{1,4}))?$/;
+/** Currencies written "$": a bare "$" is the household's own when it is one of them, else USD. */
+const DOLLARS = new Set([
+  'USD',
+  'CAD',
+  'AUD',
+  'NZD',
+  'MXN',
+  'ARS',
+  'CLP',
+  'COP',
+  'UYU',
+  'SGD',
+  'HKD',
+  'TWD',
+  'DOP',
+  'CUP',
+  'BSD',
+  'BBD',
+  'BZD',
+  'JMD',
+  'TTD',
+  'XCD',
+  'FJD',
+  'NAD',
+  'LRD',
+  'GYD',
+  'SRD',
+  'BND',
+]);
+/** Currencies written "¥": JPY unless the household counts in yuan. */
+const YENS = new Set(['JPY', 'CNY']);
+
+/** Words that say "per" before a unit: "per month", "por mes", "al mes", "a year". */
+const PER_WORDS = new Set(['per', 'por', 'al', 'a', 'each', 'every', 'cada']);
+
+/** A plain amount (sign allowed, so a negative one is refused clearly): 15, 15.99, 15,99. */
+const PLAIN = /^(-?\d{1,20})(?:[.,](\d{1,4}))?$/;
 /** With thousands separators: 1,234.56, 1.234,56, 1,200 (a comma before exactly three digits), 1.234.567. */
 const GROUPED_POINT = /^([1-9]\d{0,2}(?:,\d{3})+)(?:\.(\d{1,4}))?$/;
 const GROUPED_COMMA = /^([1-9]\d{0,2}(?:\.\d{3})+),(\d{1,4})$/;
@@ -120,8 +155,13 @@ export interface ParsedAdd {
   unknown: string[];
 }
 
-/** The currency of a symbol ("€", "US$") or of a code written against the number ("15EUR"), or null. */
-function symbolCurrency(token: string): string | null {
+/**
+ * The currency of a symbol ("€", "US$") or of a code written against the number ("15EUR"), or
+ * null. "$" and "¥" stand for several currencies: the household's own when it is one of them.
+ */
+function symbolCurrency(token: string, local?: string): string | null {
+  if (local && ((token === '$' && DOLLARS.has(local)) || (token === '¥' && YENS.has(local))))
+    return local;
   if (SYMBOLS[token]) return SYMBOLS[token] ?? null;
   return /^[a-z]{3}$/i.test(token) && isCurrency(token.toUpperCase()) ? token.toUpperCase() : null;
 }
@@ -141,16 +181,20 @@ function plainAmount(text: string): string | null {
 /** Splits "15.99€", "$9.99", "R$29,90" into an amount and a currency. */
 function amountToken(
   token: string,
-): { amount: string; currency: string | null; oneGroup: boolean } | null {
-  const m = /^(\D*)([\d.,]+)(\D*)$/u.exec(token);
+  local?: string,
+): { amount: string; currency: string | null; oneGroup: boolean; exact: boolean } | null {
+  const m = /^([^\d-]*)(-?[\d.,]+)(\D*)$/u.exec(token);
   if (!m) return null;
   const [, before = '', digits = '', after = ''] = m;
   if (before !== '' && after !== '') return null;
   const symbol = before || after;
-  const currency = symbol === '' ? null : symbolCurrency(symbol);
+  const currency = symbol === '' ? null : symbolCurrency(symbol, local);
   if (symbol !== '' && currency === null) return null;
   const amount = plainAmount(digits);
-  return amount === null ? null : { amount, currency, oneGroup: ONE_GROUP.test(digits) };
+  if (amount === null) return null;
+  // "15.99", "€15", "15EUR" read as a price; a bare "15" may as well be a day of the month.
+  const exact = currency !== null || /[.,]/.test(digits);
+  return { amount, currency, oneGroup: ONE_GROUP.test(digits), exact };
 }
 
 /**
@@ -178,6 +222,13 @@ export function parseAddLine(line: string, today: string, householdCurrency?: st
   const tokens = line
     .trim()
     .split(/\s+/)
+    // "15.99/month", "€9/mo": the price and its cycle.
+    .flatMap((token) => {
+      const slash = /^(.+)\/([^/]+)$/.exec(token);
+      return slash && CYCLE_WORDS[(slash[2] ?? '').toLowerCase()]
+        ? [slash[1] ?? '', slash[2] ?? '']
+        : [token];
+    })
     .filter((s) => s.length > 0);
   const out: ParsedAdd = {
     name: null,
@@ -189,19 +240,21 @@ export function parseAddLine(line: string, today: string, householdCurrency?: st
     unknown: [],
     unsure: false,
   };
-  const index = tokens.findIndex((tok, i) => i > 0 && amountToken(tok) !== null);
+  const local = householdCurrency;
+  const index = priceIndex(tokens, local);
   // "Netflix € 15.99": a symbol on its own just before the amount belongs to it.
-  const symbolBefore = index > 1 ? symbolCurrency(tokens[index - 1] ?? '') : null;
-  const nameTokens = tokens.slice(
-    0,
-    index === -1 ? tokens.length : symbolBefore ? index - 1 : index,
-  );
-  out.name = nameTokens.length > 0 ? nameTokens.join(' ').slice(0, 120) : null;
-  if (index === -1) return out;
-  const amount = amountToken(tokens[index] ?? '');
+  const symbolBefore = index > 1 ? symbolCurrency(tokens[index - 1] ?? '', local) : null;
+  const boundary = nameBoundary(tokens, local);
+  const nameEnd = Math.min(boundary, index === -1 ? boundary : symbolBefore ? index - 1 : index);
+  const nameTokens = tokens.slice(0, nameEnd);
+  out.name = nameTokens.length > 0 ? nameTokens.join(' ') : null;
+  const amount = index === -1 ? null : amountToken(tokens[index] ?? '', local);
   out.amount = amount?.amount ?? null;
   out.currency = amount?.currency ?? symbolBefore;
-  const rest = tokens.slice(index + 1);
+  // Everything after the name but the price (and its symbol): cycle, currency, day, in any order.
+  const rest = tokens.filter(
+    (_, i) => i >= nameEnd && i !== index && !(symbolBefore !== null && i === index - 1),
+  );
   for (let i = 0; i < rest.length; i += 1) {
     const token = rest[i] ?? '';
     const lower = token.toLowerCase();
@@ -210,9 +263,12 @@ export function parseAddLine(line: string, today: string, householdCurrency?: st
     const day = DAY.exec(token);
     if (/^[a-z]{3}$/i.test(token) && isCurrency(upper) && out.currency === null)
       out.currency = upper;
-    else if (symbolCurrency(token) !== null && out.currency === null)
-      out.currency = symbolCurrency(token);
-    else if (EVERY_WORDS.has(lower) && out.cycle === null && everyPhrase(rest, i + 1)) {
+    else if (symbolCurrency(token, local) !== null && out.currency === null)
+      out.currency = symbolCurrency(token, local);
+    else if (PER_WORDS.has(lower) && UNIT_WORDS[next] && out.cycle === null) {
+      out.cycle = UNIT_WORDS[next] ?? null;
+      i += 1;
+    } else if (EVERY_WORDS.has(lower) && out.cycle === null && everyPhrase(rest, i + 1)) {
       const phrase = everyPhrase(rest, i + 1);
       if (phrase) {
         out.cycle = phrase.unit;
@@ -235,10 +291,10 @@ export function parseAddLine(line: string, today: string, householdCurrency?: st
   }
   if (amount?.oneGroup) {
     const currency = out.currency ?? householdCurrency ?? null;
-    out.amount = (amount.amount.match(/\d/g) ?? []).join('');
-    if (currency !== null && minorUnits(currency) >= 3)
-      out.amount = `${out.amount.slice(0, -3)}.${out.amount.slice(-3)}`;
-    out.unsure = true;
+    const digits = (amount.amount.match(/\d/g) ?? []).join('');
+    const thousands = currency === null || minorUnits(currency) < 3;
+    out.amount = thousands ? digits : `${digits.slice(0, -3)}.${digits.slice(-3)}`;
+    out.unsure = thousands;
   }
   return out;
 }
@@ -254,4 +310,44 @@ function everyPhrase(
     return { unit: UNIT_WORDS[second] ?? 'month', every: Number(first), words: 2 };
   if (UNIT_WORDS[first]) return { unit: UNIT_WORDS[first] ?? 'month', every: 1, words: 1 };
   return null;
+}
+
+/** Whether a word ends the name: a cycle ("monthly", "every…", "per…"), a currency code or symbol. */
+function endsName(tokens: readonly string[], i: number, local?: string): boolean {
+  const token = tokens[i] ?? '';
+  const lower = token.toLowerCase();
+  const next = (tokens[i + 1] ?? '').toLowerCase();
+  return (
+    CYCLE_WORDS[lower] !== undefined ||
+    (PER_WORDS.has(lower) && UNIT_WORDS[next] !== undefined) ||
+    (EVERY_WORDS.has(lower) && everyPhrase(tokens, i + 1) !== null) ||
+    (/^[A-Z]{3}$/.test(token) && isCurrency(token)) ||
+    (SYMBOLS[token] !== undefined && symbolCurrency(token, local) !== null)
+  );
+}
+
+/** Where the name ends when the line has no price: at its first cycle or currency word. */
+function nameBoundary(tokens: readonly string[], local?: string): number {
+  for (let i = 1; i < tokens.length; i += 1) if (endsName(tokens, i, local)) return i;
+  return tokens.length;
+}
+
+/**
+ * Which word is the price. The name comes first, so the price is looked for before the first
+ * cycle or currency word: a written price ("19,95", "€15") wins over bare numbers that may belong
+ * to the name ("Microsoft 365 69.99"), else the first bare number ("Gym 30 5": 30, then day 5).
+ * After a cycle word, only a written price counts: "Netflix monthly 5" has a day, not a price.
+ * A line that starts with its price has no name.
+ */
+function priceIndex(tokens: readonly string[], local?: string): number {
+  const boundary = nameBoundary(tokens, local);
+  const before: number[] = [];
+  for (let i = 0; i < boundary; i += 1) if (amountToken(tokens[i] ?? '', local)) before.push(i);
+  const named = before.filter((i) => i > 0);
+  const exact = named.filter((i) => amountToken(tokens[i] ?? '', local)?.exact);
+  if (exact.length > 0) return exact.at(-1) ?? -1;
+  if (named.length > 0) return named[0] ?? -1;
+  for (let i = boundary; i < tokens.length; i += 1)
+    if (amountToken(tokens[i] ?? '', local)?.exact) return i;
+  return before[0] === 0 ? 0 : -1;
 }

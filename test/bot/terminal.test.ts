@@ -80,6 +80,22 @@ describe('the terminal channel', () => {
     expect(names).toEqual(['Gym']);
   });
 
+  it('takes the cycle and day said with the price, and says how it read an amount that reads two ways', async () => {
+    const printed = await session(h, [
+      '/add Seguro',
+      '120 yearly 15',
+      '9',
+      '/add Agua 1.200 EUR monthly 5',
+    ]);
+    expect(printed).toContain(
+      '┌ 📝 Add Seguro?\n│ 120.00 EUR · every year\n│ Next charge: Sun, 15 Mar 2026',
+    );
+    expect(printed).toContain(
+      'I read the price as 1200 EUR. If you meant 1.20, send /add again with the price written 1.20.',
+    );
+    expect((await h.db.knex('subscriptions')).map((s: { name: string }) => s.name)).toEqual([]);
+  });
+
   it('sets up a household for a person without one, then speaks as its owner', async () => {
     // Currencies are [1]–[6] and Other [7]; EUR is [2]. Its zones follow from [8]; Europe/Madrid is first.
     const printed = await session(

@@ -66,18 +66,29 @@ export async function addFromLine(turn: Turn, line: string): Promise<void> {
   const draft: AddDraft = { ...partial, amount: parsed.amount };
   if (!parsed.unsure && draft.currency !== null && draft.cycle !== null && draft.date !== null)
     await confirmAdd(turn, draft, null);
-  else await previewAdd(turn, draft, null, hh);
+  else
+    await previewAdd(
+      turn,
+      draft,
+      null,
+      hh,
+      parsed.unsure ? unsureNote(turn, draft, hh) : undefined,
+    );
 }
 
-/** The answer to "how much does it cost?". */
+/** The answer to "how much does it cost?": the price, and any cycle, currency or day said with it. */
 export async function typedAmount(
   turn: Turn,
   draft: Omit<AddDraft, 'amount'>,
   text: string,
 ): Promise<void> {
-  const line = `${draft.name} ${text.trim()}`;
-  const parsed = parseAddLine(line, '2000-01-01');
-  if (parsed.amount === null || parsed.name !== draft.name) {
+  const hh = await householdInfo(turn);
+  const parsed = parseAddLine(
+    `${draft.name} ${text.trim()}`,
+    localDate(turn.now, hh.time_zone),
+    draft.currency ?? hh.currency,
+  );
+  if (parsed.amount === null || parsed.name !== draft.name || parsed.unknown.length > 0) {
     await setAwaiting(
       turn.db,
       turn.conversationKey,
@@ -88,12 +99,25 @@ export async function typedAmount(
     await turn.say(turn.t('chat.add.bad_amount', { name: draft.name }));
     return;
   }
+  const every = draft.cycle !== null ? draft.every : parsed.every > 1 ? parsed.every : undefined;
   const full: AddDraft = {
-    ...draft,
+    name: draft.name,
     amount: parsed.amount,
     currency: draft.currency ?? parsed.currency,
+    cycle: draft.cycle ?? parsed.cycle,
+    ...(every !== undefined ? { every } : {}),
+    date: draft.date ?? parsed.date,
   };
-  await previewAdd(turn, full, null, await householdInfo(turn));
+  await previewAdd(turn, full, null, hh, parsed.unsure ? unsureNote(turn, full, hh) : undefined);
+}
+
+/** Says how an amount that reads two ways ("1.200") was read, and how to say the other. */
+function unsureNote(turn: Turn, draft: AddDraft, hh: HouseholdInfo): string {
+  const currency = draft.currency ?? hh.currency;
+  return turn.t('chat.add.unsure_amount', {
+    amount: `${draft.amount} ${currency}`,
+    other: (Number(draft.amount) / 1000).toFixed(2),
+  });
 }
 
 function toInput(draft: AddDraft): Record<string, unknown> {
@@ -115,6 +139,7 @@ export async function previewAdd(
   draft: AddDraft,
   ref: SentRef | null,
   hh?: HouseholdInfo,
+  note?: string,
 ): Promise<void> {
   const info = hh ?? (await householdInfo(turn));
   let output: Record<string, unknown>;
@@ -134,6 +159,7 @@ export async function previewAdd(
     title: `📝 ${turn.t('chat.add.preview_title', { name: draft.name })}`,
     lines: subscriptionLines(output, turn.locale),
   });
+  if (note) reply.say(note);
   reply.say(turn.t('chat.add.preview_hint'));
   const cycle = draft.cycle ?? 'month';
   const every = draft.every ?? 1;

@@ -46,7 +46,9 @@ describe('parseAddLine', () => {
       cycle: null,
       date: null,
     });
-    expect(parseAddLine('15.99', today)).toMatchObject({ name: '15.99', amount: null });
+    // A line that starts with its price has no name (the bot asks for one).
+    expect(parseAddLine('15.99', today)).toMatchObject({ name: null, amount: '15.99' });
+    expect(parseAddLine('9.99 EUR monthly', today)).toMatchObject({ name: null, cycle: 'month' });
     expect(parseAddLine('Gym 30 monthly please', today).unknown).toEqual(['please']);
     expect(parseAddLine('Gym 30 XXQ', today).unknown).toEqual(['XXQ']);
   });
@@ -110,6 +112,61 @@ describe('parseAddLine, the ways people write prices and cycles', () => {
     ])
       expect(read(line)).toMatchObject({ cycle: 'month', date: '2026-03-05', unknown: [] });
     expect(read('Gym 30 day')).toMatchObject({ cycle: 'day', date: null });
+  });
+});
+
+describe('parseAddLine, where the name ends and which number is the price', () => {
+  const today = '2026-03-02';
+  const read = (line: string, currency?: string) => parseAddLine(line, today, currency);
+
+  it('ends the name at a cycle or currency word, so a later bare number is a day, not a price', () => {
+    expect(read('Netflix monthly 5')).toMatchObject({
+      name: 'Netflix',
+      amount: null,
+      cycle: 'month',
+      date: '2026-03-05',
+    });
+    expect(read('Netflix monthly 15.99')).toMatchObject({ name: 'Netflix', amount: '15.99' });
+    expect(read('Netflix EUR')).toMatchObject({ name: 'Netflix', amount: null, currency: 'EUR' });
+  });
+
+  it('keeps numbers that belong to the name when a written price follows', () => {
+    expect(read('Microsoft 365 69.99 yearly')).toMatchObject({
+      name: 'Microsoft 365',
+      amount: '69.99',
+    });
+    expect(read('Apple One 2 personas 19,95 EUR mensual 5')).toMatchObject({
+      name: 'Apple One 2 personas',
+      amount: '19.95',
+      unknown: [],
+    });
+    expect(read('24 Hour Fitness 30 monthly')).toMatchObject({
+      name: '24 Hour Fitness',
+      amount: '30',
+    });
+    expect(read('Gym 30 5')).toMatchObject({ name: 'Gym', amount: '30', date: '2026-03-05' });
+  });
+
+  it('reads "per month", "al mes" and "15.99/month"', () => {
+    for (const line of ['Netflix 15.99/month', 'Netflix 15.99 per month', 'Netflix 15.99 al mes'])
+      expect(read(line)).toMatchObject({ name: 'Netflix', amount: '15.99', cycle: 'month' });
+    expect(read('Netflix €15.99/mo')).toMatchObject({ currency: 'EUR', cycle: 'month' });
+  });
+
+  it("reads a bare $ as the household's own dollar-sign currency, else as US dollars", () => {
+    expect(read('Netflix $219 mensual 5', 'MXN').currency).toBe('MXN');
+    expect(read('Spotify 129 $ mensual 5', 'ARS').currency).toBe('ARS');
+    expect(read('Netflix $15', 'EUR').currency).toBe('USD');
+    expect(read('Netflix US$15', 'MXN').currency).toBe('USD');
+    expect(read('Netflix ¥1500', 'CNY').currency).toBe('CNY');
+  });
+
+  it('hands a negative or oversized price to the op, which refuses it clearly', () => {
+    expect(read('Netflix -5 EUR mensual 5')).toMatchObject({ name: 'Netflix', amount: '-5' });
+    expect(read('Big 99999999999999.99 EUR monthly 5')).toMatchObject({
+      name: 'Big',
+      amount: '99999999999999.99',
+    });
   });
 });
 
