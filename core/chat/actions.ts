@@ -41,10 +41,16 @@ export interface AddDraft {
   date: string | null;
 }
 
-/** Actions that must run at most once per message (a second press is refused). */
+/**
+ * Actions that must run at most once per message (a second press is refused). Pressing one uses
+ * up every button of its message: a preview that was added, cancelled or redrawn with new buttons
+ * does nothing when an old copy of its keyboard is pressed.
+ */
 const ONCE: ReadonlySet<ActionKind> = new Set<ActionKind>([
   'onboard_tz',
   'add_confirm',
+  'add_set',
+  'cancel',
   'link_group',
   'paid',
   'skip',

@@ -283,6 +283,10 @@ export class ChatEngine implements EngineContext {
       await this.notice(turn, turn.t('chat.press.not_yours'));
       return;
     }
+    if (pressed.used) {
+      await this.notice(turn, turn.t('chat.press.used'));
+      return;
+    }
     if (runsOnce(pressed.action)) {
       if (!(await claimButtons(turn.db, pressed.flowId, turn.now))) {
         await this.notice(turn, turn.t('chat.press.used'));

@@ -507,17 +507,31 @@ export class FakeTelegram {
     if (!current.reply_markup?.inline_keyboard.flat().some((b) => b.callback_data === data)) {
       throw new Error(`message ${current.message_id} has no button with callback_data ${data}`);
     }
+    return this.callback(from, current, data);
+  }
+
+  private callback(from: TgUser, message: TgMessage, data: string): Promise<TgUpdate> {
     const id = randomUUID();
     this.openQueries.add(id);
     return this.push({
       callback_query: {
         id,
         from,
-        message: structuredClone(current),
-        chat_instance: `ci${current.chat.id}`,
+        message: structuredClone(message),
+        chat_instance: `ci${message.chat.id}`,
         data,
       },
     });
+  }
+
+  /**
+   * Presses a button of an old copy of a message, as a client that has not yet seen the message
+   * edited (a slow phone, a double tap) does: the callback carries the old keyboard's data.
+   */
+  async pressStale(from: TgUser, old: TgMessage, data: string): Promise<TgUpdate> {
+    if (!old.reply_markup?.inline_keyboard.flat().some((b) => b.callback_data === data))
+      throw new Error(`the old copy of message ${old.message_id} has no button ${data}`);
+    return this.callback(from, old, data);
   }
 
   /** Presses the button whose label contains `label`. */

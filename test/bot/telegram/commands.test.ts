@@ -93,6 +93,40 @@ describe('Telegram commands', () => {
     ).toEqual([[123450, 'month', 3]]);
   });
 
+  it('refuses presses on an old copy of a preview that was added or cancelled', async () => {
+    // Copies, as a client that missed the edits still shows them.
+    const preview = structuredClone(await w.tg.ask(ana, '/add Paramount 7.99'));
+    const data = (label: string): string =>
+      preview.reply_markup!.inline_keyboard.flat().find((b) => b.text.includes(label))!
+        .callback_data!;
+    const [add, yearly] = [data('Add'), data('Yearly')];
+    await w.tg.tap(ana, preview, 'Cancel');
+    expect(w.tg.message(ana.id, preview.message_id)?.text).toBe('Cancelled. Nothing was changed.');
+    const late = await w.tg.pressStale(ana, preview, add);
+    await w.tg.waitFor((api) => api.answered.some((a) => a.id === late.callback_query!.id));
+    expect(w.tg.answered.find((a) => a.id === late.callback_query!.id)?.text).toBe(
+      'That was already done.',
+    );
+    expect(await subs()).toEqual([]);
+
+    const second = structuredClone(await w.tg.ask(ana, '/add Paramount 7.99'));
+    const addAgain = second
+      .reply_markup!.inline_keyboard.flat()
+      .find((b) => b.text.includes('Add'))!.callback_data!;
+    const yearlyAgain = second
+      .reply_markup!.inline_keyboard.flat()
+      .find((b) => b.text.includes('Yearly'))!.callback_data!;
+    await w.tg.press(ana, second, addAgain);
+    await w.tg.waitFor(
+      (api) => api.message(ana.id, second.message_id)?.text?.includes('Added') ?? false,
+    );
+    const stale = await w.tg.pressStale(ana, second, yearlyAgain);
+    await w.tg.waitFor((api) => api.answered.some((a) => a.id === stale.callback_query!.id));
+    expect(w.tg.message(ana.id, second.message_id)?.text).toContain('✅ Added Paramount');
+    expect((await subs()).map((s: { cycle_unit: string }) => s.cycle_unit)).toEqual(['month']);
+    expect(yearly).not.toBe(yearlyAgain);
+  });
+
   it('asks for the price when the line has none, and explains words it does not understand', async () => {
     const asked = await w.tg.ask(ana, '/add Disney Plus');
     expect(asked.text).toBe('How much does Disney Plus cost each time? Send an amount like 15.99.');
