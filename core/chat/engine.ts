@@ -149,13 +149,15 @@ export class ChatEngine implements EngineContext {
       await this.command(turn, (cmd[1] ?? '').toLowerCase(), cmd[2] ?? '');
       return;
     }
-    if (turn.inGroup) {
-      if (addressed && (await this.groupAllows(turn))) await this.askLive(turn, { text: trimmed });
-      return;
-    }
+    // The answer to a question the bot asked this person here ("How much does it cost?"), in a
+    // group too: there it is usually a reply to the question, and only the person asked answers.
     const awaiting = await takeAwaiting(turn.db, turn.conversationKey, turn.now);
     if (awaiting) {
       await this.answer(turn, awaiting, trimmed);
+      return;
+    }
+    if (turn.inGroup) {
+      if (addressed && (await this.groupAllows(turn))) await this.askLive(turn, { text: trimmed });
       return;
     }
     await this.askLive(turn, { text: trimmed });

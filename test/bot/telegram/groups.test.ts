@@ -56,6 +56,21 @@ describe('Telegram group and private chats', () => {
     });
   });
 
+  it("takes a member's reply to the bot's question in a group as the answer, and only theirs", async () => {
+    const group = await linkedGroup();
+    const question = await w.tg.ask(ana, '/add Cine', group);
+    expect(question.text).toBe('How much does Cine cost each time? Send an amount like 15.99.');
+    // Someone else's reply is not the answer (Bob was not asked): it is free text to the bot.
+    const asked = w.tg.botMessages(group.id).length;
+    await w.tg.sendText(bob, '3', group, { replyTo: question });
+    const [toBob] = (await w.tg.waitForMessages(group.id, asked + 1)).slice(asked);
+    expect(toBob!.text).toContain('I only understand commands for now');
+    await w.tg.sendText(ana, '12', group, { replyTo: question });
+    const [preview] = (await w.tg.waitForMessages(group.id, asked + 2)).slice(asked + 1);
+    expect(preview!.text).toContain('Add Cine?');
+    expect(preview!.text).toContain('12.00 EUR');
+  });
+
   it('runs commands of members in a linked group, hiding private subscriptions and keeping secrets private', async () => {
     const group = await linkedGroup();
     const list = await w.tg.ask(ana, '/list', group);
