@@ -32,6 +32,8 @@ export async function recordCharge(
   status: 'paid' | 'skipped',
   amountMinor: number | null,
   currency: string,
+  /** What a skipped charge shows: the price that was not taken. */
+  shownMinor?: number,
 ): Promise<Charge> {
   const existing = (await ctx.tx
     .from('charges')
@@ -55,7 +57,7 @@ export async function recordCharge(
     subscription_name: sub.name,
     due_date: dueDate,
     status,
-    amount: formatAmount(amountMinor ?? 0, currency),
+    amount: formatAmount(amountMinor ?? shownMinor ?? sub.amount_minor, currency),
     currency,
   };
 }

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 
+import { priceOn } from '../../domain/charges.ts';
 import { defineOp } from '../../kernel/op.ts';
+import { priceChangesBySubscription } from '../../store/repos/charges.ts';
 import { requireSubscription } from '../shared/context.ts';
 import { Charge, Id, IsoDate } from '../shared/schemas.ts';
 import { recordCharge } from './record.ts';
@@ -21,6 +23,8 @@ export const skipCharge = defineOp({
   }),
   async run(ctx, input) {
     const sub = await requireSubscription(ctx, input.subscription_id);
-    return recordCharge(ctx, sub, input.due_date, 'skipped', null, sub.currency);
+    const changes = (await priceChangesBySubscription(ctx.tx.trx, [sub.id])).get(sub.id) ?? [];
+    const price = priceOn(input.due_date, sub.amount_minor, changes);
+    return recordCharge(ctx, sub, input.due_date, 'skipped', null, sub.currency, price);
   },
 });

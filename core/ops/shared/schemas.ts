@@ -150,7 +150,9 @@ export const Charge = z.object({
   subscription_name: z.string(),
   due_date: z.string(),
   status: z.enum(['expected', 'paid', 'skipped']),
-  amount: z.string(),
+  amount: z
+    .string()
+    .describe('Expected: the price that day; paid: what was charged; skipped: what was not taken.'),
   currency: z.string(),
 });
 export type Charge = z.infer<typeof Charge>;

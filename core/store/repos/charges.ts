@@ -100,7 +100,7 @@ export async function chargesBetween(
       recordedByKey.delete(key);
       out.push(
         done
-          ? recordedView(done, sub)
+          ? recordedView(done, sub, expected.amount_minor)
           : {
               id: null,
               subscription_id: sub.id,
@@ -127,14 +127,15 @@ export async function chargesBetween(
   );
 }
 
-function recordedView(row: ChargeRow, sub: SubscriptionRow): Charge {
+/** A recorded charge; a skipped one shows the price that was not taken. */
+function recordedView(row: ChargeRow, sub: SubscriptionRow, expectedMinor?: number): Charge {
   return {
     id: row.id,
     subscription_id: sub.id,
     subscription_name: sub.name,
     due_date: row.due_date,
     status: row.status,
-    amount: formatAmount(row.amount_minor ?? 0, row.currency),
+    amount: formatAmount(row.amount_minor ?? expectedMinor ?? sub.amount_minor, row.currency),
     currency: row.currency,
   };
 }

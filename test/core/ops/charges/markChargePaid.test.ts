@@ -58,6 +58,7 @@ describe('mark_charge_paid and skip_charge', () => {
       subscription_id: prime,
       due_date: '2026-01-28',
     });
-    expect(output).toMatchObject({ due_date: '2026-01-28', status: 'skipped' });
+    // A skipped charge shows the price that was not taken.
+    expect(output).toMatchObject({ due_date: '2026-01-28', status: 'skipped', amount: '49.90' });
   });
 });
