@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { isIP } from 'node:net';
 
 import type { z } from 'zod';
 
@@ -37,9 +38,17 @@ interface Doc {
 
 const CARD_TYPE = 'application/mcp-server-card+json';
 
+/** The first sentence: up to the first full stop that ends one (not the one in "e.g." or "i.e."). */
 function firstSentence(text: string): string {
-  const end = text.indexOf('. ');
-  return end === -1 ? text : text.slice(0, end + 1);
+  const end = /(?<!\b(?:e\.g|i\.e|etc|vs))\.(?=\s|$)/.exec(text);
+  return end === null ? text : text.slice(0, end.index + 1);
+}
+
+/** What calling a tool takes, for llms.txt: nothing for reads; the token scope, and whether it destroys. */
+function accessNote(op: AnyOp): string {
+  if (op.effect === 'read') return '';
+  const scope = `${op.scope} token`;
+  return op.effect === 'destructive' ? ` (destructive; ${scope})` : ` (${scope})`;
 }
 
 /** The tools as a trusted owner sees them: the most any token gets. */
@@ -63,6 +72,8 @@ function promptArguments(
 }
 
 function reverseDns(host: string): string {
+  // An address or a single label (localhost) is no domain to name the server under.
+  if (isIP(host.replace(/^\[|\]$/g, '')) !== 0 || !host.includes('.')) return 'local';
   return host.split('.').reverse().join('.');
 }
 
@@ -220,10 +231,7 @@ or as the household's owner when run on the machine that holds the database.
 
 function llmsTxt(core: Core, base: string): string {
   const tools = publicTools(core)
-    .map(
-      (op) =>
-        `- \`${op.name}\`${op.effect === 'read' ? '' : ` (${op.effect}, ${op.scope})`}: ${firstSentence(op.description)}`,
-    )
+    .map((op) => `- \`${op.name}\`${accessNote(op)}: ${firstSentence(op.description)}`)
     .join('\n');
   const prompts = PROMPTS.map(
     (p) => `- \`${p.name}\`: ${t('en', `mcp.prompt.${p.name}.description`)}`,

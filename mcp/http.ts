@@ -31,6 +31,16 @@ export const MCP_PATH = '/mcp';
 /** The handler, plus `close()` to end open `subscriptions/listen` streams so the host can shut down. */
 export type McpFetchHandler = FetchHandler & { close(): Promise<void> };
 
+const BODY_TOO_LARGE = (): Response =>
+  new Response(
+    JSON.stringify({
+      jsonrpc: '2.0',
+      error: { code: -32600, message: 'Request body too large.' },
+      id: null,
+    }),
+    { status: 413, headers: { 'content-type': 'application/json', connection: 'close' } },
+  );
+
 const INTERNAL_ERROR = JSON.stringify({
   jsonrpc: '2.0',
   error: { code: -32603, message: 'Internal error.' },
@@ -150,6 +160,9 @@ export function createMcpFetchHandler(deps: McpFetchDeps): McpFetchHandler {
         parsedBody === undefined ? { authInfo } : { authInfo, parsedBody },
       );
     } catch (error) {
+      // The host's body limit, hit while reading a chunked body (named, not imported: mcp/ does
+      // not depend on the bot at run time).
+      if (error instanceof Error && error.name === 'BodyTooLargeError') return BODY_TOO_LARGE();
       console.error('mcp: request failed', error);
       return new Response(INTERNAL_ERROR, {
         status: 500,

@@ -4,3 +4,26 @@
  * webhooks are all FetchHandlers.
  */
 export type FetchHandler = (request: Request) => Promise<Response | null>;
+
+/**
+ * What reading a request body throws when it grows past the host's limit (a chunked body has no
+ * length to check up front). A handler that reads the body answers it with `tooLarge()`.
+ */
+export class BodyTooLargeError extends Error {
+  constructor() {
+    super('request body too large');
+    this.name = 'BodyTooLargeError';
+  }
+}
+
+export function isBodyTooLarge(error: unknown): boolean {
+  return error instanceof Error && error.name === 'BodyTooLargeError';
+}
+
+/** 413, closing the connection (the rest of the body is not read). */
+export function tooLarge(): Response {
+  return new Response(JSON.stringify({ error: 'too_large', message: 'Request body too large.' }), {
+    status: 413,
+    headers: { 'content-type': 'application/json', connection: 'close' },
+  });
+}

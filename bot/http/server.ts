@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { Readable } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 
-import type { FetchHandler } from './fetchHandler.ts';
+import { BodyTooLargeError, type FetchHandler, isBodyTooLarge, tooLarge } from './fetchHandler.ts';
 
 export interface HttpHostOptions {
   port: number;
@@ -31,14 +31,16 @@ function toRequest(req: IncomingMessage, base: string, maxBody: number): Request
   }
   const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
   let seen = 0;
-  const limited = hasBody
-    ? Readable.toWeb(
-        req.on('data', (chunk: Buffer) => {
-          seen += chunk.length;
-          if (seen > maxBody) req.destroy(new Error('request body too large'));
-        }),
-      )
-    : undefined;
+  // Past the limit the body stream fails with BodyTooLargeError (the reader answers 413); the
+  // socket is left open so that answer reaches the client, and closed after it.
+  const guard = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      seen += chunk.length;
+      if (seen > maxBody) callback(new BodyTooLargeError());
+      else callback(null, chunk);
+    },
+  });
+  const limited = hasBody ? Readable.toWeb(req.pipe(guard)) : undefined;
   return new Request(url, {
     method: req.method ?? 'GET',
     headers,
@@ -104,6 +106,11 @@ export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost>
         }
         await send(res, json(404, { error: 'not_found', message: 'Not found.' }));
       } catch (error) {
+        if (isBodyTooLarge(error)) {
+          if (!res.headersSent) await send(res, tooLarge());
+          req.destroy();
+          return;
+        }
         console.error('http request failed', error);
         if (!res.headersSent)
           await send(res, json(500, { error: 'internal', message: 'Internal error.' }));

@@ -123,6 +123,22 @@ describe('MCP discovery documents', () => {
     expect(llms).toContain('exhale://context');
     expect(llms).toContain('`monthly_review`');
     expect(llms).not.toContain('`create_token`');
+    // Each tool says what calling it takes, and its first sentence is whole ("e.g." ends none).
+    expect(llms).toContain('- `create_subscription` (write token): ');
+    expect(llms).toContain('- `delete_subscription` (destructive; write token): ');
+    expect(llms).not.toMatch(/e\.g\.\n/);
+  });
+
+  it('names a server reached by its address under "local", not a reversed IP', async () => {
+    const local = await createMcpTestHousehold({ publicUrl: 'http://127.0.0.1:8080' });
+    try {
+      const card = (await (
+        await local.send('/mcp/server-card', { headers: { host: '127.0.0.1:8080' } })
+      ).json()) as { name: string };
+      expect(card.name).toBe('local/exhale');
+    } finally {
+      await local.closeAll();
+    }
   });
 
   it('needs no token and refuses a foreign Host', async () => {

@@ -1,5 +1,5 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { type HttpHost, startHttpHost } from '../../bot/http/server.ts';
 import { createMcpFetchHandler } from '../../mcp/http.ts';
@@ -151,6 +151,26 @@ describe('the /mcp endpoint on the HTTP host', () => {
         }),
       });
       expect(response.status).toBe(413);
+      // A chunked body has no length to check first: it is refused as it grows, with the same
+      // answer, and nothing is logged as a failure.
+      const errors: unknown[] = [];
+      const spy = vi
+        .spyOn(console, 'error')
+        .mockImplementation((...args) => void errors.push(args));
+      const chunks = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          controller.enqueue(new TextEncoder().encode(' '.repeat(512)));
+        },
+      });
+      const chunked = await fetch(`${small.url}/mcp`, {
+        method: 'POST',
+        headers: { ...LEGACY_HEADERS, authorization: `Bearer ${token}` },
+        body: chunks,
+        duplex: 'half',
+      } as RequestInit);
+      spy.mockRestore();
+      expect(chunked.status).toBe(413);
+      expect(errors).toEqual([]);
     } finally {
       await small.close();
     }
