@@ -40,6 +40,15 @@ Configuration is by environment variables (EXHALE_DATA_DIR, EXHALE_DATABASE_URL,
 
 type Command = (args: string[]) => Promise<number>;
 
+/** A command line that cannot be run as typed: told with the usage, exit code 2. */
+class UsageError extends Error {}
+
+/** node:util parseArgs refusing an unknown option, a missing value or a stray argument. */
+function isParseArgsError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_');
+}
+
 /** The language of the person at the keyboard: English until a command knows which member they are. */
 let errorLocale: Locale = 'en';
 
@@ -248,7 +257,8 @@ const commands: Record<string, Command> = {
           return 0;
         }
         case 'revoke': {
-          const [id] = positionals;
+          const [id, ...extra] = positionals;
+          if (extra.length > 0) throw new UsageError(`Unexpected argument "${extra.join(' ')}".`);
           if (!id) {
             console.error('Usage: exhale token revoke ID (see exhale token list).');
             return 2;
@@ -275,7 +285,9 @@ const commands: Record<string, Command> = {
         household: { type: 'string' },
       },
     });
-    const [name, json = '{}'] = positionals;
+    const [name, json = '{}', ...extra] = positionals;
+    // A mistyped flag ("dry-run" without dashes) must never be ignored: it could have meant "do not write".
+    if (extra.length > 0) throw new UsageError(`Unexpected argument "${extra.join(' ')}".`);
     if (!name) {
       console.error(
         "Usage: exhale op NAME ['<json>'] [--dry-run] [--as MEMBER] [--household ID]. `exhale ops` lists the names.",
@@ -323,6 +335,10 @@ async function main(argv: string[]): Promise<void> {
     process.exitCode = 2;
     return;
   }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    console.log(USAGE);
+    return;
+  }
   try {
     const code = await command(rest);
     if (code >= 0) process.exitCode = code;
@@ -342,6 +358,10 @@ function reportError(error: unknown): number {
     console.error(error.render(errorLocale));
     if (error.key === 'errors.unknown_op') console.error('`exhale ops` lists them.');
     return error.httpStatus >= 500 ? 1 : 2;
+  }
+  if (error instanceof UsageError || isParseArgsError(error)) {
+    console.error(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
+    return 2;
   }
   if (
     error instanceof ConfigError ||

@@ -1,0 +1,91 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const BIN = fileURLToPath(new URL('../../bin/exhale.mjs', import.meta.url));
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** The `exhale` command as a person runs it, on its own SQLite data directory. */
+function exhale(dataDir: string, ...args: string[]): Promise<Run> {
+  const env = { ...process.env, EXHALE_DATA_DIR: dataDir, EXHALE_ECB_RATES: 'off' };
+  delete env.EXHALE_DATABASE_URL;
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      { env, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        const code = error ? Number((error as { code?: unknown }).code ?? 1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+describe('the exhale command', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'exhale-cli-'));
+    const init = await exhale(
+      dir,
+      'init',
+      '--name',
+      'Casa',
+      '--currency',
+      'EUR',
+      '--time-zone',
+      'Europe/Madrid',
+      '--owner',
+      'Ana',
+    );
+    expect(init.code).toBe(0);
+  }, 120_000);
+  afterAll(async () => rm(dir, { recursive: true, force: true }));
+
+  const count = async (): Promise<number> => {
+    const listed = await exhale(dir, 'op', 'list_subscriptions');
+    return (JSON.parse(listed.stdout) as { total: number }).total;
+  };
+
+  it('runs an op, and with --dry-run shows what it would do without writing', async () => {
+    const dry = await exhale(
+      dir,
+      'op',
+      'create_subscription',
+      '{"name":"Netflix","amount":"15.99"}',
+      '--dry-run',
+    );
+    expect(dry.code).toBe(0);
+    expect(JSON.parse(dry.stdout)).toMatchObject({ dry_run: true, output: { name: 'Netflix' } });
+    expect(await count()).toBe(0);
+  }, 60_000);
+
+  it('refuses a mistyped option or a stray argument with the usage and exit code 2, writing nothing', async () => {
+    for (const args of [
+      ['op', 'create_subscription', '{"name":"Netflix","amount":"15.99"}', '--dryrun'],
+      ['op', 'create_subscription', '{"name":"Netflix","amount":"15.99"}', 'dry-run'],
+      ['init', '--bogus', '1'],
+    ]) {
+      const run = await exhale(dir, ...args);
+      expect(run.code, args.join(' ')).toBe(2);
+      expect(run.stderr).toContain('Usage: exhale');
+      expect(run.stderr).not.toContain('went wrong');
+    }
+    expect(await count()).toBe(0);
+  }, 60_000);
+
+  it("tells an op's error as a sentence with exit code 2", async () => {
+    const run = await exhale(dir, 'op', 'create_subscription', '{"name":"Gym","amount":"10.999"}');
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('EUR amounts have at most 2 decimals');
+  }, 60_000);
+});
