@@ -16,7 +16,11 @@ interface Run {
 
 /** The `exhale` command as a person runs it, on its own SQLite data directory. */
 function exhale(dataDir: string, ...args: string[]): Promise<Run> {
-  const env = { ...process.env, EXHALE_DATA_DIR: dataDir, EXHALE_ECB_RATES: 'off' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    EXHALE_DATA_DIR: dataDir,
+    EXHALE_ECB_RATES: 'off',
+  };
   delete env.EXHALE_DATABASE_URL;
   return new Promise((resolve) => {
     execFile(

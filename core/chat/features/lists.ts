@@ -1,5 +1,7 @@
 import { localDate } from '../../domain/dates.ts';
+import type { Conversion } from '../../ops/shared/schemas.ts';
 import { cycleText, formatDate, money, relativeDay } from '../format.ts';
+import { conversionLines } from './conversion.ts';
 import type { SentRef } from '../types.ts';
 import type { Turn } from '../turn.ts';
 
@@ -97,7 +99,7 @@ interface UpcomingOutput {
     amount: string;
     currency: string;
   }>;
-  conversion?: { partial?: boolean };
+  conversion?: Conversion;
 }
 
 /** `/upcoming`: charges, trial ends and notice deadlines of the next 30 days, from `get_upcoming`. */
@@ -127,7 +129,7 @@ export async function showUpcoming(turn: Turn): Promise<void> {
   if (out.items.length > shown.length)
     lines.push(turn.t('chat.upcoming.more', { n: out.items.length - shown.length }));
   lines.push('', turn.t('chat.upcoming.total', { amount: money(out.total, out.currency) }));
-  if (out.conversion?.partial) lines.push(turn.t('chat.totals.partial'));
+  lines.push(...(await conversionLines(turn, out.conversion, out.currency)));
   reply.setCard({ title: `📅 ${turn.t('chat.upcoming.title')}`, lines });
   await turn.send(reply);
 }
@@ -138,7 +140,7 @@ interface TotalsOutput {
   totals: { monthly?: string; yearly?: string };
   groups: Array<{ name: string; monthly?: string; subscription_count: number }>;
   members: Array<{ name: string; monthly?: string }>;
-  conversion?: { partial?: boolean };
+  conversion?: Conversion;
 }
 
 /** `/totals`: monthly and yearly cost now, each member's share, optionally by a grouping. */
@@ -161,7 +163,7 @@ export async function showTotals(turn: Turn, groupBy: GroupBy, ref: SentRef | nu
     for (const m of out.members)
       lines.push(`• ${m.name}: ${money(m.monthly ?? '0', out.currency)}`);
   }
-  if (out.conversion?.partial) lines.push('', turn.t('chat.totals.partial'));
+  lines.push(...(await conversionLines(turn, out.conversion, out.currency)));
   reply.setCard({ title: `💰 ${turn.t('chat.totals.title')}`, lines });
   const options: GroupBy[] = ['none', 'category', 'member', 'tag'];
   reply.row(

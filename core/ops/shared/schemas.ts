@@ -173,3 +173,4 @@ export const Conversion = z.object({
     z.object({ subscription_id: z.string(), amount: z.string(), currency: z.string() }),
   ),
 });
+export type Conversion = z.infer<typeof Conversion>;

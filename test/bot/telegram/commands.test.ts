@@ -204,6 +204,19 @@ describe('Telegram commands', () => {
     expect(totals.text).toContain('Per year: 311.88 EUR');
     await w.tg.tap(ana, totals, 'By member');
     expect(w.tg.message(ana.id, totals.message_id)?.text).toContain('• Ana: 25.99 EUR');
+
+    // Foreign amounts: the card says which rate converted them, and names what had none.
+    await w.tg.ask(ana, '/add Hulu 10 USD monthly 5');
+    await w.tg.ask(ana, '/add Tidal 10 GBP monthly 5');
+    await w.cores[0]!.invoke('set_exchange_rate', seeded.actor, {
+      currency: 'USD',
+      rate: '1.25',
+      date: '2026-03-01',
+    });
+    const mixed = await w.tg.ask(ana, '/totals');
+    expect(mixed.text).toContain('Per month: 33.99 EUR');
+    expect(mixed.text).toContain('1 USD = 0.8 EUR (set by hand, Sun, 1 Mar 2026: an old rate)');
+    expect(mixed.text).toContain('⚠️ Left out, with no exchange rate: Tidal 10.00 GBP.');
   });
 
   it('changes settings with buttons through update_member, each change with Undo', async () => {
