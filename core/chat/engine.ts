@@ -26,7 +26,7 @@ import {
 } from './features/assistant.ts';
 import { addFromLine, confirmAdd, previewAdd, typedAmount } from './features/add.ts';
 import { change } from './features/changes.ts';
-import { groupRefusal, pressLink } from './features/groups.ts';
+import { forgetGroup, groupRefusal, pressLink } from './features/groups.ts';
 import { helpReply } from './features/help.ts';
 import { showList, showTotals } from './features/lists.ts';
 import { agentNotice, reminderReply } from './features/notices.ts';
@@ -105,6 +105,12 @@ export class ChatEngine implements EngineContext {
         }
       }
     } catch (error) {
+      // A press that finds its work already done (a double tap on Undo) is told in a toast where
+      // the channel has one, not as a new message.
+      if (isOpError(error) && error.key === 'errors.already_undone' && event.kind === 'press') {
+        await this.notice(turn, error.render(turn.locale));
+        return;
+      }
       if (isOpError(error) && error.code !== 'internal') {
         await channel.send({ text: `⚠️ ${error.render(turn.locale)}` });
         return;
@@ -120,6 +126,11 @@ export class ChatEngine implements EngineContext {
    */
   awaitsAnswer(conv: Conversation): Promise<boolean> {
     return isAwaiting(this.core.db, conversationKeyOf(conv), this.core.clock());
+  }
+
+  /** The bot was removed from a group chat: its link to a household ends. */
+  groupLeft(channel: string, chatId: string): Promise<void> {
+    return forgetGroup(this.core.db, channel, chatId);
   }
 
   /** The command menu, for Telegram's setMyCommands. */

@@ -93,6 +93,8 @@ describe('the terminal channel', () => {
     expect(printed).toContain(
       'I read the price as 1200 EUR. If you meant 1.20, send /add again with the price written 1.20.',
     );
+    const daily = await session(h, ['/add Bread 1.50 EUR daily']);
+    expect(daily).toContain('✓ Daily   [');
     expect((await h.db.knex('subscriptions')).map((s: { name: string }) => s.name)).toEqual([]);
   });
 

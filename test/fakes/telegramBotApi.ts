@@ -389,6 +389,22 @@ export class FakeTelegram {
     return chat;
   }
 
+  /** Someone removes the bot from a group (Telegram tells the bot with my_chat_member). */
+  async removeFromGroup(id: number, by: TgUser): Promise<void> {
+    const chat = this.chats.get(id);
+    if (!chat) throw new Error(`no group ${id}`);
+    this.groupsWithBot.delete(id);
+    await this.push({
+      my_chat_member: {
+        chat,
+        from: by,
+        date: this.now(),
+        old_chat_member: { status: 'member', user: this.me },
+        new_chat_member: { status: 'kicked', user: this.me },
+      },
+    });
+  }
+
   blockBot(userId: number): void {
     this.blocked.add(userId);
   }

@@ -163,16 +163,16 @@ export async function previewAdd(
   reply.say(turn.t('chat.add.preview_hint'));
   const cycle = draft.cycle ?? 'month';
   const every = draft.every ?? 1;
-  // The line's own cycle ("quarterly") stays offered, checked, beside the plain ones.
-  const own =
-    every > 1
-      ? [
-          reply.action(`✓ ${turn.t(`chat.cycle.${cycle}.other`, { n: every })}`, {
-            t: 'add_set',
-            draft,
-          }),
-        ]
-      : [];
+  // The line's own cycle ("quarterly", "daily") stays offered, checked, beside the plain ones.
+  const plain = every === 1 && (CYCLES as readonly string[]).includes(cycle);
+  const own = plain
+    ? []
+    : [
+        reply.action(
+          `✓ ${every === 1 ? turn.t(`chat.cycle.${cycle}.adjective`) : turn.t(`chat.cycle.${cycle}.other`, { n: every })}`,
+          { t: 'add_set', draft },
+        ),
+      ];
   reply.row(
     ...own,
     ...CYCLES.map((unit) =>

@@ -30,6 +30,17 @@ export async function groupLink(
   return row ?? null;
 }
 
+/**
+ * Forgets a group's link when the bot is removed from it: whoever adds the bot again may link the
+ * group to their own household.
+ */
+export async function forgetGroup(db: Database, channel: string, chatId: string): Promise<void> {
+  await db
+    .knex('chat_links')
+    .where({ id: linkId(channel, chatId) })
+    .delete();
+}
+
 async function householdName(turn: Turn): Promise<string> {
   const result = await turn.invoke('get_household', {});
   return (result.output as { name: string }).name;

@@ -43,7 +43,8 @@ export const Language = z.enum(LOCALES).describe('The language Exhale speaks to 
 export const Name = z.string().trim().min(1).max(120);
 export const ShortName = z.string().trim().min(1).max(80);
 export const Notes = z.string().max(2000);
-export const Url = z.url().max(2048);
+/** A web address: http or https only (a `javascript:` link would run code where it is shown). */
+export const Url = z.url({ protocol: /^https?$/ }).max(2048);
 
 export const Cycle = z
   .object({

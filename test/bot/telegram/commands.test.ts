@@ -30,10 +30,22 @@ describe('Telegram commands', () => {
         s.first_charge_date,
       ]),
     ).toEqual([['Netflix', 1599, '2026-03-05']]);
+    const undo = card
+      .reply_markup!.inline_keyboard.flat()
+      .find((b) => b.text.includes('Undo'))!.callback_data!;
+    const oldCard = structuredClone(card);
     await w.tg.tap(ana, card, 'Undo');
     expect(await subs()).toEqual([]);
     expect(w.tg.message(ana.id, card.message_id)?.reply_markup).toBeUndefined();
     const undone = w.tg.lastBotMessage(ana.id)!;
+    // A double tap: the second press is answered with a toast, not another message.
+    const sent = w.tg.botMessages(ana.id).length;
+    const again = await w.tg.pressStale(ana, oldCard, undo);
+    await w.tg.waitFor((api) => api.answered.some((a) => a.id === again.callback_query!.id));
+    expect(w.tg.answered.find((a) => a.id === again.callback_query!.id)?.text).toBe(
+      '"Added Netflix" has already been undone.',
+    );
+    expect(w.tg.botMessages(ana.id)).toHaveLength(sent);
     expect(undone.text).toContain('Undone\nAdded Netflix');
     await w.tg.tap(ana, undone, 'Redo');
     expect((await subs()).map((s: { name: string }) => s.name)).toEqual(['Netflix']);

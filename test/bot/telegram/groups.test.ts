@@ -71,6 +71,19 @@ describe('Telegram group and private chats', () => {
     expect(preview!.text).toContain('12.00 EUR');
   });
 
+  it('forgets the link when the bot is removed, so the group can be linked again', async () => {
+    const group = await linkedGroup();
+    await w.tg.removeFromGroup(group.id, ana);
+    const links = () => w.cores[0]!.db.knex('chat_links');
+    for (let i = 0; i < 100 && (await links()).length > 0; i += 1)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await links()).toEqual([]);
+    const before = w.tg.botMessages(group.id).length;
+    await w.tg.group(group.id, 'Family', ana);
+    const [offer] = (await w.tg.waitForMessages(group.id, before + 1)).slice(before);
+    expect(offer!.text).toContain("Link this group to Ana's home?");
+  });
+
   it('runs commands of members in a linked group, hiding private subscriptions and keeping secrets private', async () => {
     const group = await linkedGroup();
     const list = await w.tg.ask(ana, '/list', group);

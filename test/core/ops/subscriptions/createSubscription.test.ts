@@ -48,4 +48,16 @@ describe('create_subscription', () => {
     expect((jpy as OpError).render('en')).toContain('JPY amounts have at most 0 decimals');
     expect(await h.db.knex('subscriptions').count({ n: '*' })).toEqual(before);
   });
+
+  it('takes only web addresses for its links: a javascript: link is refused', async () => {
+    const error = await h.core
+      .invoke('create_subscription', h.owner, {
+        name: 'Trap',
+        amount: '1.00',
+        cancel_url: 'javascript:alert(1)',
+      })
+      .catch((e: unknown) => e);
+    expect((error as OpError).code).toBe('invalid_input');
+    expect(await h.db.knex('subscriptions')).toEqual([]);
+  });
 });
