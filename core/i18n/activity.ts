@@ -1,4 +1,5 @@
-import { type Locale, type Text, t } from './index.ts';
+import { formatDate } from './dates.ts';
+import { type Locale, type Text, t, TEXT_KEYS } from './index.ts';
 
 /**
  * What an activity line says: a text kept with its audit entry and rendered in each reader's
@@ -14,9 +15,27 @@ export interface ActivityText extends Text {
 const AS_RECORDED = 'activity.as_recorded';
 
 export function renderActivity(locale: Locale, text: ActivityText): string {
-  if (!text.items) return t(locale, text.key, text.params);
+  const params = localParams(locale, text.params);
+  if (!text.items) return t(locale, text.key, params);
   const items = text.items.map((item) => renderActivity(locale, item)).join('; ');
-  return t(locale, text.key, { ...text.params, items });
+  return t(locale, text.key, { ...params, items });
+}
+
+/**
+ * Parameters as the reader reads them: a `date` (YYYY-MM-DD) written out in their language, a
+ * token `scope` in their words. Stored raw, so each reader gets their own.
+ */
+function localParams(
+  locale: Locale,
+  params: Record<string, string | number> | undefined,
+): Record<string, string | number> | undefined {
+  if (!params) return params;
+  const out = { ...params };
+  if (typeof out.date === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(out.date))
+    out.date = formatDate(out.date, locale);
+  if (typeof out.scope === 'string' && TEXT_KEYS.includes(`activity.scope.${out.scope}`))
+    out.scope = t(locale, `activity.scope.${out.scope}`);
+  return out;
 }
 
 function isParams(value: unknown): value is Record<string, string | number> {

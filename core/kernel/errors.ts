@@ -1,5 +1,5 @@
 import type { Locale, TextParams } from '../i18n/index.ts';
-import { t } from '../i18n/index.ts';
+import { t, TEXT_KEYS } from '../i18n/index.ts';
 
 /**
  * The one table of error codes. Every edge maps a code the same way: HTTP status for the web API,
@@ -59,7 +59,13 @@ export class OpError extends Error {
 
   /** The sentence a person reads, with the input issues appended one per line. */
   render(locale: Locale): string {
-    const head = t(locale, this.key, this.params);
+    // A `table` parameter names a kind of record, in the reader's words ("Subscription").
+    const table = this.params.table;
+    const params =
+      typeof table === 'string' && TEXT_KEYS.includes(`assistant.table.${table}`)
+        ? { ...this.params, table: t(locale, `assistant.table.${table}`) }
+        : this.params;
+    const head = t(locale, this.key, params);
     if (this.issues.length === 0) return head;
     return [
       head,

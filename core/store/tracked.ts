@@ -51,6 +51,13 @@ export interface Change {
   after: Row | null;
 }
 
+/** Names the record an undo stumbles on: its kind (`table`, worded per reader) and its name if it has one. */
+function recordParams(change: Change): Record<string, string> {
+  const image = change.after ?? change.before;
+  const name = image && typeof image.name === 'string' ? ` "${image.name}"` : '';
+  return { table: change.table, name };
+}
+
 /** The row with its keys sorted, so rows from SQLite and PostgreSQL compare and serialise alike. */
 export function canonicalRow(row: Row): Row {
   const out: Row = {};
@@ -125,7 +132,7 @@ export class TrackedTx {
     for (const change of [...changes].reverse()) {
       const current = await this.get(change.table, change.id);
       if (!sameRow(current, change.after)) {
-        throw new OpError('undo_conflict', 'errors.undo_conflict', { table: change.table });
+        throw new OpError('undo_conflict', 'errors.undo_conflict', recordParams(change));
       }
       if (change.before === null) await this.remove(change.table, change.id);
       else if (change.after === null)
@@ -140,7 +147,7 @@ export class TrackedTx {
         const used = (await this.trx(table).where(column, change.id).first('id')) as
           { id: string } | undefined;
         if (used)
-          throw new OpError('undo_conflict', 'errors.undo_referenced', { table: change.table });
+          throw new OpError('undo_conflict', 'errors.undo_referenced', recordParams(change));
       }
     }
   }

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
+import { OpError } from '../../../core/kernel/errors.ts';
 import { createTestHousehold, type TestHousehold } from '../../helpers/testCore.ts';
 
 describe('undo', () => {
@@ -56,6 +57,10 @@ describe('undo', () => {
       .invoke('undo', h.owner, { ids: [renamed.auditId] })
       .catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'undo_conflict' });
+    // The record is named in the reader's words, never by its table.
+    expect((error as OpError).render('es')).toBe(
+      'No se puede deshacer: un registro afectado (Suscripción "Netflix HD") ha cambiado desde entonces. No se ha cambiado nada.',
+    );
     const now = await h.core.invoke('get_subscription', h.owner, { id: sub.output.id });
     expect(now.output).toMatchObject({ name: 'Netflix HD', notes: 'later edit' });
   });

@@ -49,13 +49,13 @@ describe('activity summaries', () => {
       summary: string;
       summary_text: string;
     };
-    expect(row.summary).toBe('Marked Gym paid (30.00 EUR, 2026-02-01)');
+    expect(row.summary).toBe('Marked Gym paid (30.00 EUR, Sun, 1 Feb 2026)');
     expect(JSON.parse(row.summary_text)).toEqual({
       key: 'activity.mark_charge_paid',
       params: { name: 'Gym', amount: '30.00', currency: 'EUR', date: '2026-02-01' },
     });
     expect((await summaries(luis))[0]).toBe(
-      'Se marcó como pagado el cobro de Gym (30.00 EUR, 2026-02-01)',
+      'Se marcó como pagado el cobro de Gym (30.00 EUR, dom, 1 feb 2026)',
     );
   });
 

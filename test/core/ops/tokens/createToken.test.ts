@@ -34,7 +34,7 @@ describe('create_token', () => {
     });
     expect(JSON.stringify(row)).not.toContain(output.token);
     const audit = await h.db.knex('audit_entries').where({ id: auditId }).first();
-    expect(audit.summary).toBe('Created agent token Claude Desktop (write)');
+    expect(audit.summary).toBe('Created agent token Claude Desktop (can change)');
     expect(JSON.stringify(audit)).not.toContain(output.token);
   });
 
