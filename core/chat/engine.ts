@@ -318,8 +318,7 @@ export class ChatEngine implements EngineContext {
   }
 
   private async notice(turn: Turn, text: string): Promise<void> {
-    if (turn.channel.notice) await turn.channel.notice(text);
-    else await turn.say(text);
+    await turn.notice(text);
   }
 
   private async act(turn: Turn, action: Action, ref: SentRef | null): Promise<void> {
@@ -356,11 +355,11 @@ export class ChatEngine implements EngineContext {
           null,
         );
       case 'set_language':
-        return pressSetting(turn, { language: action.language });
+        return pressSetting(turn, { language: action.language }, ref);
       case 'set_time':
-        return pressSetting(turn, { reminder_time: action.time });
+        return pressSetting(turn, { reminder_time: action.time }, ref);
       case 'set_offsets':
-        return pressSetting(turn, { reminder_offsets: action.offsets });
+        return pressSetting(turn, { reminder_offsets: action.offsets }, ref);
       case 'token':
         return pressToken(turn, action.scope, action.name, ref);
       case 'command':

@@ -76,6 +76,12 @@ export class Turn {
     return this.channel.send({ text });
   }
 
+  /** A short note on a button press: a toast where the channel has one, else a message. */
+  async notice(text: string): Promise<void> {
+    if (this.channel.notice) await this.channel.notice(text);
+    else await this.say(text);
+  }
+
   async edit(ref: SentRef, reply: ReplyBuilder): Promise<void> {
     await this.channel.edit(ref, await reply.build(this.db, this.owner, this.now, this.core.newId));
   }

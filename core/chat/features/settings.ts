@@ -1,4 +1,5 @@
 import { resultLines } from '../cards.ts';
+import type { SentRef } from '../types.ts';
 import type { Turn } from '../turn.ts';
 import { change } from './changes.ts';
 
@@ -18,15 +19,23 @@ function sameOffsets(a: number[], b: number[]): boolean {
   return a.length === b.length && a.every((v, i) => v === b[i]);
 }
 
-/** `/settings`: the household and the speaker's own settings, changed with buttons through `update_member`. */
-export async function showSettings(turn: Turn): Promise<void> {
-  const [hh, members] = await Promise.all([
-    turn.invoke('get_household', {}),
-    turn.invoke('list_members', {}),
-  ]);
-  const me = (members.output as { members: MemberOut[] }).members.find(
+async function myself(turn: Turn): Promise<MemberOut | undefined> {
+  const members = await turn.invoke('list_members', {});
+  return (members.output as { members: MemberOut[] }).members.find(
     (m) => m.id === turn.actor.memberId,
   );
+}
+
+/**
+ * `/settings`: the household and the speaker's own settings, changed with buttons through
+ * `update_member`. With `ref`, the message is redrawn in place (its ticks follow each change).
+ */
+export async function showSettings(
+  turn: Turn,
+  _args?: string,
+  ref: SentRef | null = null,
+): Promise<void> {
+  const [hh, me] = await Promise.all([turn.invoke('get_household', {}), myself(turn)]);
   const household = hh.output as { name: string };
   const reply = turn.reply();
   const lines = [household.name, ...resultLines(hh.output, turn.locale)];
@@ -60,14 +69,29 @@ export async function showSettings(turn: Turn): Promise<void> {
       reply.action(`${me?.reminder_time === time ? '✓ ' : ''}${time}`, { t: 'set_time', time }),
     ),
   );
-  await turn.send(reply);
+  await turn.update(ref, reply);
 }
 
-/** A settings button: changes the speaker's member record and shows the change with Undo. */
+/**
+ * A settings button: changes the speaker's member record and shows the change with Undo, then
+ * redraws the settings message with the new ticks. The option already chosen changes nothing.
+ */
 export async function pressSetting(
   turn: Turn,
   patch: { language?: 'en' | 'es'; reminder_time?: string; reminder_offsets?: number[] },
+  ref: SentRef | null,
 ): Promise<void> {
+  const me = await myself(turn);
+  const unchanged =
+    me !== undefined &&
+    (patch.language === undefined || patch.language === me.language) &&
+    (patch.reminder_time === undefined || patch.reminder_time === me.reminder_time) &&
+    (patch.reminder_offsets === undefined ||
+      sameOffsets(patch.reminder_offsets, me.reminder_offsets));
+  if (unchanged) {
+    await turn.notice(turn.t('chat.settings.unchanged'));
+    return;
+  }
   // A new language applies at once: the confirmation is already written in it.
   if (patch.language)
     turn.speaker = {
@@ -76,4 +100,5 @@ export async function pressSetting(
       actor: { ...turn.actor, locale: patch.language },
     };
   await change(turn, 'update_member', { id: turn.actor.memberId, ...patch }, null);
+  if (ref) await showSettings(turn, '', ref);
 }

@@ -238,6 +238,13 @@ describe('Telegram commands', () => {
     const saved = w.tg.lastBotMessage(ana.id)!;
     expect(saved.text).toContain('Settings saved');
     expect(saved.text).toContain('Reminders: 3, 1 days before, at 19:00');
+    // The settings message itself is redrawn with the new tick; the same tap again changes nothing.
+    const redrawn = w.tg.message(ana.id, settings.message_id)!;
+    expect(redrawn.reply_markup!.inline_keyboard.flat().map((b) => b.text)).toContain('✓ 19:00');
+    const sent = w.tg.botMessages(ana.id).length;
+    await w.tg.tap(ana, redrawn, '19:00');
+    expect(w.tg.answered.at(-1)?.text).toBe('That is already your setting.');
+    expect(w.tg.botMessages(ana.id)).toHaveLength(sent);
     await w.tg.tap(ana, settings, 'Español');
     const savedSpanish = w.tg.lastBotMessage(ana.id)!;
     expect((await w.cores[0]!.db.knex('members').first()).language).toBe('es');
