@@ -154,6 +154,29 @@ export function zonedInstant(date: IsoDate, time: string, timeZone: string): Dat
 }
 
 /** True for an IANA time zone name Node knows, such as `Europe/Madrid`. */
+/** A time zone as the IANA database spells it ("europe/madrid" → "Europe/Madrid"). */
+export function canonicalTimeZone(name: string): string {
+  try {
+    return new Intl.DateTimeFormat('en', { timeZone: name }).resolvedOptions().timeZone;
+  } catch {
+    return name;
+  }
+}
+
+/**
+ * The time zone a person means by a city or a zone name, any case, spaces for underscores
+ * ("madrid", "New York", "america/mexico_city"); null when none or several match.
+ */
+export function findTimeZone(text: string): string | null {
+  const wanted = text.trim().replace(/\s+/g, '_').toLowerCase();
+  if (wanted.length === 0) return null;
+  if (isTimeZone(wanted)) return canonicalTimeZone(wanted);
+  const matches = Intl.supportedValuesOf('timeZone').filter(
+    (zone) => zone.toLowerCase().split('/').at(-1) === wanted,
+  );
+  return matches.length === 1 ? (matches[0] ?? null) : null;
+}
+
 export function isTimeZone(name: string): boolean {
   try {
     new Intl.DateTimeFormat('en', { timeZone: name });

@@ -1,5 +1,5 @@
 import { isCurrency } from '../../domain/currencies.ts';
-import { isTimeZone } from '../../domain/dates.ts';
+import { findTimeZone } from '../../domain/dates.ts';
 import { memberActor } from '../../kernel/actor.ts';
 import { setAwaiting } from '../flows.ts';
 import type { SentRef } from '../types.ts';
@@ -166,8 +166,8 @@ export async function typedCurrency(turn: Turn, text: string): Promise<void> {
 
 /** A typed time zone (after "Other…"). */
 export async function typedTimeZone(turn: Turn, currency: string, text: string): Promise<void> {
-  const tz = text.trim().replace(/ /g, '_');
-  if (!isTimeZone(tz)) {
+  const tz = findTimeZone(text);
+  if (tz === null) {
     await setAwaiting(
       turn.db,
       turn.conversationKey,

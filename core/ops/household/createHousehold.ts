@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { OpError } from '../../kernel/errors.ts';
 import { defineOp } from '../../kernel/op.ts';
 import { nowIso } from '../shared/context.ts';
+import { canonicalTimeZone } from '../../domain/dates.ts';
 import { Currency, Household, Language, Member, Name, TimeZone } from '../shared/schemas.ts';
 import { DEFAULT_REMINDERS, householdView, memberView } from './views.ts';
 
@@ -36,7 +37,7 @@ export const createHousehold = defineOp({
       id: ctx.newId('hh'),
       name: input.name,
       currency: input.currency,
-      time_zone: input.time_zone,
+      time_zone: canonicalTimeZone(input.time_zone),
       locale: input.language,
       created_at: now,
       updated_at: now,

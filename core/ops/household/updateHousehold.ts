@@ -2,6 +2,7 @@ import { z } from 'zod';
 
 import { defineOp } from '../../kernel/op.ts';
 import { household, nowIso } from '../shared/context.ts';
+import { canonicalTimeZone } from '../../domain/dates.ts';
 import { Currency, Household, Language, Name, TimeZone } from '../shared/schemas.ts';
 import { householdView } from './views.ts';
 
@@ -26,7 +27,7 @@ export const updateHousehold = defineOp({
     const row = await ctx.tx.update('households', household(ctx).id, {
       name: input.name,
       currency: input.currency,
-      time_zone: input.time_zone,
+      time_zone: input.time_zone === undefined ? undefined : canonicalTimeZone(input.time_zone),
       locale: input.locale,
       updated_at: nowIso(ctx),
     });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
 import {
+  canonicalTimeZone,
+  findTimeZone,
   isTimeZone,
   isValidDate,
   localDate,
@@ -59,3 +61,19 @@ describe('dates and time zones', () => {
     expect(isTimeZone('Mars/Olympus')).toBe(false);
   });
 });
+
+describe('time zones as people type them', () => {
+  it('finds a zone by its city or its name in any case, spelled as the IANA database does', () => {
+    expect(findTimeZone('madrid')).toBe('Europe/Madrid');
+    expect(findTimeZone('New York')).toBe('America/New_York');
+    expect(findTimeZone('buenos aires')).toBe('America/Buenos_Aires');
+    expect(findTimeZone('europe/madrid')).toBe('Europe/Madrid');
+    expect(canonicalTimeZone('america/mexico_city')).toBe('America/Mexico_City');
+  });
+
+  it('finds nothing for an unknown place', () => {
+    expect(findTimeZone('Atlantis')).toBeNull();
+    expect(findTimeZone('')).toBeNull();
+  });
+});
+
