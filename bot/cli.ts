@@ -11,7 +11,7 @@ import { newcomerActor } from '../core/kernel/actor.ts';
 import { offeredOn } from '../core/kernel/op.ts';
 import { ChannelConfigError } from './channels.ts';
 import { ConfigError, loadConfig } from './config.ts';
-import { loadDemoHousehold } from './demo.ts';
+import { DEMO_NAME, loadDemoHousehold } from './demo.ts';
 import { LocalActorError, resolveLocalActor } from './localActor.ts';
 import { startExhale } from './main.ts';
 import { openRuntime, type Runtime } from './runtime.ts';
@@ -78,7 +78,11 @@ const commands: Record<string, Command> = {
   },
   migrate: async () => {
     const runtime = await runtimeFor(loadConfig());
-    console.log('Database is up to date.');
+    console.log(
+      runtime.migrated.length === 0
+        ? 'Database is up to date.'
+        : `Applied ${runtime.migrated.length} migration(s): ${runtime.migrated.join(', ')}.`,
+    );
     await runtime.close();
     return 0;
   },
@@ -138,6 +142,16 @@ const commands: Record<string, Command> = {
   demo: async () => {
     const runtime = await runtimeFor(loadConfig());
     try {
+      const existing = (await runtime.db
+        .knex('households')
+        .where({ name: DEMO_NAME })
+        .first('id')) as { id: string } | undefined;
+      if (existing) {
+        console.error(
+          `The demo household is already loaded (${existing.id}). Use it, or set EXHALE_DATA_DIR to a fresh directory for another.`,
+        );
+        return 2;
+      }
       const result = await loadDemoHousehold(runtime.core);
       console.log(
         `Loaded the demo household "${result.name}" (${result.householdId}): ${result.subscriptions} subscriptions, ${result.members} members.`,

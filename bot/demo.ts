@@ -159,6 +159,9 @@ const SUBSCRIPTIONS: DemoSubscription[] = [
   },
 ];
 
+/** The demo household's name: `exhale demo` loads it once per database. */
+export const DEMO_NAME = 'Demo home';
+
 /**
  * A realistic demo household built only through ops, so it is audited and undoable like real use:
  * two members, fifteen subscriptions in EUR and USD, a price rise, a trial, a paused plan, a
@@ -168,7 +171,7 @@ export async function loadDemoHousehold(
   core: AppCore,
 ): Promise<{ householdId: string; name: string; subscriptions: number; members: number }> {
   const { output } = await core.invoke('create_household', newcomerActor('cli', 'en'), {
-    name: 'Demo home',
+    name: DEMO_NAME,
     currency: 'EUR',
     time_zone: 'Europe/Madrid',
     language: 'en',

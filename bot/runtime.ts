@@ -9,20 +9,23 @@ export interface Runtime {
   config: Config;
   db: Database;
   core: AppCore;
+  /** The migrations this opening applied (none when the database was up to date). */
+  migrated: string[];
   close(): Promise<void>;
 }
 
 /** Opens the configured database, applies pending migrations and builds the core over the catalog. */
 export async function openRuntime(config: Config): Promise<Runtime> {
   let db: Database;
+  let migrated: string[];
   try {
     db = openDatabase({ url: config.EXHALE_DATABASE_URL, sqliteFile: config.sqliteFile });
-    await migrate(db);
+    migrated = await migrate(db);
   } catch (error) {
     throw databaseError(error, config);
   }
   const core = new Core({ db, catalog });
-  return { config, db, core, close: () => db.close() };
+  return { config, db, core, migrated, close: () => db.close() };
 }
 
 /** Where the data lives, for messages: the SQLite file or the PostgreSQL server (without password). */

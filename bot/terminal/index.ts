@@ -10,7 +10,7 @@ import {
 } from '../../core/chat/index.ts';
 import type { Actor } from '../../core/kernel/actor.ts';
 import type { Core } from '../../core/kernel/core.ts';
-import { t } from '../../core/i18n/index.ts';
+import { type Locale, localeFrom, t } from '../../core/i18n/index.ts';
 import { type NumberedChoice, renderTerminal } from './render.ts';
 
 export interface TerminalChatDeps {
@@ -52,13 +52,23 @@ export async function runTerminalChat(deps: TerminalChatDeps): Promise<void> {
     },
     where: { kind: 'private', chatId: 'terminal' },
   };
+  // The member's language as it is now: /settings may change it during the session.
+  let locale: Locale = deps.actor.locale;
+  const refreshLocale = async (): Promise<void> => {
+    if (!deps.actor.memberId) return;
+    const row = (await deps.core.db
+      .knex('members')
+      .where({ id: deps.actor.memberId })
+      .first('language')) as { language: string } | undefined;
+    locale = localeFrom(row?.language ?? locale);
+  };
   const choices = new Map<number, NumberedChoice>();
   let counter = 0;
   let messages = 0;
   const show = (reply: Reply, id: string, edited: boolean): void => {
     const rendered = renderTerminal(reply, id, () => (counter += 1));
     for (const c of rendered.choices) choices.set(c.n, c);
-    write(edited ? `(updated)\n${rendered.text}` : rendered.text);
+    write(edited ? `(${t(locale, 'chat.terminal.updated')})\n${rendered.text}` : rendered.text);
     write('');
   };
   const channel: Channel = {
@@ -116,11 +126,12 @@ export async function runTerminalChat(deps: TerminalChatDeps): Promise<void> {
     const line = raw.trim();
     if (line.length === 0) continue;
     if (QUIT.has(line.toLowerCase())) break;
+    await refreshLocale();
     // A number presses a button, unless the bot asked a question ("How much does it cost?").
     const numbered = /^\d+$/.test(line) && !(await engine.awaitsAnswer(conv));
     const choice = numbered ? choices.get(Number(line)) : undefined;
     if (numbered && !choice) {
-      write(`${t(conv.who.actor?.locale ?? 'en', 'chat.terminal.no_choice', { n: line })}\n`);
+      write(`${t(locale, 'chat.terminal.no_choice', { n: line })}\n`);
       continue;
     }
     if (choice) {
@@ -139,9 +150,7 @@ export async function runTerminalChat(deps: TerminalChatDeps): Promise<void> {
     const text =
       !line.startsWith('/') &&
       /^[a-z]+(\s|$)/.test(line) &&
-      engine
-        .commandMenu(conv.who.actor?.locale ?? 'en', 'private')
-        .some((c) => line.split(/\s/)[0] === c.command)
+      engine.commandMenu(locale, 'private').some((c) => line.split(/\s/)[0] === c.command)
         ? `/${line}`
         : line;
     await engine.handle(conv, { kind: 'text', text }, channel);

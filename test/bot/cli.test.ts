@@ -93,3 +93,26 @@ describe('the exhale command', () => {
     expect(run.stderr).toContain('EUR amounts have at most 2 decimals');
   }, 60_000);
 });
+
+describe('exhale demo and exhale migrate', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'exhale-cli-'));
+  });
+  afterAll(async () => rm(dir, { recursive: true, force: true }));
+
+  it('says which migrations it applied to a new database, then that it is up to date', async () => {
+    const first = await exhale(dir, 'migrate');
+    expect(first.stdout).toMatch(/^Applied \d+ migration\(s\): /);
+    expect((await exhale(dir, 'migrate')).stdout).toBe('Database is up to date.\n');
+  }, 60_000);
+
+  it('loads the demo household once, and refuses a second copy', async () => {
+    expect((await exhale(dir, 'demo')).code).toBe(0);
+    const again = await exhale(dir, 'demo');
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain('The demo household is already loaded');
+    const listed = await exhale(dir, 'op', 'list_subscriptions');
+    expect(listed.code).toBe(0);
+  }, 60_000);
+});
