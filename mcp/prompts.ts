@@ -1,7 +1,7 @@
 import { completable, type GetPromptResult, type McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 
-import { addDays, addMonths, localDate } from '../core/domain/dates.ts';
+import { addDays, addMonths, isValidDate, localDate } from '../core/domain/dates.ts';
 import { searchKey } from '../core/domain/text.ts';
 import type { Actor } from '../core/kernel/actor.ts';
 import type { Core } from '../core/kernel/core.ts';
@@ -32,7 +32,7 @@ interface Completions {
   categories: (value: string) => Promise<string[]>;
 }
 
-const FORMATS = ['csv', 'ofx', 'qfx', 'pdf', 'image'];
+const FORMATS = ['csv', 'ofx', 'qfx', 'pdf', 'image'] as const;
 
 export const PROMPTS: readonly PromptSpec[] = [
   {
@@ -48,7 +48,10 @@ export const PROMPTS: readonly PromptSpec[] = [
     ],
     args: (c) =>
       z.object({
-        month: completable(z.string(), (v) => c.months(v ?? ''))
+        month: completable(
+          z.string().regex(/^\s*(\d{4}-(0[1-9]|1[0-2]))?\s*$/, 'A month as YYYY-MM.'),
+          (v) => c.months(v ?? ''),
+        )
           .optional()
           .describe('The month to review, YYYY-MM; default: the current month.'),
       }),
@@ -84,7 +87,12 @@ export const PROMPTS: readonly PromptSpec[] = [
     ],
     args: (c) =>
       z.object({
-        since: completable(z.string(), (v) => c.dates(v ?? ''))
+        since: completable(
+          z
+            .string()
+            .refine((v) => v.trim() === '' || isValidDate(v.trim()), 'A real date as YYYY-MM-DD.'),
+          (v) => c.dates(v ?? ''),
+        )
           .optional()
           .describe('Look at increases since this date, YYYY-MM-DD; default: a year ago.'),
       }),
@@ -101,8 +109,15 @@ export const PROMPTS: readonly PromptSpec[] = [
     ],
     args: () =>
       z.object({
-        format: completable(z.string(), (v) =>
-          FORMATS.filter((f) => f.startsWith((v ?? '').toLowerCase())),
+        format: completable(
+          z
+            .string()
+            .refine(
+              (v) =>
+                v.trim() === '' || (FORMATS as readonly string[]).includes(v.trim().toLowerCase()),
+              `One of ${FORMATS.join(', ')}.`,
+            ),
+          (v) => FORMATS.filter((f) => f.startsWith((v ?? '').toLowerCase())),
         )
           .optional()
           .describe("The statement's format: csv, ofx, qfx, pdf or image."),

@@ -53,6 +53,21 @@ describe.each(ERAS)('MCP prompts (%s era)', (era) => {
     expect((cleanup.messages[1]?.content as { text: string }).text).toContain('merge_categories');
   });
 
+  it('refuses an argument that is not what it says, and takes an empty one as left out', async () => {
+    const client = await h.connect((await h.token('read')).token, era);
+    await expect(
+      client.getPrompt({ name: 'monthly_review', arguments: { month: 'November' } }),
+    ).rejects.toThrow('A month as YYYY-MM.');
+    await expect(
+      client.getPrompt({ name: 'audit_price_increases', arguments: { since: '2026-02-30' } }),
+    ).rejects.toThrow('A real date as YYYY-MM-DD.');
+    await expect(
+      client.getPrompt({ name: 'import_statement', arguments: { format: 'xls' } }),
+    ).rejects.toThrow('One of csv, ofx, qfx, pdf, image.');
+    const review = await client.getPrompt({ name: 'monthly_review', arguments: { month: '' } });
+    expect((review.messages[1]?.content as { text: string }).text).toContain('2026-03');
+  });
+
   it("writes prompts in the member's language", async () => {
     const luis = await h.addMember('Luis', 'es');
     const client = await h.connect((await h.token('read', luis)).token, era);
