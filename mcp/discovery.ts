@@ -212,7 +212,8 @@ a revoked token is refused from its next request on. Last use is recorded.
 Without a trusted token, a destructive or money-moving change is confirmed by the person. Clients that support
 elicitation ask them directly. Others get a preview (isError, with \`confirmation_id\`): nothing is applied until
 the agent calls the \`confirm\` tool with that id. A confirmation is bound to the token, the tool and its arguments,
-applies once, and expires after 10 minutes.
+applies once, exactly as previewed (if the records changed since, nothing is applied and a new preview is needed),
+and expires after 10 minutes.
 
 Every change appears in the activity list (\`list_activity\`) with the client's name and the token, and can be undone (\`undo\`).
 
