@@ -33,7 +33,9 @@ export function subscriptionLines(sub: Obj, locale: Locale): string[] {
   const cycle = isObj(sub.cycle)
     ? { unit: String(sub.cycle.unit), every: Number(sub.cycle.every) }
     : { unit: 'month', every: 1 };
-  lines.push(`${money(String(sub.amount), String(sub.currency))} · ${cycleText(cycle, locale)}`);
+  lines.push(
+    `${money(String(sub.amount), String(sub.currency), locale)} · ${cycleText(cycle, locale)}`,
+  );
   const next = str(sub.next_charge_date);
   lines.push(
     next
@@ -55,7 +57,7 @@ export function subscriptionLines(sub: Obj, locale: Locale): string[] {
 
 function chargeLines(charge: Obj, locale: Locale): string[] {
   return [
-    `${money(String(charge.amount), String(charge.currency))} · ${formatDate(String(charge.due_date), locale)}`,
+    `${money(String(charge.amount), String(charge.currency), locale)} · ${formatDate(String(charge.due_date), locale)}`,
     t(locale, `chat.charge.${String(charge.status)}`),
   ];
 }

@@ -20,7 +20,16 @@ export function cycleText(cycle: { unit: string; every: number }, locale: Locale
     : t(locale, `chat.cycle.${unit}.other`, { n: cycle.every });
 }
 
-/** An amount as shown in chat: "15.99 EUR". Amounts arrive as decimal strings and stay strings. */
-export function money(amount: string, currency: string): string {
-  return `${amount} ${currency}`;
+/**
+ * An amount as shown in chat, in the reader's way of writing numbers: "15.99 EUR", "15,99 EUR",
+ * "12.345,00 EUR" (Spanish groups thousands from five digits on). Amounts arrive as decimal strings
+ * and stay strings: no float ever touches money.
+ */
+export function money(amount: string, currency: string, locale: Locale): string {
+  if (locale !== 'es') return `${amount} ${currency}`;
+  const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(amount);
+  if (!match) return `${amount} ${currency}`;
+  const [, sign = '', whole = '', fraction] = match;
+  const grouped = whole.length >= 5 ? whole.replace(/\B(?=(\d{3})+(?!\d))/g, '.') : whole;
+  return `${sign}${grouped}${fraction === undefined ? '' : `,${fraction}`} ${currency}`;
 }

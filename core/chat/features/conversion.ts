@@ -39,7 +39,9 @@ export async function conversionLines(
     }
     const items = conversion.left_out
       .slice(0, MAX_LEFT_OUT)
-      .map((i) => `${names.get(i.subscription_id) ?? '?'} ${money(i.amount, i.currency)}`);
+      .map(
+        (i) => `${names.get(i.subscription_id) ?? '?'} ${money(i.amount, i.currency, turn.locale)}`,
+      );
     if (conversion.left_out.length > MAX_LEFT_OUT)
       items.push(turn.t('chat.upcoming.more', { n: conversion.left_out.length - MAX_LEFT_OUT }));
     lines.push(turn.t('chat.totals.partial_items', { items: items.join(', ') }));

@@ -60,7 +60,7 @@ export async function showList(
     const next = s.next_charge_date
       ? turn.t('chat.list.next', { date: formatDate(s.next_charge_date, turn.locale) })
       : turn.t(`chat.status.${s.status}`);
-    return `• ${s.name} — ${money(s.amount, s.currency)} · ${cycleText(s.cycle, turn.locale)} · ${next}`;
+    return `• ${s.name} — ${money(s.amount, s.currency, turn.locale)} · ${cycleText(s.cycle, turn.locale)} · ${next}`;
   });
   reply.setCard({
     title: `📋 ${turn.t('chat.list.title', { first, last, total: out.total })}`,
@@ -119,16 +119,19 @@ export async function showUpcoming(turn: Turn): Promise<void> {
     const when = `${formatDate(item.date, turn.locale)} (${relativeDay(item.date, today, turn.locale)})`;
     const what =
       item.kind === 'charge'
-        ? `${item.subscription_name} ${money(item.amount, item.currency)}${item.status === 'paid' ? ` ✓ ${turn.t('chat.charge.paid')}` : ''}`
+        ? `${item.subscription_name} ${money(item.amount, item.currency, turn.locale)}${item.status === 'paid' ? ` ✓ ${turn.t('chat.charge.paid')}` : ''}`
         : turn.t(`chat.upcoming.${item.kind}`, {
             name: item.subscription_name,
-            amount: money(item.amount, item.currency),
+            amount: money(item.amount, item.currency, turn.locale),
           });
     return `• ${when} — ${what}`;
   });
   if (out.items.length > shown.length)
     lines.push(turn.t('chat.upcoming.more', { n: out.items.length - shown.length }));
-  lines.push('', turn.t('chat.upcoming.total', { amount: money(out.total, out.currency) }));
+  lines.push(
+    '',
+    turn.t('chat.upcoming.total', { amount: money(out.total, out.currency, turn.locale) }),
+  );
   lines.push(...(await conversionLines(turn, out.conversion, out.currency)));
   reply.setCard({ title: `📅 ${turn.t('chat.upcoming.title')}`, lines });
   await turn.send(reply);
@@ -149,19 +152,23 @@ export async function showTotals(turn: Turn, groupBy: GroupBy, ref: SentRef | nu
     .output as TotalsOutput;
   const reply = turn.reply();
   const lines = [
-    turn.t('chat.totals.monthly', { amount: money(out.totals.monthly ?? '0', out.currency) }),
-    turn.t('chat.totals.yearly', { amount: money(out.totals.yearly ?? '0', out.currency) }),
+    turn.t('chat.totals.monthly', {
+      amount: money(out.totals.monthly ?? '0', out.currency, turn.locale),
+    }),
+    turn.t('chat.totals.yearly', {
+      amount: money(out.totals.yearly ?? '0', out.currency, turn.locale),
+    }),
     turn.t('chat.totals.count', { n: out.subscription_count }),
   ];
   if (groupBy !== 'none' && out.groups.length > 0) {
     lines.push('', turn.t(`chat.totals.by.${groupBy}`));
     for (const g of out.groups.slice(0, 15))
-      lines.push(`• ${g.name}: ${money(g.monthly ?? '0', out.currency)}`);
+      lines.push(`• ${g.name}: ${money(g.monthly ?? '0', out.currency, turn.locale)}`);
   }
   if (out.members.length > 1 && !turn.inGroup) {
     lines.push('', turn.t('chat.totals.shares'));
     for (const m of out.members)
-      lines.push(`• ${m.name}: ${money(m.monthly ?? '0', out.currency)}`);
+      lines.push(`• ${m.name}: ${money(m.monthly ?? '0', out.currency, turn.locale)}`);
   }
   lines.push(...(await conversionLines(turn, out.conversion, out.currency)));
   reply.setCard({ title: `💰 ${turn.t('chat.totals.title')}`, lines });

@@ -15,8 +15,8 @@ export async function reminderReply(core: Core, r: Reminder, now: Date): Promise
     name: r.subscriptionName,
     when: relativeDay(r.eventDate, r.today, locale),
     date: formatDate(r.eventDate, locale),
-    amount: r.amount ? money(r.amount, r.currency) : '',
-    old: r.oldAmount ? money(r.oldAmount, r.currency) : '',
+    amount: r.amount ? money(r.amount, r.currency, locale) : '',
+    old: r.oldAmount ? money(r.oldAmount, r.currency, locale) : '',
     contract: r.contractEnds ? formatDate(r.contractEnds, locale) : '',
   };
   const reply = new ReplyBuilder().say(t(locale, `chat.reminder.${r.kind}`, params));
