@@ -1,5 +1,5 @@
 import { isCurrency, minorUnits } from '../domain/currencies.ts';
-import { daysInMonth, fromParts, isValidDate, parts } from '../domain/dates.ts';
+import { addDays, daysInMonth, fromParts, isValidDate, parts } from '../domain/dates.ts';
 import type { AddDraft } from './actions.ts';
 
 type CycleUnit = NonNullable<AddDraft['cycle']>;
@@ -72,6 +72,27 @@ const UNIT_WORDS: Record<string, CycleUnit> = {
 };
 
 const EVERY_WORDS = new Set(['every', 'cada']);
+
+/** Month names, English and Spanish, full and short. */
+const MONTHS: Record<string, number> = Object.fromEntries(
+  [
+    ['jan', 'january', 'ene', 'enero'],
+    ['feb', 'february', 'febrero'],
+    ['mar', 'march', 'marzo'],
+    ['apr', 'april', 'abr', 'abril'],
+    ['may', 'mayo'],
+    ['jun', 'june', 'junio'],
+    ['jul', 'july', 'julio'],
+    ['aug', 'august', 'ago', 'agosto'],
+    ['sep', 'sept', 'september', 'septiembre', 'setiembre'],
+    ['oct', 'october', 'octubre'],
+    ['nov', 'november', 'noviembre'],
+    ['dec', 'december', 'dic', 'diciembre'],
+  ].flatMap((names, i) => names.map((name) => [name, i + 1] as const)),
+);
+
+/** Words that say when without saying anything else: "starting 2026-12-15", "desde el 5". */
+const START_WORDS = new Set(['starting', 'from', 'since', 'desde', 'empezando', 'starts']);
 
 /** Words that may stand before a day of the month: "on the 5th", "el día 5". */
 const DAY_FILLERS = new Set(['on', 'the', 'day', 'el', 'día', 'dia', 'los']);
@@ -255,10 +276,16 @@ export function parseAddLine(line: string, today: string, householdCurrency?: st
   const rest = tokens.filter(
     (_, i) => i >= nameEnd && i !== index && !(symbolBefore !== null && i === index - 1),
   );
+  const calendar = calendarDate(rest, today);
+  if (calendar) {
+    out.date = calendar.date;
+    rest.splice(calendar.from, calendar.to - calendar.from);
+  }
   for (let i = 0; i < rest.length; i += 1) {
     const token = rest[i] ?? '';
     const lower = token.toLowerCase();
     const upper = token.toUpperCase();
+    if (START_WORDS.has(lower)) continue;
     const next = (rest[i + 1] ?? '').toLowerCase();
     const day = DAY.exec(token);
     if (/^[a-z]{3}$/i.test(token) && isCurrency(upper) && out.currency === null)
@@ -350,4 +377,61 @@ function priceIndex(tokens: readonly string[], local?: string): number {
   for (let i = boundary; i < tokens.length; i += 1)
     if (amountToken(tokens[i] ?? '', local)?.exact) return i;
   return before[0] === 0 ? 0 : -1;
+}
+
+/**
+ * A date said in words: "today", "mañana", "15 de marzo", "el 1 de julio de 2027", "Dec 5",
+ * "March 3rd 2027". Without a year it is the next such day on or after `today`. Returns the date
+ * and the tokens it took (from, to), or null.
+ */
+function calendarDate(
+  tokens: readonly string[],
+  today: string,
+): { date: string; from: number; to: number } | null {
+  const lower = tokens.map((t) => t.toLowerCase().replace(/,$/, ''));
+  const relative: Record<string, number> = { today: 0, hoy: 0, tomorrow: 1, mañana: 1 };
+  for (let i = 0; i < lower.length; i += 1) {
+    const word = lower[i] ?? '';
+    if (relative[word] !== undefined)
+      return { date: addDays(today, relative[word] ?? 0), from: i, to: i + 1 };
+    const month = MONTHS[word];
+    if (month === undefined) continue;
+    let from = i;
+    let to = i + 1;
+    let day: number | null = null;
+    const before = DAY.exec(lower[i - 1] ?? '');
+    const beforeDe = lower[i - 1] === 'de' ? DAY.exec(lower[i - 2] ?? '') : null;
+    const after = DAY.exec(lower[i + 1] ?? '');
+    if (beforeDe) {
+      day = Number(beforeDe[1]);
+      from = i - 2;
+    } else if (before) {
+      day = Number(before[1]);
+      from = i - 1;
+    } else if (after) {
+      day = Number(after[1]);
+      to = i + 2;
+    }
+    if (day === null) continue;
+    let year: number | null = null;
+    const yearAt = lower[to] === 'de' ? to + 1 : to;
+    if (/^\d{4}$/.test(lower[yearAt] ?? '')) {
+      year = Number(lower[yearAt]);
+      to = yearAt + 1;
+    }
+    while (from > 0 && ['el', 'on', 'the', 'día', 'dia'].includes(lower[from - 1] ?? '')) from -= 1;
+    const { year: thisYear } = parts(today);
+    const candidate = (y: number): string | null => {
+      const date = `${String(y).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+      return isValidDate(date) ? date : null;
+    };
+    const date =
+      year !== null
+        ? candidate(year)
+        : ([thisYear, thisYear + 1, thisYear + 2, thisYear + 3, thisYear + 4]
+            .map(candidate)
+            .find((d): d is string => d !== null && d >= today) ?? null);
+    if (date) return { date, from, to };
+  }
+  return null;
 }

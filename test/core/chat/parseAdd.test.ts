@@ -170,6 +170,32 @@ describe('parseAddLine, where the name ends and which number is the price', () =
   });
 });
 
+describe('parseAddLine, dates said in words', () => {
+  const read = (line: string) => parseAddLine(line, '2026-11-30');
+
+  it('reads a day and a month in English or Spanish, the next such day unless a year is given', () => {
+    expect(read('Gym 30 monthly el 15 de marzo')).toMatchObject({
+      date: '2027-03-15',
+      unknown: [],
+    });
+    expect(read('Gym 30 yearly Dec 5')).toMatchObject({ date: '2026-12-05', unknown: [] });
+    expect(read('Gym 30 yearly March 3rd 2027')).toMatchObject({ date: '2027-03-03', unknown: [] });
+    expect(read('Gym 30 monthly 15 de marzo de 2028')).toMatchObject({ date: '2028-03-15' });
+    // The next Feb 29 is in a leap year.
+    expect(read('Gym 30 yearly el 29 de febrero')).toMatchObject({ date: '2028-02-29' });
+  });
+
+  it('reads today, tomorrow and "starting …"', () => {
+    expect(read('Gym 30 monthly today').date).toBe('2026-11-30');
+    expect(read('Gym 30 mensual mañana').date).toBe('2026-12-01');
+    expect(read('Gym 30 monthly starting 2026-12-15')).toMatchObject({
+      date: '2026-12-15',
+      unknown: [],
+    });
+    expect(read('Gym 30 monthly desde el 5')).toMatchObject({ date: '2026-12-05', unknown: [] });
+  });
+});
+
 describe('nextDayOfMonth', () => {
   it("is this month's day when it is still ahead (or today), else the next month that has that day", () => {
     expect(nextDayOfMonth(2, '2026-03-02')).toBe('2026-03-02');
