@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
 import { createAssistant, overridesFromEnv } from '../core/assistant/index.ts';
@@ -61,7 +62,16 @@ async function localActor(...args: Parameters<typeof resolveLocalActor>): Promis
 
 /** Databases opened by one-shot commands: closed when the command ends, however it ends. */
 const opened: Runtime[] = [];
-async function runtimeFor(config: ReturnType<typeof loadConfig>): Promise<Runtime> {
+async function runtimeFor(
+  config: ReturnType<typeof loadConfig>,
+  options: { existing?: boolean } = {},
+): Promise<Runtime> {
+  // Commands that act on a household never create a database: run from the wrong folder (an MCP
+  // client's working directory), they would leave an empty exhale.sqlite behind and find nothing.
+  if (options.existing && !config.EXHALE_DATABASE_URL && !existsSync(config.sqliteFile))
+    throw new ConfigError(
+      `There is no Exhale database at ${config.sqliteFile}. Set EXHALE_DATA_DIR to the folder that holds exhale.sqlite, or create one with \`exhale init\` or \`exhale demo\`.`,
+    );
   const runtime = await openRuntime(config);
   opened.push(runtime);
   return runtime;
@@ -167,7 +177,7 @@ const commands: Record<string, Command> = {
       options: { as: { type: 'string' }, household: { type: 'string' } },
     });
     const config = loadConfig();
-    const runtime = await runtimeFor(config);
+    const runtime = await runtimeFor(config, { existing: true });
     try {
       const actor = await localActor(runtime.db, {
         as: values.as,
@@ -197,7 +207,7 @@ const commands: Record<string, Command> = {
         household: { type: 'string' },
       },
     });
-    const runtime = await runtimeFor(loadConfig());
+    const runtime = await runtimeFor(loadConfig(), { existing: true });
     const raw = values.token ?? process.env.EXHALE_TOKEN;
     let actor: Actor;
     if (raw) {
@@ -239,7 +249,7 @@ const commands: Record<string, Command> = {
         household: { type: 'string' },
       },
     });
-    const runtime = await runtimeFor(loadConfig());
+    const runtime = await runtimeFor(loadConfig(), { existing: true });
     try {
       const actor = await localActor(runtime.db, {
         as: values.as,
@@ -315,7 +325,7 @@ const commands: Record<string, Command> = {
       console.error(`The input is not valid JSON: ${json}`);
       return 2;
     }
-    const runtime = await runtimeFor(loadConfig());
+    const runtime = await runtimeFor(loadConfig(), { existing: true });
     try {
       const actor = await localActor(runtime.db, {
         as: values.as,

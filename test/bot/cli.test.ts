@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -114,5 +115,21 @@ describe('exhale demo and exhale migrate', () => {
     expect(again.stderr).toContain('The demo household is already loaded');
     const listed = await exhale(dir, 'op', 'list_subscriptions');
     expect(listed.code).toBe(0);
+  }, 60_000);
+});
+
+describe('commands that act on a household', () => {
+  it('never create a database where there is none: they say where they looked', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'exhale-cli-'));
+    try {
+      for (const args of [['mcp'], ['op', 'list_subscriptions'], ['token', 'list']]) {
+        const run = await exhale(dir, ...args);
+        expect(run.code, args.join(' ')).toBe(2);
+        expect(run.stderr).toContain(`There is no Exhale database at ${dir}/exhale.sqlite`);
+      }
+      expect(existsSync(path.join(dir, 'exhale.sqlite'))).toBe(false);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   }, 60_000);
 });
