@@ -5,6 +5,9 @@ import { isOpError, toOpError } from '../core/kernel/errors.ts';
 import type { AnyOp } from '../core/kernel/op.ts';
 import { type Locale, t } from '../core/i18n/index.ts';
 
+/** Where a write's result names its activity entry (the id `undo` takes) in `_meta`. */
+export const ACTIVITY_META_KEY = 'exhale/activity_id';
+
 /**
  * A successful call: the op's output as structuredContent, and the same JSON as text for clients
  * that only show text. A write says where to undo it.
@@ -16,7 +19,12 @@ export function successResult(op: AnyOp, result: InvokeResult, locale: Locale): 
   const head = result.auditId
     ? t(locale, 'mcp.result.done', { activity: result.auditId })
     : t(locale, 'mcp.result.unchanged');
-  return { content: [{ type: 'text', text: `${head}\n${json}` }], structuredContent };
+  return {
+    content: [{ type: 'text', text: `${head}\n${json}` }],
+    structuredContent,
+    // The id to pass to undo, for clients that read results as data (the text says it too).
+    ...(result.auditId ? { _meta: { [ACTIVITY_META_KEY]: result.auditId } } : {}),
+  };
 }
 
 /** A failed call as a tool result the model can read and act on; internal details stay in the log. */

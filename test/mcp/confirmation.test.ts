@@ -252,6 +252,10 @@ describe.each(ERAS)('confirming agent changes (%s era)', (era) => {
       arguments: { name: 'Spotify', amount: '10.99' },
     });
     expect(created.isError).toBeFalsy();
+    // The id to undo it is data too, not only words.
+    const activity = (created._meta as Record<string, string>)['exhale/activity_id'];
+    expect(activity).toMatch(/^act_/);
+    expect(textOf(created)).toContain(activity);
     // Changing what is not charged (notes, a name) needs no confirmation; the amount does.
     const noted = await write.callTool({
       name: 'update_subscription',
