@@ -74,11 +74,17 @@ export async function showActivity(
       ),
     );
   }
+  // Paging: back to the newest changes from an older page, and on to older ones.
   const last = out.items[out.items.length - 1];
-  if (out.has_more && last)
-    reply.row(
-      reply.action(`${turn.t('chat.button.older')} ▶️`, { t: 'activity_page', before: last.id }),
-    );
+  const paging = [
+    ...(before
+      ? [reply.action(`⏮️ ${turn.t('chat.button.newest')}`, { t: 'activity_page', before: null })]
+      : []),
+    ...(out.has_more && last
+      ? [reply.action(`${turn.t('chat.button.older')} ▶️`, { t: 'activity_page', before: last.id })]
+      : []),
+  ];
+  if (paging.length > 0) reply.row(...paging);
   await turn.update(ref, reply);
 }
 

@@ -198,6 +198,16 @@ describe('Telegram commands', () => {
       '↩️ Undo 1',
       '↩️ Undo 2',
     ]);
+
+    // More changes make more pages; from an older one, Newest goes back to the first.
+    for (let i = 1; i <= 8; i += 1) await w.tg.ask(ana, `/add Service${i} ${i} EUR monthly 1`);
+    const first = await w.tg.ask(ana, '/activity');
+    await w.tg.tap(ana, first, 'Older');
+    const older = w.tg.message(ana.id, first.message_id)!;
+    const paging = older.reply_markup!.inline_keyboard.at(-1)!.map((b) => b.text);
+    expect(paging).toEqual(['⏮️ Newest', 'Older ▶️']);
+    await w.tg.tap(ana, older, 'Newest');
+    expect(w.tg.message(ana.id, first.message_id)!.text).toContain('1. Added Service8');
   });
 
   it('answers free text with the command list, and /upcoming and /totals from the insight ops', async () => {
