@@ -1,4 +1,5 @@
 import { localDate } from '../../domain/dates.ts';
+import { searchKey } from '../../domain/text.ts';
 import { isOpError } from '../../kernel/errors.ts';
 import type { AddDraft } from '../actions.ts';
 import { subscriptionLines } from '../cards.ts';
@@ -160,6 +161,8 @@ export async function previewAdd(
     lines: subscriptionLines(output, turn.locale),
   });
   if (note) reply.say(note);
+  const duplicate = await duplicateNote(turn, draft.name);
+  if (duplicate) reply.say(duplicate);
   reply.say(turn.t('chat.add.preview_hint'));
   const cycle = draft.cycle ?? 'month';
   const every = draft.every ?? 1;
@@ -215,8 +218,18 @@ function draftWithout(draft: AddDraft): AddDraft {
   return rest;
 }
 
-/** Creates the subscription for real and shows it with Undo. */
+/** Creates the subscription for real and shows it with Undo (and a word if the name was taken). */
 export async function confirmAdd(turn: Turn, draft: AddDraft, ref: SentRef | null): Promise<void> {
+  const note = await duplicateNote(turn, draft.name);
   const result = await turn.invoke('create_subscription', toInput(draft));
   await showChange(turn, 'create_subscription', result, ref);
+  if (note) await turn.say(note);
+}
+
+/** "You already have Netflix": a second subscription of the same name is allowed, but said. */
+async function duplicateNote(turn: Turn, name: string): Promise<string | null> {
+  const found = await turn.invoke('list_subscriptions', { text: name, limit: 100 });
+  const items = (found.output as { items: Array<{ name: string }> }).items;
+  const same = items.some((s) => searchKey(s.name) === searchKey(name));
+  return same ? turn.t('chat.add.duplicate', { name }) : null;
 }
