@@ -95,13 +95,13 @@ describe('the terminal channel', () => {
     );
     const daily = await session(h, ['/add Bread 1.50 EUR daily']);
     expect(daily).toContain('✓ Daily   [');
+    expect((await h.db.knex('subscriptions')).map((s: { name: string }) => s.name)).toEqual([]);
     // A second subscription of the same name is allowed, and said.
     const twice = await session(h, [
       '/add Netflix 15.99 EUR monthly 5',
       '/add netflix 15.99 EUR monthly 5',
     ]);
     expect(twice.match(/Note: you already have a subscription called netflix\./g)).toHaveLength(1);
-    expect((await h.db.knex('subscriptions')).map((s: { name: string }) => s.name)).toEqual([]);
   });
 
   it('sets up a household for a person without one, then speaks as its owner', async () => {
