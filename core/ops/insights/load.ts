@@ -1,5 +1,10 @@
 import type { OpContext } from '../../kernel/op.ts';
-import { type SubscriptionRow, visibleSubscriptions } from '../../store/repos/subscriptions.ts';
+import {
+  atTodaysPrice,
+  PRICE_NOW_SQL,
+  type SubscriptionRow,
+  visibleSubscriptions,
+} from '../../store/repos/subscriptions.ts';
 import { household } from '../shared/context.ts';
 
 /** Statuses that cost money now: paused and cancelled subscriptions are not charged. */
@@ -38,7 +43,10 @@ export async function runningCostRowsIn(
   return (await visibleSubscriptions(ctx.tx.trx, ctx.actor, household(ctx).id)
     .whereIn('subscriptions.status', [...RUNNING])
     .whereIn('subscriptions.currency', [...currencies])
-    .select(COST_COLUMNS)) as CostRow[];
+    .select([
+      ...COST_COLUMNS.filter((c) => c !== 'subscriptions.amount_minor'),
+      ctx.tx.trx.raw(`${PRICE_NOW_SQL} as amount_minor`, [ctx.today]),
+    ])) as CostRow[];
 }
 
 /** Whole visible subscriptions (optionally only some statuses). */
@@ -48,10 +56,11 @@ export async function fullRows(
 ): Promise<SubscriptionRow[]> {
   const q = visibleSubscriptions(ctx.tx.trx, ctx.actor, household(ctx).id);
   if (statuses) q.whereIn('subscriptions.status', [...statuses]);
-  return (await q
+  const rows = (await q
     .orderBy('subscriptions.name')
     .orderBy('subscriptions.id')
     .select('subscriptions.*')) as SubscriptionRow[];
+  return atTodaysPrice(ctx.tx.trx, rows, ctx.today);
 }
 
 /** Running costs summed in the database per group key and per currency and cycle (the monthly factor). */
@@ -94,7 +103,7 @@ export async function runningCostSums(ctx: OpContext, by: CostGroup): Promise<Co
   const rows = (await q
     .groupBy(column ? [column, ...cycle] : cycle)
     .select(column ? [`${column} as key`, ...cycle] : cycle)
-    .sum({ amount: 'subscriptions.amount_minor' })
+    .select(ctx.tx.trx.raw(`sum(${PRICE_NOW_SQL}) as amount`, [ctx.today]))
     .count({ count: '*' })) as Array<
     Omit<CostSum, 'key' | 'amount' | 'count'> & {
       key?: string | null;
@@ -130,8 +139,8 @@ export async function runningShareSums(ctx: OpContext): Promise<CostSum[]> {
       'subscriptions.cycle_unit',
       'subscriptions.cycle_every',
       ctx.tx.trx.raw(
-        'sum(cast(subscriptions.amount_minor as bigint) * coalesce(subscription_shares.share_bp, 10000)) as ??',
-        ['amount_bp'],
+        `sum(cast(${PRICE_NOW_SQL} as bigint) * coalesce(subscription_shares.share_bp, 10000)) as ??`,
+        [ctx.today, 'amount_bp'],
       ),
     )
     .count({ count: '*' })) as Array<

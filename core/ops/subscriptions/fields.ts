@@ -134,13 +134,12 @@ export async function setShares(
 /** Checks the dates of a subscription row against each other. */
 export function checkDates(
   ctx: OpContext,
-  row: Pick<SubscriptionRow, 'status' | 'trial_ends_on' | 'first_charge_date' | 'cancelled_on'>,
+  row: Pick<SubscriptionRow, 'status' | 'trial_ends_on'>,
 ): void {
   if (row.status === 'trial' && row.trial_ends_on === null)
     throw fieldError(ctx, 'trial_ends_on', 'errors.input.trial_end_required');
-  if (row.cancelled_on !== null && row.cancelled_on < row.first_charge_date) {
-    throw fieldError(ctx, 'cancelled_on', 'errors.input.cancel_before_start');
-  }
+  // A cancellation before the first charge is a trial (or a plan) stopped before it cost anything:
+  // the series then has no charges at all.
 }
 
 /**

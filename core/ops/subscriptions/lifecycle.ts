@@ -36,8 +36,7 @@ export async function cancel(
 ): Promise<void> {
   const on = effective ?? ctx.today;
   if (row.status === 'cancelled' && row.cancelled_on === on) return;
-  if (on < row.first_charge_date)
-    throw fieldError(ctx, 'effective_date', 'errors.input.cancel_before_start');
+  // Before the first charge (a trial stopped in time) is allowed: the series then has no charges.
   await ctx.tx.update('subscriptions', row.id, {
     status: 'cancelled',
     cancelled_on: on,

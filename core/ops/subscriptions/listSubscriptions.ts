@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { matchesText } from '../../domain/text.ts';
 import { defineOp } from '../../kernel/op.ts';
 import {
+  atTodaysPrice,
   monthlyMinor,
   nextChargeDate,
   type SubscriptionRow,
@@ -110,7 +111,14 @@ export const listSubscriptions = defineOp({
     } else {
       // Only the columns sorting and the next charge need; the page's full rows are read after.
       const columns = text ? [...SORT_COLUMNS, ...TEXT_COLUMNS] : SORT_COLUMNS;
-      const all = (await q.select(columns.map((c) => `subscriptions.${c}`))) as SubscriptionRow[];
+      const selected = (await q.select(
+        columns.map((c) => `subscriptions.${c}`),
+      )) as SubscriptionRow[];
+      // Sorted by what they cost today (a price rise still to come is not yet the price).
+      const all =
+        input.sort === 'monthly_cost'
+          ? await atTodaysPrice(ctx.tx.trx, selected, ctx.today)
+          : selected;
       const keyed = all
         .filter((row) => !text || matchesText(text, [row.name, row.vendor, row.notes]))
         .map((row) => ({ row, next: nextChargeDate(row, ctx.today) }))

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 
-import { defineOp } from '../../kernel/op.ts';
+import { priceOn } from '../../domain/charges.ts';
+import { addDays } from '../../domain/dates.ts';
+import { defineOp, type OpContext } from '../../kernel/op.ts';
+import { priceChangesBySubscription } from '../../store/repos/charges.ts';
 import type { SubscriptionRow } from '../../store/repos/subscriptions.ts';
 import { fieldError, household, nowIso, requireSubscription, toMinor } from '../shared/context.ts';
 import { Id, IsoDate, Subscription } from '../shared/schemas.ts';
@@ -92,17 +95,14 @@ export const updateSubscription = defineOp({
     if (currency !== current.currency && input.amount === undefined) {
       throw fieldError(ctx, 'amount', 'errors.input.amount_with_currency', { currency });
     }
-    if (amountMinor !== current.amount_minor && currency === current.currency) {
-      await ctx.tx.insert('price_changes', {
-        id: ctx.newId('pc'),
-        household_id: household(ctx).id,
-        subscription_id: current.id,
-        effective_date: input.price_effective_date ?? ctx.today,
-        old_amount_minor: current.amount_minor,
-        new_amount_minor: amountMinor,
-        currency,
-        created_at: nowIso(ctx),
-      });
+    if (input.amount !== undefined && currency === current.currency) {
+      // The newest price stays in amount_minor: a change dated before a later one only edits history.
+      patch.amount_minor = await recordPriceChange(
+        ctx,
+        current,
+        amountMinor,
+        input.price_effective_date ?? ctx.today,
+      );
     }
     const changed = Object.entries(definedOnly(patch)).some(
       ([key, value]) => current[key as keyof SubscriptionRow] !== value,
@@ -114,6 +114,41 @@ export const updateSubscription = defineOp({
     return loadView(ctx, current.id);
   },
 });
+
+/**
+ * Puts a price into the subscription's history from `date` on, keeping the history a chain: the
+ * change's old price is the one in effect the day before, a later change now starts from the new
+ * price, and a change already on that date is replaced. Returns the newest price (amount_minor).
+ */
+async function recordPriceChange(
+  ctx: OpContext,
+  sub: SubscriptionRow,
+  price: number,
+  date: string,
+): Promise<number> {
+  const history = (await priceChangesBySubscription(ctx.tx.trx, [sub.id])).get(sub.id) ?? [];
+  const before = priceOn(addDays(date, -1), sub.amount_minor, history);
+  const sameDay = history.find((c) => c.effective_date === date);
+  const later = history.find((c) => c.effective_date > date);
+  if (sameDay) {
+    if (sameDay.old_amount_minor === price) await ctx.tx.remove('price_changes', sameDay.id);
+    else await ctx.tx.update('price_changes', sameDay.id, { new_amount_minor: price });
+  } else if (price !== before) {
+    await ctx.tx.insert('price_changes', {
+      id: ctx.newId('pc'),
+      household_id: household(ctx).id,
+      subscription_id: sub.id,
+      effective_date: date,
+      old_amount_minor: before,
+      new_amount_minor: price,
+      currency: sub.currency,
+      created_at: nowIso(ctx),
+    });
+  }
+  if (later && later.old_amount_minor !== price)
+    await ctx.tx.update('price_changes', later.id, { old_amount_minor: price });
+  return later ? sub.amount_minor : price;
+}
 
 function definedOnly<T extends object>(patch: T): Partial<T> {
   return Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as Partial<T>;

@@ -75,6 +75,56 @@ export function monthlyMinor(
   return row.amount_minor * chargesPerMonth(cycleOf(row));
 }
 
+/**
+ * A subscription's price today, in SQL (the `subscriptions` table in scope; one binding, today):
+ * `amount_minor` holds its newest price, which may start later (a price rise announced for next
+ * month); until then the price is the old price of its earliest change still to come.
+ */
+export const PRICE_NOW_SQL =
+  'coalesce((select pc.old_amount_minor from price_changes pc where pc.subscription_id = subscriptions.id and pc.effective_date > ? order by pc.effective_date, pc.id limit 1), subscriptions.amount_minor)';
+
+/** Today's price of the rows that have a price change still to come (see PRICE_NOW_SQL), by id. */
+export async function pricesNow(
+  db: Knex | Knex.Transaction,
+  ids: readonly string[],
+  today: string,
+): Promise<Map<string, number>> {
+  const rows = await chunked(
+    [...ids],
+    (part) =>
+      db('price_changes')
+        .whereIn('subscription_id', part)
+        .where('effective_date', '>', today)
+        .orderBy('effective_date')
+        .orderBy('id')
+        .select('subscription_id', 'old_amount_minor') as Promise<
+        Array<{ subscription_id: string; old_amount_minor: number }>
+      >,
+  );
+  const now = new Map<string, number>();
+  for (const row of rows)
+    if (!now.has(row.subscription_id)) now.set(row.subscription_id, Number(row.old_amount_minor));
+  return now;
+}
+
+/** Rows with `amount_minor` as today's price (a price change still to come not yet applied). */
+export async function atTodaysPrice<R extends Pick<SubscriptionRow, 'id' | 'amount_minor'>>(
+  db: Knex | Knex.Transaction,
+  rows: R[],
+  today: string,
+): Promise<R[]> {
+  if (rows.length === 0) return rows;
+  const now = await pricesNow(
+    db,
+    rows.map((r) => r.id),
+    today,
+  );
+  if (now.size === 0) return rows;
+  return rows.map((r) =>
+    now.has(r.id) ? { ...r, amount_minor: now.get(r.id) ?? r.amount_minor } : r,
+  );
+}
+
 /** Turns rows into the `Subscription` every surface sees, loading their names, tags and shares in batches. */
 export async function subscriptionViews(
   db: Knex | Knex.Transaction,
@@ -82,6 +132,8 @@ export async function subscriptionViews(
   today: string,
 ): Promise<Subscription[]> {
   if (rows.length === 0) return [];
+  // Amount and monthly cost are today's (a price rise still to come is not yet the price).
+  rows = await atTodaysPrice(db, rows, today);
   const ids = rows.map((r) => r.id);
   const householdId = rows[0]?.household_id ?? '';
   // Sequential on purpose: a PostgreSQL transaction is one connection and runs one query at a time.

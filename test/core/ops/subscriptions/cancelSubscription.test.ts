@@ -1,0 +1,37 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+import { createTestHousehold, type TestHousehold } from '../../../helpers/testCore.ts';
+
+describe('cancel_subscription', () => {
+  let h: TestHousehold;
+  beforeEach(async () => {
+    h = await createTestHousehold();
+  });
+  afterEach(async () => h.close());
+
+  it('stops a trial before its first charge: nothing is ever charged', async () => {
+    const trial = (
+      await h.core.invoke('create_subscription', h.owner, {
+        name: 'Max',
+        amount: '9.99',
+        status: 'trial',
+        trial_ends_on: '2026-03-20',
+        first_charge_date: '2026-03-20',
+      })
+    ).output;
+    const { output } = await h.core.invoke('cancel_subscription', h.owner, { id: trial.id });
+    expect(output).toMatchObject({
+      status: 'cancelled',
+      cancelled_on: '2026-03-02',
+      next_charge_date: null,
+    });
+    const charges = await h.core.invoke('list_charges', h.owner, {
+      from: '2026-03-01',
+      to: '2027-02-28',
+      subscription_id: trial.id,
+    });
+    expect(charges.output.items).toEqual([]);
+    // It can still be renamed afterwards: a cancellation before the start is a valid state.
+    await h.core.invoke('update_subscription', h.owner, { id: trial.id, name: 'Max (tried)' });
+  });
+});
