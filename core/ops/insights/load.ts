@@ -1,3 +1,5 @@
+import type { Knex } from 'knex';
+
 import type { OpContext } from '../../kernel/op.ts';
 import {
   atTodaysPrice,
@@ -9,6 +11,22 @@ import { household } from '../shared/context.ts';
 
 /** Statuses that cost money now: paused and cancelled subscriptions are not charged. */
 export const RUNNING: ReadonlyArray<SubscriptionRow['status']> = ['active', 'trial'];
+
+/**
+ * Keeps the subscriptions that cost something today: active or in a trial, or cancelled with a
+ * last day still to come (cancelled at the end of the month, it is paid until then).
+ */
+function running<Q extends Knex.QueryBuilder>(q: Q, today: string): Q {
+  return q.where((w) =>
+    w
+      .whereIn('subscriptions.status', [...RUNNING])
+      .orWhere((c) =>
+        c
+          .where('subscriptions.status', 'cancelled')
+          .andWhere('subscriptions.cancelled_on', '>=', today),
+      ),
+  ) as Q;
+}
 
 /** The columns a cost needs. */
 export type CostRow = Pick<
@@ -40,8 +58,7 @@ export async function runningCostRowsIn(
   currencies: readonly string[],
 ): Promise<CostRow[]> {
   if (currencies.length === 0) return [];
-  return (await visibleSubscriptions(ctx.tx.trx, ctx.actor, household(ctx).id)
-    .whereIn('subscriptions.status', [...RUNNING])
+  return (await running(visibleSubscriptions(ctx.tx.trx, ctx.actor, household(ctx).id), ctx.today)
     .whereIn('subscriptions.currency', [...currencies])
     .select([
       ...COST_COLUMNS.filter((c) => c !== 'subscriptions.amount_minor'),
@@ -55,7 +72,8 @@ export async function fullRows(
   statuses?: ReadonlyArray<SubscriptionRow['status']>,
 ): Promise<SubscriptionRow[]> {
   const q = visibleSubscriptions(ctx.tx.trx, ctx.actor, household(ctx).id);
-  if (statuses) q.whereIn('subscriptions.status', [...statuses]);
+  if (statuses === RUNNING) running(q, ctx.today);
+  else if (statuses) q.whereIn('subscriptions.status', [...statuses]);
   const rows = (await q
     .orderBy('subscriptions.name')
     .orderBy('subscriptions.id')
@@ -92,10 +110,7 @@ const GROUP_COLUMN = {
  * JavaScript. A subscription counts under each of its tags, and under '' without any.
  */
 export async function runningCostSums(ctx: OpContext, by: CostGroup): Promise<CostSum[]> {
-  const q = visibleSubscriptions(ctx.tx.trx, ctx.actor, household(ctx).id).whereIn(
-    'subscriptions.status',
-    [...RUNNING],
-  );
+  const q = running(visibleSubscriptions(ctx.tx.trx, ctx.actor, household(ctx).id), ctx.today);
   if (by === 'tag')
     q.leftJoin('subscription_tags', 'subscription_tags.subscription_id', 'subscriptions.id');
   const column = GROUP_COLUMN[by];
@@ -127,8 +142,10 @@ export async function runningCostSums(ctx: OpContext, by: CostGroup): Promise<Co
  */
 export async function runningShareSums(ctx: OpContext): Promise<CostSum[]> {
   const payer = 'coalesce(subscription_shares.member_id, subscriptions.member_id)';
-  const rows = (await visibleSubscriptions(ctx.tx.trx, ctx.actor, household(ctx).id)
-    .whereIn('subscriptions.status', [...RUNNING])
+  const rows = (await running(
+    visibleSubscriptions(ctx.tx.trx, ctx.actor, household(ctx).id),
+    ctx.today,
+  )
     .leftJoin('subscription_shares', 'subscription_shares.subscription_id', 'subscriptions.id')
     .groupByRaw(
       `${payer}, subscriptions.currency, subscriptions.cycle_unit, subscriptions.cycle_every`,

@@ -62,7 +62,9 @@ export function cycleOf(row: Pick<SubscriptionRow, 'cycle_unit' | 'cycle_every'>
 /** The next charge date on or after `today`, or null when no charge is coming (cancelled, paused, ended). */
 export function nextChargeDate(row: SubscriptionRow, today: string): string | null {
   if (row.status === 'paused') return null;
-  const next = nextOccurrence(row.first_charge_date, cycleOf(row), today);
+  // A trial is free: the first charge is on or after its end, as the series says.
+  const from = row.trial_ends_on !== null && row.trial_ends_on > today ? row.trial_ends_on : today;
+  const next = nextOccurrence(row.first_charge_date, cycleOf(row), from);
   if (row.cancelled_on !== null && next > row.cancelled_on) return null;
   if (row.status === 'cancelled' && row.cancelled_on === null) return null;
   return next;

@@ -34,4 +34,38 @@ describe('cancel_subscription', () => {
     // It can still be renamed afterwards: a cancellation before the start is a valid state.
     await h.core.invoke('update_subscription', h.owner, { id: trial.id, name: 'Max (tried)' });
   });
+
+  it('counts a subscription cancelled for a later day in today’s totals until that day', async () => {
+    const gym = (
+      await h.core.invoke('create_subscription', h.owner, {
+        name: 'Gym',
+        amount: '40.00',
+        first_charge_date: '2026-01-05',
+      })
+    ).output;
+    await h.core.invoke('cancel_subscription', h.owner, {
+      id: gym.id,
+      effective_date: '2026-04-30',
+    });
+    expect((await h.core.invoke('get_totals', h.owner, {})).output.totals.monthly).toBe('40.00');
+    h.clock.now = new Date('2026-05-02T10:00:00Z');
+    expect((await h.core.invoke('get_totals', h.owner, {})).output.totals.monthly).toBe('0.00');
+  });
+
+  it('gives a trial its first charge after the trial, as the series does', async () => {
+    const { output } = await h.core.invoke('create_subscription', h.owner, {
+      name: 'T',
+      amount: '20.00',
+      status: 'trial',
+      trial_ends_on: '2026-03-15',
+      first_charge_date: '2026-03-02',
+    });
+    expect(output.next_charge_date).toBe('2026-04-02');
+    const upcoming = await h.core.invoke('list_charges', h.owner, {
+      from: '2026-03-01',
+      to: '2026-04-30',
+      subscription_id: output.id,
+    });
+    expect(upcoming.output.items.map((c) => c.due_date)).toEqual(['2026-04-02']);
+  });
 });
