@@ -6,5 +6,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Tests of time limits force garbage collection while a call waits (see callDeadline).
+    execArgv: ['--expose-gc'],
   },
 });

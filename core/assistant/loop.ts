@@ -102,7 +102,8 @@ export async function runLoop(input: LoopInput): Promise<LoopResult> {
       },
     };
     const chat = startChat(span, client.provider, client.model, limits.maxTokensPerCall);
-    const signal = AbortSignal.any([input.signal, AbortSignal.timeout(limits.callTimeoutMs)]);
+    const deadline = callDeadline(input.signal, limits.callTimeoutMs);
+    const signal = deadline.signal;
     let response;
     try {
       result.calls += 1;
@@ -121,12 +122,14 @@ export async function runLoop(input: LoopInput): Promise<LoopResult> {
       const llm = isLlmError(error)
         ? error
         : new LlmError('protocol', error instanceof Error ? error.message : String(error));
+      deadline.done();
       failSpan(chat, llm.kind);
       if (partial.trim() !== '') texts.push(`${partial.trimEnd()}…`);
       result.error = llm;
       result.stop = input.signal.aborted ? 'time' : 'failed';
       break;
     }
+    deadline.done();
     endChat(chat, response);
     add(result.usage, response.usage);
     const text = textOf(response.parts);
@@ -302,4 +305,30 @@ async function prepare(
   const detail =
     Buffer.byteLength(preview) <= 4_000 ? `\n${dataBlock(`${op.name}_preview`, preview)}` : '';
   return `Prepared, not applied: proposal ${proposal.id}, card "${card.title}". The member confirms or discards it on the card; do not ask them to type a confirmation. New ids in the preview are not real until then.${detail}`;
+}
+
+/**
+ * The signal of one model call: aborted by the message's own signal or by the call's time limit.
+ * A plain timer and listener, not AbortSignal.any(AbortSignal.timeout()): on Node 20 that combined
+ * signal can be collected while the call waits, and then never fires (nodejs/node#55428).
+ */
+export function callDeadline(
+  parent: AbortSignal,
+  ms: number,
+): { signal: AbortSignal; done(): void } {
+  const controller = new AbortController();
+  const onAbort = (): void => controller.abort(parent.reason);
+  const timer = setTimeout(
+    () => controller.abort(new DOMException('the call took too long', 'TimeoutError')),
+    ms,
+  );
+  if (parent.aborted) controller.abort(parent.reason);
+  else parent.addEventListener('abort', onAbort, { once: true });
+  return {
+    signal: controller.signal,
+    done: () => {
+      clearTimeout(timer);
+      parent.removeEventListener('abort', onAbort);
+    },
+  };
 }
