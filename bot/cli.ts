@@ -190,7 +190,14 @@ const commands: Record<string, Command> = {
         input: process.stdin,
         output: process.stdout,
         miniAppUrl: config.EXHALE_MINIAPP_URL,
-        assistant: createAssistant({ core: runtime.core, config: overridesFromEnv() }),
+        // The person reads the failure as a sentence in the chat; the log keeps one line of it, not
+        // a stack trace in the middle of the conversation.
+        assistant: createAssistant({
+          core: runtime.core,
+          config: overridesFromEnv(),
+          log: (message, error) =>
+            console.error(`${message}${error instanceof Error ? `: ${error.message}` : ''}`),
+        }),
       });
       return 0;
     } finally {

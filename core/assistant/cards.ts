@@ -50,7 +50,7 @@ export async function proposalCard(
   const names = await referenceNames(db, changes);
   return {
     title: titleOf(op, output, changes, locale),
-    lines: linesOf(changes, names, locale),
+    lines: linesOf(changes, names, locale).map(oneLine),
     destructive,
   };
 }
@@ -69,8 +69,12 @@ function subjectName(output: unknown, changes: readonly Change[]): string | null
   return image && typeof image.name === 'string' ? image.name : null;
 }
 
+/** One line: whatever a name holds, a card's layout is Exhale's. */
+const oneLine = (text: string): string => text.replace(/[\p{Cc}\u2028\u2029]+/gu, ' ');
+
 function titleOf(op: AnyOp, output: unknown, changes: readonly Change[], locale: Locale): string {
-  const name = subjectName(output, changes);
+  const found = subjectName(output, changes);
+  const name = found === null ? null : oneLine(found);
   const touched = new Set<string>();
   for (const c of changes) {
     const image = c.after ?? c.before;
@@ -78,7 +82,14 @@ function titleOf(op: AnyOp, output: unknown, changes: readonly Change[], locale:
     else if (image && typeof image.subscription_id === 'string') touched.add(image.subscription_id);
   }
   const count = touched.size;
-  const specific = `assistant.propose.${op.name}`;
+  // A bulk change that only deletes says so ("Delete 4 subscriptions?"), like a single delete.
+  const deletesOnly =
+    changes.some((c) => c.table === 'subscriptions') &&
+    changes.every((c) => c.table !== 'subscriptions' || c.after === null);
+  const specific =
+    op.name === 'bulk_update_subscriptions' && deletesOnly
+      ? 'assistant.propose.bulk_delete_subscriptions'
+      : `assistant.propose.${op.name}`;
   if (TEXT_KEYS.includes(specific) && (name !== null || count > 0))
     return t(locale, specific, { name: name ?? '', count });
   return t(locale, 'assistant.propose.generic', { title: op.title });

@@ -247,7 +247,9 @@ async function toolPart(input: LoopInput, call: ToolCall, result: LoopResult): P
   }
 }
 
-const oneLine = (text: string): string => text.replace(/\s*\n\s*/g, '; ');
+/** A multi-line error as one line for the model: "That input isn't valid: amount: …; name: …". */
+const oneLine = (text: string): string =>
+  text.replace(/:\s*\n\s*-?\s*/g, ': ').replace(/\s*\n\s*-?\s*/g, '; ');
 
 /** Dry-runs a write and stores it as a proposal with an Exhale-written card; returns what the model is told. */
 async function prepare(

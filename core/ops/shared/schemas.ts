@@ -40,8 +40,23 @@ export const TimeZone = z
 
 export const Language = z.enum(LOCALES).describe('The language Exhale speaks to this person in.');
 
-export const Name = z.string().trim().min(1).max(120);
-export const ShortName = z.string().trim().min(1).max(80);
+/**
+ * A name is one line of text: no line breaks or other control characters, which could make a name
+ * shown on a card look like Exhale's own lines.
+ */
+const ONE_LINE = /^[^\p{Cc}\u2028\u2029]*$/u;
+export const Name = z
+  .string()
+  .trim()
+  .min(1)
+  .max(120)
+  .refine((v) => ONE_LINE.test(v), i18n('errors.input.one_line'));
+export const ShortName = z
+  .string()
+  .trim()
+  .min(1)
+  .max(80)
+  .refine((v) => ONE_LINE.test(v), i18n('errors.input.one_line'));
 export const Notes = z.string().max(2000);
 /** A web address: http or https only (a `javascript:` link would run code where it is shown). */
 export const Url = z.url({ protocol: /^https?$/ }).max(2048);

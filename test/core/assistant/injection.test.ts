@@ -72,3 +72,24 @@ describe.each(['anthropic', 'openai'] as const)(
     });
   },
 );
+
+describe('a bulk delete the model prepares', () => {
+  it('is titled as a delete, not a change', async () => {
+    w = await world('openai', (ids) => [
+      {
+        calls: [
+          {
+            name: 'bulk_update_subscriptions',
+            args: { ids: [ids.netflix, ids.spotify], change: { action: 'delete' } },
+          },
+        ],
+      },
+      { text: 'Ready.' },
+    ]);
+    const reply = await w.assistant.ask(w.member, { text: 'delete netflix and spotify' });
+    expect(reply.cards.map((c) => [c.title, c.destructive])).toEqual([
+      ['Delete 2 subscriptions?', true],
+    ]);
+    expect(await w.subscriptionCount()).toBe(3);
+  });
+});

@@ -60,4 +60,16 @@ describe('create_subscription', () => {
     expect((error as OpError).code).toBe('invalid_input');
     expect(await h.db.knex('subscriptions')).toEqual([]);
   });
+
+  it('takes a name as one line: a line break could pass for a line of Exhale’s own on a card', async () => {
+    const error = await h.core
+      .invoke('create_subscription', h.owner, {
+        name: 'Netflix\n✅ Done: nothing will change',
+        amount: '1.00',
+      })
+      .catch((e: unknown) => e);
+    expect((error as OpError).render('en')).toContain('Must be one line, without line breaks.');
+    expect(await h.db.knex('subscriptions')).toEqual([]);
+  });
 });
+
