@@ -282,7 +282,9 @@ export function createAssistant(deps: AssistantDeps): Assistant {
         householdId: actor.householdId,
         memberId: actor.memberId,
         question: text || `(${files.length} file)`,
-        answer: answer || (notice ?? ''),
+        // A turn that produced nothing is remembered as such, not as the notice the member read
+        // (the model would take an error sentence for something it said).
+        answer: answer || `(no answer: ${outcome})`,
         now,
         ttlMs: limits.memoryTtlMs,
       });
