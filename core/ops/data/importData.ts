@@ -145,6 +145,8 @@ export const importData = defineOp({
     const exhale = format === 'exhale' ? exhaleCandidates(ctx, value) : null;
     const candidates = exhale ? exhale.candidates : wallosCandidates(ctx, value, input.currency);
 
+    // Whose subscriptions in the file are the caller's own: theirs, and the exporter's.
+    const own = new Set([ctx.actor.memberId, exhale?.envelope.exported_by].filter((m): m is string => typeof m === 'string'));
     const problems: Problem[] = [];
     const warnings: Problem[] = [];
     const valid = new Map<number, ValidItem>();
@@ -155,8 +157,20 @@ export const importData = defineOp({
         continue;
       }
       const checked = checkItem(ctx, c.fields);
-      if (checked.ok) valid.set(c.item, checked.item);
-      else problems.push(...checked.issues.map((issue) => fromInputIssue(c, issue)));
+      if (checked.ok) {
+        valid.set(c.item, checked.item);
+        // Everything imported is the caller's: say so when the file gave it to someone else (not
+        // the caller, not whoever exported it) or split its cost.
+        const someoneElse =
+          checked.item.sourceMember !== null && !own.has(checked.item.sourceMember);
+        if (someoneElse || checked.item.splitShares)
+          warnings.push(
+            problemOf(c, {
+              field: someoneElse ? 'member_id' : 'shares',
+              message: t(ctx.actor.locale, 'data.import.made_yours'),
+            }),
+          );
+      } else problems.push(...checked.issues.map((issue) => fromInputIssue(c, issue)));
     }
     if (problems.length > 0 && !input.skip_invalid) throw invalidItems(ctx, problems);
 
@@ -171,7 +185,6 @@ export const importData = defineOp({
 
     const owner = await resolveOwner(ctx, undefined);
     // Private stays private only for the importer's own subscriptions: theirs in this household, or the exporter's.
-    const own = new Set([ctx.actor.memberId, exhale?.envelope.exported_by].filter((m): m is string => typeof m === 'string'));
     const keys = await existingKeys(ctx);
     const items: Array<{ item: number; name: string | null; result: 'created' | 'skipped' | 'invalid'; subscription_id: string | null }> = [];
     for (const c of candidates) {

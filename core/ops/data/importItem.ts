@@ -84,6 +84,8 @@ export interface ValidItem {
   private: boolean;
   /** The member it belonged to in the file (Exhale exports only). */
   sourceMember: string | null;
+  /** The file split the cost between members (the import makes it the caller's alone). */
+  splitShares: boolean;
   category: string | null;
   paymentMethod: string | null;
   tags: string[];
@@ -190,6 +192,7 @@ export function checkItem(ctx: OpContext, raw: unknown): ItemCheck {
       paymentMethod: input.payment_method ?? null,
       tags: input.tags,
       hasShares: input.shares.length > 0,
+      splitShares: new Set(input.shares.map((share) => share.member_id)).size > 1,
       charges,
       priceChanges,
     },

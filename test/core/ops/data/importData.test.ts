@@ -52,7 +52,12 @@ describe('import_data (Exhale format)', () => {
       await fillHousehold(source);
       const first = await exportJson(source);
       const { output } = await h.core.invoke('import_data', h.owner, { document: JSON.stringify(first) });
-      expect(output).toMatchObject({ format: 'exhale', created: 7, skipped: 0, invalid: 0, problems: [], warnings: [] });
+      expect(output).toMatchObject({ format: 'exhale', created: 7, skipped: 0, invalid: 0, problems: [] });
+      // What the import could not keep is said: Luis's subscription and a split become the importer's.
+      expect(output.warnings.map((w) => [w.name, w.field])).toEqual([
+        ['Chess.com, Diamond', 'member_id'],
+        ['Netflix', 'shares'],
+      ]);
       expect(output.also_created).toEqual({ categories: 4, payment_methods: 1, tags: 2, charges: 4, price_changes: 1, exchange_rates: 1 });
 
       const second = await exportJson(h);
@@ -117,9 +122,15 @@ describe('import_data (Exhale format)', () => {
     const { output } = await h.core.invoke('import_data', luis, { document: FIXTURE });
     expect(output.created).toBe(3);
     expect(output.also_created.exchange_rates).toBe(0);
-    expect(output.warnings).toEqual([
-      { item: null, name: null, field: 'exchange_rates', message: 'No se importaron los tipos de cambio: solo los fija el propietario del hogar.' },
-    ]);
+    expect(output.warnings).toContainEqual({
+      item: null,
+      name: null,
+      field: 'exchange_rates',
+      message: 'No se importaron los tipos de cambio: solo los fija el propietario del hogar.',
+    });
+    expect(output.warnings.filter((w) => w.field !== 'exchange_rates').map((w) => w.message)).toContain(
+      'Importada como tuya y pagada entera por ti: no se conservan el titular ni el reparto del archivo.',
+    );
     const owners = await h.db.knex('subscriptions').where({ household_id: h.householdId }).distinct('member_id');
     expect(owners).toEqual([{ member_id: luis.memberId }]);
     expect(await h.db.knex('fx_rates').where({ household_id: h.householdId })).toEqual([]);
