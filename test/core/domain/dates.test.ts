@@ -76,4 +76,3 @@ describe('time zones as people type them', () => {
     expect(findTimeZone('')).toBeNull();
   });
 });
-

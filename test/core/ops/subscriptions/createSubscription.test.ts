@@ -72,4 +72,3 @@ describe('create_subscription', () => {
     expect(await h.db.knex('subscriptions')).toEqual([]);
   });
 });
-
