@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
 import { createAssistant, overridesFromEnv } from '../core/assistant/index.ts';
@@ -26,8 +26,10 @@ const USAGE = `Usage: exhale [command]
   exhale chat [--as MEMBER] [--household ID]
                               chat with Exhale in this terminal, as the local owner
   exhale ops                  list every op of the catalog
-  exhale op NAME ['<json>'] [--dry-run] [--as MEMBER] [--household ID]
-                              run any op and print its result as JSON
+  exhale op NAME ['<json>' | @file.json | -] [--document FILE] [--dry-run] [--as MEMBER]
+                              run any op and print its result as JSON; the input may come from a
+                              file or stdin, and --document puts a file's text in its document
+                              (exhale op import_data --document export.json)
   exhale mcp [--token T] [--trusted] [--as MEMBER] [--household ID]
                               serve MCP over stdio, as the token's member (or EXHALE_TOKEN),
                               or as the local owner (writes need confirmation unless --trusted)
@@ -314,6 +316,7 @@ const commands: Record<string, Command> = {
         'dry-run': { type: 'boolean', default: false },
         as: { type: 'string' },
         household: { type: 'string' },
+        document: { type: 'string' },
       },
     });
     const [name, json = '{}', ...extra] = positionals;
@@ -325,12 +328,36 @@ const commands: Record<string, Command> = {
       );
       return 2;
     }
+    // A big input (an export to import) comes from a file (@path) or standard input (-).
+    let text = json;
+    try {
+      if (json === '-') text = readFileSync(0, 'utf8');
+      else if (json.startsWith('@')) text = readFileSync(json.slice(1), 'utf8');
+    } catch (error) {
+      console.error(
+        `Cannot read the input ${json}: ${error instanceof Error ? error.message : String(error)}`,
+      );
+      return 2;
+    }
     let input: unknown;
     try {
-      input = JSON.parse(json);
+      input = JSON.parse(text);
     } catch {
-      console.error(`The input is not valid JSON: ${json}`);
+      console.error(`The input is not valid JSON: ${text.slice(0, 200)}`);
       return 2;
+    }
+    // `--document export.json`: a file's text as the op's `document` (import_data, read_document).
+    if (values.document !== undefined) {
+      if (typeof input !== 'object' || input === null || Array.isArray(input))
+        throw new UsageError('--document goes with a JSON object input (or none).');
+      try {
+        input = { ...input, document: documentText(readFileSync(values.document, 'utf8')) };
+      } catch (error) {
+        console.error(
+          `Cannot read ${values.document}: ${error instanceof Error ? error.message : String(error)}`,
+        );
+        return 2;
+      }
     }
     const runtime = await runtimeFor(loadConfig(), { existing: true });
     try {
@@ -351,6 +378,22 @@ const commands: Record<string, Command> = {
     }
   },
 };
+
+/**
+ * A document file's text, as import_data reads it. The output of `exhale op export_data` saved to
+ * a file is accepted as it is: its document is taken out of the result around it.
+ */
+function documentText(text: string): string {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    const saved = parsed as { filename?: unknown; document?: unknown } | null;
+    if (saved && typeof saved.filename === 'string' && saved.document !== undefined)
+      return typeof saved.document === 'string' ? saved.document : JSON.stringify(saved.document);
+  } catch {
+    // Not JSON (a CSV, a statement): the text as it is.
+  }
+  return text;
+}
 
 function asObject(value: unknown): Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)

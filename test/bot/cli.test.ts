@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +16,7 @@ interface Run {
 }
 
 /** The `exhale` command as a person runs it, on its own SQLite data directory. */
-function exhale(dataDir: string, ...args: string[]): Promise<Run> {
+function run(dataDir: string, args: string[], stdin?: string): Promise<Run> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     EXHALE_DATA_DIR: dataDir,
@@ -24,7 +24,7 @@ function exhale(dataDir: string, ...args: string[]): Promise<Run> {
   };
   delete env.EXHALE_DATABASE_URL;
   return new Promise((resolve) => {
-    execFile(
+    const child = execFile(
       process.execPath,
       [BIN, ...args],
       { env, timeout: 60_000 },
@@ -33,8 +33,11 @@ function exhale(dataDir: string, ...args: string[]): Promise<Run> {
         resolve({ code, stdout, stderr });
       },
     );
+    child.stdin?.end(stdin ?? '');
   });
 }
+
+const exhale = (dataDir: string, ...args: string[]): Promise<Run> => run(dataDir, args);
 
 describe('the exhale command', () => {
   let dir: string;
@@ -116,6 +119,36 @@ describe('exhale demo and exhale migrate', () => {
     const listed = await exhale(dir, 'op', 'list_subscriptions');
     expect(listed.code).toBe(0);
   }, 60_000);
+
+  it('imports an export from a file with --document, and takes its input from stdin with -', async () => {
+    // `exhale op export_data > backup.json`, then import that file as it is.
+    const exported = await exhale(dir, 'op', 'export_data');
+    const file = path.join(dir, 'backup.json');
+    await writeFile(file, exported.stdout);
+    const fresh = await mkdtemp(path.join(tmpdir(), 'exhale-cli-'));
+    try {
+      await exhale(
+        fresh,
+        'init',
+        '--name',
+        'B',
+        '--currency',
+        'EUR',
+        '--time-zone',
+        'UTC',
+        '--owner',
+        'Bo',
+      );
+      const imported = await exhale(fresh, 'op', 'import_data', '--document', file);
+      expect(imported.code, imported.stderr).toBe(0);
+      expect((JSON.parse(imported.stdout) as { created: number }).created).toBeGreaterThan(10);
+      const piped = await run(fresh, ['op', 'list_subscriptions', '-'], '{"limit":1}');
+      expect(piped.code, piped.stderr).toBe(0);
+      expect((JSON.parse(piped.stdout) as { items: unknown[] }).items).toHaveLength(1);
+    } finally {
+      await rm(fresh, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
 
 describe('commands that act on a household', () => {
