@@ -1,5 +1,6 @@
 import { z } from 'zod';
 
+import { nextOccurrence } from '../../domain/cycles.ts';
 import { type InputIssue, isOpError } from '../../kernel/errors.ts';
 import type { OpContext } from '../../kernel/op.ts';
 import { parseInput } from '../../kernel/validation.ts';
@@ -163,9 +164,22 @@ export function checkItem(ctx: OpContext, raw: unknown): ItemCheck {
     return { due_date: c.due_date, status: c.status, amount_minor: amount, currency, note: c.note ?? null, recorded_at: c.recorded_at ?? null };
   });
   const seen = new Set<string>();
+  const cycle = { unit: input.cycle.unit, every: input.cycle.every };
   charges.forEach((c, i) => {
     if (seen.has(c.due_date)) issues.push({ path: `charges.${i}.due_date`, message: t(ctx.actor.locale, 'data.import.charge_twice', { date: c.due_date }) });
     seen.add(c.due_date);
+    // A charge beside the series would count its month twice, as mark_charge_paid refuses.
+    if (nextOccurrence(input.first_charge_date, cycle, c.due_date) !== c.due_date)
+      issues.push({
+        path: `charges.${i}.due_date`,
+        message: t(ctx.actor.locale, 'errors.input.not_in_series', { name: input.name, date: c.due_date, dates: nextOccurrence(input.first_charge_date, cycle, c.due_date) }),
+      });
+  });
+  if (input.status === 'paused' && !input.paused_on)
+    issues.push({ path: 'paused_on', message: t(ctx.actor.locale, 'data.import.paused_without_date') });
+  input.price_changes.forEach((p, i) => {
+    if (p.currency !== undefined && p.currency !== null && p.currency !== input.currency)
+      issues.push({ path: `price_changes.${i}.currency`, message: t(ctx.actor.locale, 'data.import.price_change_currency', { currency: input.currency }) });
   });
   const priceChanges = input.price_changes.map((p, i) => {
     const currency = p.currency ?? input.currency;

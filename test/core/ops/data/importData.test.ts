@@ -269,4 +269,53 @@ describe('import_data refuses bad files clearly and writes nothing', () => {
     expect(parsed.code).toBe('too_large');
     expect(parsed.render('es')).toBe('El archivo ocupa más de 5 MB. No se importó nada.');
   });
+
+  it('refuses what the ops themselves would refuse: a charge beside the series, a pause without its date, a price change in another currency', async () => {
+    const source = await createTestHousehold();
+    try {
+      const sub = await source.core.invoke('create_subscription', source.owner, {
+        name: 'Cloud',
+        amount: '5.00',
+        first_charge_date: '2026-01-15',
+      });
+      await source.core.invoke('mark_charge_paid', source.owner, {
+        subscription_id: sub.output.id,
+        due_date: '2026-02-15',
+      });
+      await source.core.invoke('update_subscription', source.owner, {
+        id: sub.output.id,
+        amount: '6.00',
+        price_effective_date: '2026-02-01',
+      });
+      const doc = await exportJson(source);
+      const item = doc.subscriptions[0]!;
+      const broken = {
+        ...doc,
+        subscriptions: [
+          { ...item, charges: item.charges.map((c) => ({ ...c, due_date: '2026-02-03' })) },
+          { ...item, name: 'Paused', status: 'paused', paused_on: null, charges: [] },
+          {
+            ...item,
+            name: 'Dollars',
+            charges: [],
+            price_changes: item.price_changes.map((p) => ({ ...p, currency: 'USD' })),
+          },
+        ],
+      };
+      const { output } = await h.core.invoke('import_data', h.owner, {
+        document: JSON.stringify(broken),
+        skip_invalid: true,
+      });
+      expect(output).toMatchObject({ created: 0, invalid: 3 });
+      expect(output.problems.map((p) => p.field)).toEqual([
+        'charges.0.due_date',
+        'paused_on',
+        'price_changes.0.currency',
+      ]);
+      expect(output.problems[0]?.message).toContain('Cloud is not charged on 2026-02-03');
+    } finally {
+      await source.close();
+    }
+  });
 });
+
