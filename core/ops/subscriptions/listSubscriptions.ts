@@ -109,8 +109,11 @@ export const listSubscriptions = defineOp({
         .offset(input.offset)
         .select('subscriptions.*')) as SubscriptionRow[];
     } else {
-      // Only the columns sorting and the next charge need; the page's full rows are read after.
-      const columns = text ? [...SORT_COLUMNS, ...TEXT_COLUMNS] : SORT_COLUMNS;
+      // Only what the sort, the filters and the next charge need (by name, the names alone); the
+      // page's full rows are read after.
+      const needsNext = input.sort === 'next_charge_date' || input.due_from || input.due_to;
+      const base = needsNext || input.sort !== 'name' ? SORT_COLUMNS : (['id', 'name'] as const);
+      const columns = text ? [...base, ...TEXT_COLUMNS] : base;
       const selected = (await q.select(
         columns.map((c) => `subscriptions.${c}`),
       )) as SubscriptionRow[];
@@ -121,7 +124,7 @@ export const listSubscriptions = defineOp({
           : selected;
       const keyed = all
         .filter((row) => !text || matchesText(text, [row.name, row.vendor, row.notes]))
-        .map((row) => ({ row, next: nextChargeDate(row, ctx.today) }))
+        .map((row) => ({ row, next: needsNext ? nextChargeDate(row, ctx.today) : null }))
         .filter(
           ({ next }) =>
             (!input.due_from && !input.due_to) ||
