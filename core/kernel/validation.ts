@@ -28,8 +28,50 @@ function errorMap(locale: Locale): z.core.$ZodErrorMap {
     if (issue.code === 'unrecognized_keys') {
       return t(locale, 'errors.input.unknown_keys', { keys: issue.keys.join(', ') });
     }
-    return base(issue);
+    return plain(locale, issue) ?? base(issue);
   };
+}
+
+const KINDS = new Set(['string', 'number', 'int', 'boolean', 'array', 'object']);
+
+/**
+ * The common mistakes in words a person reads ("Can't be empty.", "Must be one of: en, es."), in
+ * their language; null for the rest, which zod's own locale words well enough.
+ */
+function plain(locale: Locale, issue: RawIssue): string | null {
+  switch (issue.code) {
+    case 'too_small':
+      if (issue.origin === 'string')
+        return Number(issue.minimum) <= 1
+          ? t(locale, 'errors.input.empty')
+          : t(locale, 'errors.input.too_short', { min: Number(issue.minimum) });
+      if (issue.origin === 'array')
+        return t(locale, 'errors.input.too_few', { min: Number(issue.minimum) });
+      if (issue.origin === 'number')
+        return t(locale, 'errors.input.too_low', { min: Number(issue.minimum) });
+      return null;
+    case 'too_big':
+      if (issue.origin === 'string')
+        return t(locale, 'errors.input.too_long', { max: Number(issue.maximum) });
+      if (issue.origin === 'array')
+        return t(locale, 'errors.input.too_many', { max: Number(issue.maximum) });
+      if (issue.origin === 'number')
+        return t(locale, 'errors.input.too_high', { max: Number(issue.maximum) });
+      return null;
+    case 'invalid_type':
+      if (issue.input === undefined) return t(locale, 'errors.input.required');
+      return KINDS.has(issue.expected)
+        ? t(locale, 'errors.input.expected', {
+            kind: t(locale, `errors.input.kind.${issue.expected}`),
+          })
+        : null;
+    case 'invalid_value':
+      return t(locale, 'errors.input.one_of', {
+        values: issue.values.map((v) => String(v)).join(', '),
+      });
+    default:
+      return null;
+  }
 }
 
 /** Parses an op input; a failure is an `invalid_input` OpError listing each issue in the locale. */
