@@ -9,6 +9,7 @@ import {
   type SubscriptionRow,
   subscriptionViews,
   visibleSubscriptions,
+  whereStatusOn,
 } from '../../store/repos/subscriptions.ts';
 import { household, requireOwned } from '../shared/context.ts';
 import { Id, IsoDate, Paging, Subscription, SubscriptionStatus } from '../shared/schemas.ts';
@@ -76,10 +77,7 @@ export const listSubscriptions = defineOp({
     if (input.member_id) await requireOwned(ctx, 'members', 'member', input.member_id);
     const q = visibleSubscriptions(ctx.tx.trx, ctx.actor, household(ctx).id);
     if (input.status)
-      q.whereIn(
-        'subscriptions.status',
-        typeof input.status === 'string' ? [input.status] : input.status,
-      );
+      whereStatusOn(q, typeof input.status === 'string' ? [input.status] : input.status, ctx.today);
     if (input.category_id) q.where('subscriptions.category_id', input.category_id);
     if (input.payment_method_id)
       q.where('subscriptions.payment_method_id', input.payment_method_id);

@@ -70,6 +70,47 @@ export function nextChargeDate(row: SubscriptionRow, today: string): string | nu
   return next;
 }
 
+/**
+ * The status as it is today: a trial whose end has come is active (it is charged from that day),
+ * whatever the row still says.
+ */
+export function statusOn(
+  row: Pick<SubscriptionRow, 'status' | 'trial_ends_on'>,
+  today: string,
+): SubscriptionRow['status'] {
+  return row.status === 'trial' && row.trial_ends_on !== null && row.trial_ends_on <= today
+    ? 'active'
+    : row.status;
+}
+
+/** Filters by status as it is today (see statusOn). */
+export function whereStatusOn<Q extends Knex.QueryBuilder>(
+  q: Q,
+  statuses: ReadonlyArray<SubscriptionRow['status']>,
+  today: string,
+): Q {
+  const stored = statuses.filter((s) => s !== 'active' && s !== 'trial');
+  return q.where((w) => {
+    if (stored.length > 0) w.orWhereIn('subscriptions.status', stored);
+    if (statuses.includes('active'))
+      w.orWhere('subscriptions.status', 'active').orWhere((t) =>
+        t
+          .where('subscriptions.status', 'trial')
+          .andWhere('subscriptions.trial_ends_on', '<=', today),
+      );
+    if (statuses.includes('trial'))
+      w.orWhere((t) =>
+        t
+          .where('subscriptions.status', 'trial')
+          .andWhere((e) =>
+            e
+              .whereNull('subscriptions.trial_ends_on')
+              .orWhere('subscriptions.trial_ends_on', '>', today),
+          ),
+      );
+  }) as Q;
+}
+
 /** Average monthly cost in minor units (unrounded). */
 export function monthlyMinor(
   row: Pick<SubscriptionRow, 'amount_minor' | 'cycle_unit' | 'cycle_every'>,
@@ -195,7 +236,7 @@ export async function subscriptionViews(
     cycle: cycleOf(row),
     first_charge_date: row.first_charge_date,
     next_charge_date: nextChargeDate(row, today),
-    status: row.status,
+    status: statusOn(row, today),
     trial_ends_on: row.trial_ends_on,
     paused_on: row.paused_on,
     cancelled_on: row.cancelled_on,

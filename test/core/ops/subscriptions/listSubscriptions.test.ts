@@ -79,4 +79,24 @@ describe('list_subscriptions', () => {
     const desc = await h.core.invoke('list_subscriptions', h.owner, { order: 'desc', limit: 2 });
     expect(desc.output.items.map((s) => s.name)).toEqual(['Zoom', 'Óptica']);
   });
+
+  it('shows a trial whose end has come as active, and filters by the status as it is today', async () => {
+    const trial = await h.core.invoke('create_subscription', h.owner, {
+      name: 'Max',
+      amount: '9.99',
+      status: 'trial',
+      trial_ends_on: '2026-03-10',
+      first_charge_date: '2026-03-10',
+    });
+    expect(trial.output.status).toBe('trial');
+    const statusOf = async (status: 'trial' | 'active') =>
+      (await h.core.invoke('list_subscriptions', h.owner, { status })).output.items.some(
+        (s) => s.name === 'Max',
+      );
+    expect([await statusOf('trial'), await statusOf('active')]).toEqual([true, false]);
+    h.clock.now = new Date('2026-03-10T10:00:00Z');
+    const now = await h.core.invoke('get_subscription', h.owner, { id: trial.output.id });
+    expect(now.output.status).toBe('active');
+    expect([await statusOf('trial'), await statusOf('active')]).toEqual([false, true]);
+  });
 });
