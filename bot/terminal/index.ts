@@ -90,6 +90,7 @@ export async function runTerminalChat(deps: TerminalChatDeps): Promise<void> {
     // The answer is printed piece by piece as the model writes it; the finished text is not repeated.
     live() {
       let streamed = false;
+      let shown = '';
       const ref = (): SentRef => {
         messages += 1;
         return { chatId: 'terminal', messageId: String(messages) };
@@ -98,11 +99,14 @@ export async function runTerminalChat(deps: TerminalChatDeps): Promise<void> {
         write(delta) {
           if (delta === '') return;
           streamed = true;
+          shown += delta;
           deps.output.write(delta);
         },
         async finish(text) {
           if (streamed) {
-            write('\n');
+            // What the finished answer adds to the streamed words (a cut answer's "…").
+            const rest = text.startsWith(shown.trimEnd()) ? text.slice(shown.trimEnd().length) : '';
+            write(`${rest}\n`);
             return ref();
           }
           if (text.trim() === '') return null;
