@@ -68,4 +68,31 @@ describe('cancel_subscription', () => {
     });
     expect(upcoming.output.items.map((c) => c.due_date)).toEqual(['2026-04-02']);
   });
+
+  it('resumes without making the paused months count: their charges are recorded as skipped', async () => {
+    const gym = (
+      await h.core.invoke('create_subscription', h.owner, {
+        name: 'Gym',
+        amount: '30.00',
+        first_charge_date: '2025-12-15',
+      })
+    ).output;
+    h.clock.now = new Date('2026-01-20T10:00:00Z');
+    await h.core.invoke('pause_subscription', h.owner, { id: gym.id });
+    h.clock.now = new Date('2026-03-02T10:00:00Z');
+    const period = { from: '2026-01-01', to: '2026-03-01' };
+    const before = (await h.core.invoke('get_totals', h.owner, period)).output.totals;
+    await h.core.invoke('resume_subscription', h.owner, { id: gym.id });
+    expect((await h.core.invoke('get_totals', h.owner, period)).output.totals).toEqual(before);
+    const charges = await h.core.invoke('list_charges', h.owner, {
+      from: '2026-01-01',
+      to: '2026-03-31',
+      subscription_id: gym.id,
+    });
+    expect(charges.output.items.map((c) => `${c.due_date}:${c.status}`)).toEqual([
+      '2026-01-15:expected',
+      '2026-02-15:skipped',
+      '2026-03-15:expected',
+    ]);
+  });
 });
