@@ -1,11 +1,9 @@
 import { z } from 'zod';
 
-import { priceOn } from '../../domain/charges.ts';
 import { defineOp } from '../../kernel/op.ts';
-import { priceChangesBySubscription } from '../../store/repos/charges.ts';
 import { fieldError, requireSubscription, toMinor } from '../shared/context.ts';
 import { Amount, Charge, Currency, Id, IsoDate } from '../shared/schemas.ts';
-import { recordCharge } from './record.ts';
+import { expectedPrice, recordCharge } from './record.ts';
 
 export const markChargePaid = defineOp({
   name: 'mark_charge_paid',
@@ -40,12 +38,10 @@ export const markChargePaid = defineOp({
     if (currency !== sub.currency && input.amount === undefined) {
       throw fieldError(ctx, 'amount', 'errors.input.amount_with_currency', { currency });
     }
-    let amount: number;
-    if (input.amount !== undefined) amount = toMinor(ctx, input.amount, currency);
-    else {
-      const changes = (await priceChangesBySubscription(ctx.tx.trx, [sub.id])).get(sub.id) ?? [];
-      amount = priceOn(input.due_date, sub.amount_minor, changes);
-    }
+    const amount =
+      input.amount !== undefined
+        ? toMinor(ctx, input.amount, currency)
+        : await expectedPrice(ctx, sub, input.due_date);
     return recordCharge(ctx, sub, input.due_date, 'paid', amount, currency);
   },
 });

@@ -1,10 +1,21 @@
 import type { OpContext } from '../../kernel/op.ts';
-import type { ChargeRow } from '../../store/repos/charges.ts';
+import { type ChargeRow, priceChangesBySubscription } from '../../store/repos/charges.ts';
+import { priceOn } from '../../domain/charges.ts';
 import { cycleOf, type SubscriptionRow } from '../../store/repos/subscriptions.ts';
 import { formatAmount } from '../../domain/money.ts';
 import { fieldError, nowIso } from '../shared/context.ts';
 import { firstIndexOnOrAfter, nthOccurrence } from '../../domain/cycles.ts';
 import type { Charge } from '../shared/schemas.ts';
+
+/** The price a subscription's series expects on a date, from its price history. */
+export async function expectedPrice(
+  ctx: OpContext,
+  sub: SubscriptionRow,
+  date: string,
+): Promise<number> {
+  const changes = (await priceChangesBySubscription(ctx.tx.trx, [sub.id])).get(sub.id) ?? [];
+  return priceOn(date, sub.amount_minor, changes);
+}
 
 /**
  * Refuses a date that is not one of the subscription's charge dates (a charge recorded beside the

@@ -1,11 +1,9 @@
 import { z } from 'zod';
 
-import { priceOn } from '../../domain/charges.ts';
 import { defineOp } from '../../kernel/op.ts';
-import { priceChangesBySubscription } from '../../store/repos/charges.ts';
 import { requireSubscription } from '../shared/context.ts';
 import { Charge, Id, IsoDate } from '../shared/schemas.ts';
-import { recordCharge } from './record.ts';
+import { expectedPrice, recordCharge } from './record.ts';
 
 export const skipCharge = defineOp({
   name: 'skip_charge',
@@ -23,8 +21,7 @@ export const skipCharge = defineOp({
   }),
   async run(ctx, input) {
     const sub = await requireSubscription(ctx, input.subscription_id);
-    const changes = (await priceChangesBySubscription(ctx.tx.trx, [sub.id])).get(sub.id) ?? [];
-    const price = priceOn(input.due_date, sub.amount_minor, changes);
+    const price = await expectedPrice(ctx, sub, input.due_date);
     return recordCharge(ctx, sub, input.due_date, 'skipped', null, sub.currency, price);
   },
 });
