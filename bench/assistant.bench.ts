@@ -1,6 +1,7 @@
 import { createAssistant } from '../core/assistant/index.ts';
 import { briefingBlock } from '../core/assistant/prompt.ts';
-import { assistantActor, toolOps, toolSpecs } from '../core/assistant/tools.ts';
+import { assistantActor, toolSpecs } from '../core/assistant/tools.ts';
+import { opsFor } from '../core/kernel/surface.ts';
 import { up as assistantTables } from '../core/store/migrations/202611300003_assistant.ts';
 import { fakeFetch } from '../test/fakes/llmFetch.ts';
 import { anthropicReply } from '../test/fakes/llmScript.ts';
@@ -69,11 +70,14 @@ export const suite: BenchSuite = {
         unit: 'ms',
       });
       const coldStart = performance.now();
-      const tools = toolSpecs(toolOps(home.core.catalog, acting));
+      const tools = toolSpecs(opsFor(home.core.catalog, acting, 'assistant'));
       const cold = performance.now() - coldStart;
       rows.push({
         name: 'tool schemas (cached after the first)',
-        median: await medianMs(async () => toolSpecs(toolOps(home.core.catalog, acting)), 200),
+        median: await medianMs(
+          async () => toolSpecs(opsFor(home.core.catalog, acting, 'assistant')),
+          200,
+        ),
         unit: 'ms',
         note: `first build ${cold.toFixed(1)} ms`,
       });

@@ -5,11 +5,11 @@ import { createAssistant, overridesFromEnv } from '../core/assistant/index.ts';
 import { authenticateToken } from '../core/auth/index.ts';
 import type { Locale } from '../core/i18n/index.ts';
 import type { Actor } from '../core/kernel/actor.ts';
-import { OpError } from '../core/kernel/errors.ts';
+import { OpError } from '../core/errors/index.ts';
 import { runMcpStdio } from '../mcp/stdio.ts';
 import { runTerminalChat } from './terminal/index.ts';
 import { newcomerActor } from '../core/kernel/actor.ts';
-import { offeredOn } from '../core/kernel/op.ts';
+import { surfaceOps } from '../core/kernel/surface.ts';
 import { ChannelConfigError } from './channels.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { DEMO_NAME, loadDemoHousehold } from './demo.ts';
@@ -100,8 +100,9 @@ const commands: Record<string, Command> = {
   },
   ops: async () => {
     const runtime = await runtimeFor(loadConfig());
+    const onMcp = new Set(surfaceOps(runtime.core.catalog, 'mcp'));
     for (const op of runtime.core.catalog) {
-      const hidden = offeredOn(op, 'mcp') ? '' : '  (not on MCP)';
+      const hidden = onMcp.has(op) ? '' : '  (not on MCP)';
       console.log(
         `${op.name.padEnd(28)} ${op.effect.padEnd(11)} ${op.scope.padEnd(7)} ${op.title}${hidden}`,
       );
@@ -365,7 +366,10 @@ const commands: Record<string, Command> = {
         as: values.as,
         household: values.household,
       });
-      const result = await runtime.core.invoke(name, actor, input, { dryRun: values['dry-run'] });
+      const result = await runtime.core.invoke(name, actor, input, {
+        dryRun: values['dry-run'],
+        surface: 'cli',
+      });
       const printed = values['dry-run']
         ? { dry_run: true, output: result.output, changes: result.changes }
         : result.auditId

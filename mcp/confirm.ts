@@ -12,9 +12,9 @@ import { z } from 'zod';
 import type { Actor } from '../core/kernel/actor.ts';
 import { proposalCard } from '../core/assistant/cards.ts';
 import type { Core } from '../core/kernel/core.ts';
-import { OpError } from '../core/kernel/errors.ts';
+import { OpError } from '../core/errors/index.ts';
 import type { AnyOp } from '../core/kernel/op.ts';
-import { movesMoney, offeredOn } from '../core/kernel/op.ts';
+import { movesMoney } from '../core/kernel/op.ts';
 import { changeFingerprint } from '../core/kernel/preview.ts';
 import { parseInput } from '../core/kernel/validation.ts';
 import { t } from '../core/i18n/index.ts';
@@ -58,7 +58,7 @@ interface Preview {
  * assistant shows), and the fingerprint the real run must match.
  */
 async function preview(core: Core, op: AnyOp, actor: Actor, args: unknown): Promise<Preview> {
-  const dry = await core.invoke(op, actor, args, { dryRun: true });
+  const dry = await core.invoke(op, actor, args, { dryRun: true, surface: 'mcp' });
   const card = await proposalCard(core.db.knex, op, dry.output, dry.changes, actor.locale);
   const head = t(actor.locale, 'mcp.confirm.preview', { title: card.title });
   return {
@@ -141,6 +141,7 @@ async function applyPreviewed(
 ): Promise<CallToolResult> {
   try {
     const result = await core.invoke(op, actor, payload.args, {
+      surface: 'mcp',
       expectChanges: payload.changes,
     });
     return successResult(op, result, actor.locale);
@@ -286,13 +287,12 @@ export function registerConfirmTool(
         const { confirmation_id: id } = parseInput(ConfirmInput.strict(), args, actor.locale);
         claimed = { id, payload: await claim(core, actor, id) };
         const op = core.op(claimed.payload.op);
-        if (!offeredOn(op, 'mcp')) throw new OpError('forbidden');
-        const result = await core.invoke(
-          op,
-          actor,
-          claimed.payload.args,
-          claimed.payload.changes === undefined ? {} : { expectChanges: claimed.payload.changes },
-        );
+        const result = await core.invoke(op, actor, claimed.payload.args, {
+          surface: 'mcp',
+          ...(claimed.payload.changes === undefined
+            ? {}
+            : { expectChanges: claimed.payload.changes }),
+        });
         const applied = successResult(op, result, actor.locale);
         return {
           ...applied,

@@ -5,7 +5,7 @@ import type { z } from 'zod';
 
 import type { Core } from '../core/kernel/core.ts';
 import type { AnyOp } from '../core/kernel/op.ts';
-import { offeredOn } from '../core/kernel/op.ts';
+import { surfaceOps } from '../core/kernel/surface.ts';
 import { t } from '../core/i18n/index.ts';
 import { ICON_PATH, ICON_SVG, iconsFor, IDENTITY, PROTOCOL_REVISIONS } from './identity.ts';
 import { INSTRUCTIONS } from './instructions.ts';
@@ -53,7 +53,7 @@ function accessNote(op: AnyOp): string {
 
 /** The tools as a trusted owner sees them: the most any token gets. */
 function publicTools(core: Core): AnyOp[] {
-  return core.catalog.filter((op) => offeredOn(op, 'mcp'));
+  return surfaceOps(core.catalog, 'mcp');
 }
 
 function promptArguments(

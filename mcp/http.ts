@@ -10,7 +10,7 @@ import type { FetchHandler } from '../bot/http/fetchHandler.ts';
 import { authenticateToken } from '../core/auth/authenticate.ts';
 import { type Actor, scopeAllows } from '../core/kernel/actor.ts';
 import type { Core } from '../core/kernel/core.ts';
-import { offeredOn } from '../core/kernel/op.ts';
+import { missingScope } from '../core/kernel/surface.ts';
 import { bearerToken, insufficientScope, unauthorized } from './bearer.ts';
 import { createDiscovery, isDiscoveryPath } from './discovery.ts';
 import { noticeFor } from './notifications.ts';
@@ -143,8 +143,8 @@ export function createMcpFetchHandler(deps: McpFetchDeps): McpFetchHandler {
         for (const { tool: name } of serves ?? []) {
           if (name === undefined) continue;
           const op = core.catalog.find((o) => o.name === name);
-          if (op && offeredOn(op, 'mcp') && !scopeAllows(actor.scope, op.scope))
-            return insufficientScope(op.scope, name);
+          const lacking = op ? missingScope(op, actor, 'mcp') : null;
+          if (lacking) return insufficientScope(lacking, name);
           if (name === 'confirm' && !scopeAllows(actor.scope, 'write'))
             return insufficientScope('write', name);
         }

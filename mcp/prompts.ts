@@ -7,7 +7,7 @@ import type { Actor } from '../core/kernel/actor.ts';
 import type { Core } from '../core/kernel/core.ts';
 import { t } from '../core/i18n/index.ts';
 import { CONTEXT_URI } from './resources.ts';
-import { toolOps } from './tools.ts';
+import { opsFor } from '../core/kernel/surface.ts';
 
 /**
  * Ready-made tasks a person can start from their client. Each is a user message in the member's
@@ -147,7 +147,7 @@ export const PROMPTS: readonly PromptSpec[] = [
 
 /** Registers the prompts with completion of their arguments. */
 export function registerPrompts(server: McpServer, core: Core, base: Actor): void {
-  const available = new Set(toolOps(core.catalog, base).map((op) => op.name));
+  const available = new Set(opsFor(core.catalog, base, 'mcp').map((op) => op.name));
   let zone: Promise<string> | undefined;
   // Today in the household's time zone, as every date Exhale speaks.
   const today = async () => {
@@ -177,7 +177,7 @@ export function registerPrompts(server: McpServer, core: Core, base: Actor): voi
     categories: async (value) => {
       if (!available.has('list_categories')) return [];
       try {
-        const { output } = await core.invoke('list_categories', base, {});
+        const { output } = await core.invoke('list_categories', base, {}, { surface: 'mcp' });
         const items = (output as { items?: Array<{ name: string }> }).items ?? [];
         return items.map((c) => c.name).filter((n) => searchKey(n).startsWith(searchKey(value)));
       } catch {

@@ -8,11 +8,12 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 
-import { type Actor, scopeAllows } from '../core/kernel/actor.ts';
+import type { Actor } from '../core/kernel/actor.ts';
 import type { Core } from '../core/kernel/core.ts';
 import { matchesText } from '../core/domain/text.ts';
-import { isOpError, toOpError } from '../core/kernel/errors.ts';
-import { type AnyOp, offeredOn } from '../core/kernel/op.ts';
+import { isOpError, toOpError } from '../core/errors/index.ts';
+import type { AnyOp } from '../core/kernel/op.ts';
+import { offers } from '../core/kernel/surface.ts';
 
 export const CONTEXT_URI = 'exhale://context';
 export const HOUSEHOLD_URI = 'exhale://household';
@@ -96,10 +97,13 @@ interface Item {
   name?: string;
 }
 
+/** Every op a resource reads runs as an MCP call. */
+const MCP = { surface: 'mcp' } as const;
+
 function usable(core: Core, actor: Actor, name: string | undefined): AnyOp | undefined {
   if (name === undefined) return undefined;
   const op = core.catalog.find((o) => o.name === name);
-  return op && offeredOn(op, 'mcp') && scopeAllows(actor.scope, op.scope) ? op : undefined;
+  return op && offers(op, actor, 'mcp') ? op : undefined;
 }
 
 function json(uri: string, value: unknown): ReadResourceResult {
@@ -119,7 +123,7 @@ function readError(error: unknown, uri: string, actor: Actor): Error {
 }
 
 async function listItems(core: Core, actor: Actor, spec: EntitySpec, op: AnyOp): Promise<Item[]> {
-  const { output } = await core.invoke(op, actor, spec.listInput);
+  const { output } = await core.invoke(op, actor, spec.listInput, MCP);
   const items = (output as Record<string, unknown>)[spec.itemsKey];
   return Array.isArray(items) ? (items as Item[]) : [];
 }
@@ -127,15 +131,16 @@ async function listItems(core: Core, actor: Actor, spec: EntitySpec, op: AnyOp):
 /** The live briefing: the get_context op when the catalog has it, else a small one built from reads. */
 async function briefing(core: Core, actor: Actor): Promise<unknown> {
   const getContext = usable(core, actor, 'get_context');
-  if (getContext) return (await core.invoke(getContext, actor, {})).output;
+  if (getContext) return (await core.invoke(getContext, actor, {}, MCP)).output;
   const [household, members, upcoming] = await Promise.all([
-    core.invoke('get_household', actor, {}),
-    core.invoke('list_members', actor, {}),
-    core.invoke('list_subscriptions', actor, {
-      status: ['active', 'trial'],
-      sort: 'next_charge_date',
-      limit: 20,
-    }),
+    core.invoke('get_household', actor, {}, MCP),
+    core.invoke('list_members', actor, {}, MCP),
+    core.invoke(
+      'list_subscriptions',
+      actor,
+      { status: ['active', 'trial'], sort: 'next_charge_date', limit: 20 },
+      MCP,
+    ),
   ]);
   return {
     household: household.output,
@@ -183,7 +188,7 @@ export function registerResources(
       async (uri, ctx) => {
         const actor = actorFor(ctx);
         try {
-          return json(uri.href, (await core.invoke('get_household', actor, {})).output);
+          return json(uri.href, (await core.invoke('get_household', actor, {}, MCP)).output);
         } catch (error) {
           throw readError(error, uri.href, actor);
         }
@@ -233,7 +238,7 @@ export function registerResources(
         const actor = actorFor(ctx);
         const id = String(Array.isArray(variables.id) ? variables.id[0] : variables.id);
         try {
-          if (getOp) return json(uri.href, (await core.invoke(getOp, actor, { id })).output);
+          if (getOp) return json(uri.href, (await core.invoke(getOp, actor, { id }, MCP)).output);
           const found = (await items(actor)).find((item) => item.id === id);
           if (!found) throw new ResourceNotFoundError(uri.href);
           return json(uri.href, found);

@@ -1,7 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 
 import type { InvokeResult } from '../core/kernel/core.ts';
-import { isOpError, toOpError } from '../core/kernel/errors.ts';
+import { isOpError, toOpError } from '../core/errors/index.ts';
 import type { AnyOp } from '../core/kernel/op.ts';
 import { type Locale, t } from '../core/i18n/index.ts';
 

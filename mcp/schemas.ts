@@ -2,6 +2,7 @@ import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 
 import type { AnyOp } from '../core/kernel/op.ts';
+import { strictInputOf } from '../core/kernel/surface.ts';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -91,8 +92,7 @@ function advertised(json: JsonSchema): StandardSchemaWithJSON {
 export function opSchemas(op: AnyOp): OpSchemas {
   let schemas = cache.get(op);
   if (!schemas) {
-    const strictInput = op.input instanceof z.ZodObject ? op.input.strict() : op.input;
-    const inputJson = jsonSchemaOf(strictInput, 'input');
+    const inputJson = jsonSchemaOf(strictInputOf(op), 'input');
     const outputJson = jsonSchemaOf(op.output, 'output');
     schemas = {
       input: advertised(inputJson),

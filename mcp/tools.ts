@@ -6,9 +6,10 @@ import type {
   ToolAnnotations,
 } from '@modelcontextprotocol/server';
 
-import { type Actor, scopeAllows } from '../core/kernel/actor.ts';
+import type { Actor } from '../core/kernel/actor.ts';
 import type { Core } from '../core/kernel/core.ts';
-import { type AnyOp, offeredOn } from '../core/kernel/op.ts';
+import type { AnyOp } from '../core/kernel/op.ts';
+import { opsFor } from '../core/kernel/surface.ts';
 import { needsConfirmation, registerConfirmTool, runConfirmed } from './confirm.ts';
 import { errorResult, successResult } from './results.ts';
 import { opSchemas } from './schemas.ts';
@@ -24,16 +25,6 @@ export function annotationsOf(op: AnyOp): ToolAnnotations {
     idempotentHint: op.idempotent === true,
     openWorldHint: false,
   };
-}
-
-/** The ops an actor gets as tools: offered on MCP, within the token's scope, owner-only ones for the owner. */
-export function toolOps(catalog: readonly AnyOp[], actor: Actor): AnyOp[] {
-  return catalog.filter(
-    (op) =>
-      offeredOn(op, 'mcp') &&
-      scopeAllows(actor.scope, op.scope) &&
-      (!op.ownerOnly || actor.role === 'owner'),
-  );
 }
 
 /** Whether the `confirm` tool is offered: only to tokens that can write but not without confirmation. */
@@ -52,7 +43,7 @@ export function registerOpTools(
   base: Actor,
   only: 'all' | ReadonlySet<string> = 'all',
 ): void {
-  for (const op of toolOps(core.catalog, base)) {
+  for (const op of opsFor(core.catalog, base, 'mcp')) {
     if (only !== 'all' && !only.has(op.name)) continue;
     const schemas = opSchemas(op);
     server.registerTool(
@@ -69,7 +60,11 @@ export function registerOpTools(
         try {
           if (needsConfirmation(op, actor, args))
             return await runConfirmed({ core, server }, op, actor, args, ctx);
-          return successResult(op, await core.invoke(op, actor, args), actor.locale);
+          return successResult(
+            op,
+            await core.invoke(op, actor, args, { surface: 'mcp' }),
+            actor.locale,
+          );
         } catch (error) {
           return errorResult(error, actor.locale, op.name);
         }

@@ -1,4 +1,4 @@
-import { OpError } from '../kernel/errors.ts';
+import { OpError } from '../errors/index.ts';
 import { dataBlock, neutralText } from './guard.ts';
 import type { ImageType, Part } from './model.ts';
 

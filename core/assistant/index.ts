@@ -1,7 +1,7 @@
-import { type Actor, scopeAllows } from '../kernel/actor.ts';
+import type { Actor } from '../kernel/actor.ts';
 import type { Core } from '../kernel/core.ts';
-import { isOpError, OpError } from '../kernel/errors.ts';
-import { offeredOn } from '../kernel/op.ts';
+import { isOpError, OpError } from '../errors/index.ts';
+import { offers, opsFor } from '../kernel/surface.ts';
 import { t } from '../i18n/index.ts';
 import { type Attachment, attachmentPart } from './attachments.ts';
 import { createClient } from './client.ts';
@@ -30,7 +30,7 @@ import {
   resolveSettings,
 } from './settings.ts';
 import { startQuestion } from './telemetry.ts';
-import { assistantActor, toolOps, toolSpecs } from './tools.ts';
+import { assistantActor, toolSpecs } from './tools.ts';
 import { costMicros, type Outcome, priceOf, recordUsage } from './usage.ts';
 
 export type { Attachment } from './attachments.ts';
@@ -174,7 +174,7 @@ export function createAssistant(deps: AssistantDeps): Assistant {
 
       const acting = assistantActor(actor);
       const documentMode = fileParts.length > 0;
-      const ops = toolOps(core.catalog, acting);
+      const ops = opsFor(core.catalog, acting, 'assistant');
       const canCreate = ops.some((op) => op.name === 'create_subscription');
       const tools = documentMode ? (canCreate ? [REPORT_SUBSCRIPTIONS] : []) : toolSpecs(ops);
       const [briefing, memory] = await Promise.all([
@@ -305,14 +305,11 @@ export function createAssistant(deps: AssistantDeps): Assistant {
       let applied;
       try {
         const op = core.op(proposal.op);
-        if (!offeredOn(op, 'assistant') || !scopeAllows(acting.scope, op.scope))
-          throw new OpError('forbidden');
-        applied = await core.invoke(
-          op,
-          acting,
-          proposal.args,
-          proposal.changes === undefined ? {} : { expectChanges: proposal.changes },
-        );
+        if (!offers(op, acting, 'assistant')) throw new OpError('forbidden');
+        applied = await core.invoke(op, acting, proposal.args, {
+          surface: 'assistant',
+          ...(proposal.changes === undefined ? {} : { expectChanges: proposal.changes }),
+        });
       } catch (error) {
         if (isOpError(error) && error.key === 'errors.preview_changed') {
           // The card no longer says what Confirm would do: it can never be applied as shown.
@@ -368,7 +365,12 @@ export function createAssistant(deps: AssistantDeps): Assistant {
       const decided = proposal.decided_at ? Date.parse(proposal.decided_at) : 0;
       if (now.getTime() - decided > limits.undoWindowMs)
         throw new OpError('conflict', 'assistant.proposal.undo_expired', { id: proposalId });
-      const undone = await core.invoke('undo', assistantActor(actor), { ids: [proposal.audit_id] });
+      const undone = await core.invoke(
+        'undo',
+        assistantActor(actor),
+        { ids: [proposal.audit_id] },
+        { surface: 'assistant' },
+      );
       await settleProposal(db, proposal, { undone_at: now.toISOString() });
       return {
         id: proposal.id,

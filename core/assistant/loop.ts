@@ -1,6 +1,6 @@
 import type { Actor } from '../kernel/actor.ts';
 import type { Core } from '../kernel/core.ts';
-import { isOpError } from '../kernel/errors.ts';
+import { isOpError } from '../errors/index.ts';
 import { type AnyOp, isWrite } from '../kernel/op.ts';
 import { proposalCard } from './cards.ts';
 import { reportedSubscriptions } from './documents.ts';
@@ -229,7 +229,7 @@ async function toolPart(input: LoopInput, call: ToolCall, result: LoopResult): P
     );
   if (isWrite(op)) return toolResult(call, await prepare(input, op.name, args, result));
   try {
-    const read = await input.core.invoke(op, input.actor, args);
+    const read = await input.core.invoke(op, input.actor, args, { surface: 'assistant' });
     const json = neutralJson(read.output);
     const bytes = Buffer.byteLength(json);
     if (bytes > input.limits.toolResultBytes) {
@@ -266,7 +266,7 @@ async function prepare(
   const op = core.op(opName);
   let dry;
   try {
-    dry = await core.invoke(op, actor, args, { dryRun: true });
+    dry = await core.invoke(op, actor, args, { dryRun: true, surface: 'assistant' });
   } catch (error) {
     if (isOpError(error) && error.code !== 'internal')
       return `Not prepared (${opName}): ${oneLine(error.render(actor.locale))}`;

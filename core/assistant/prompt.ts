@@ -18,7 +18,7 @@ Rules:
 
 /** The household briefing (get_context, read as the assistant), as a data block. */
 export async function briefingBlock(core: Core, actor: Actor): Promise<string> {
-  const briefing = await core.invoke('get_context', actor, {});
+  const briefing = await core.invoke('get_context', actor, {}, { surface: 'assistant' });
   return dataBlock('household_briefing', neutralJson(briefing.output));
 }
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { isValidDate } from '../domain/dates.ts';
 import type { Actor } from '../kernel/actor.ts';
 import type { Core } from '../kernel/core.ts';
-import { isOpError } from '../kernel/errors.ts';
+import { isOpError } from '../errors/index.ts';
 import { t } from '../i18n/index.ts';
 import type { ToolSpec } from './model.ts';
 
@@ -94,7 +94,10 @@ export async function showScreen(
         const items: Obj[] = [];
         for (const id of input.subscription_ids) {
           try {
-            items.push((await core.invoke('get_subscription', actor, { id })).output as Obj);
+            items.push(
+              (await core.invoke('get_subscription', actor, { id }, { surface: 'assistant' }))
+                .output as Obj,
+            );
           } catch (error) {
             if (isOpError(error) && error.code === 'not_found')
               return { ok: false, problem: `show_screen: no subscription ${id}` };

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 
 import { type Actor, type Scope, scopeAllows } from '../kernel/actor.ts';
-import { type AnyOp, offeredOn } from '../kernel/op.ts';
+import type { AnyOp } from '../kernel/op.ts';
+import { strictInputOf } from '../kernel/surface.ts';
 import type { ToolSpec } from './model.ts';
 import { SHOW_SCREEN } from './screen.ts';
 
@@ -24,25 +25,13 @@ export function assistantActor(member: Actor): Actor {
   };
 }
 
-/** The ops offered as tools: not excluded from the assistant, within its scope, owner-only ones for owners. */
-export function toolOps(catalog: readonly AnyOp[], actor: Actor): AnyOp[] {
-  return catalog.filter(
-    (op) =>
-      offeredOn(op, 'assistant') &&
-      (op.household ?? 'required') === 'required' &&
-      scopeAllows(actor.scope, op.scope) &&
-      (!op.ownerOnly || actor.role === 'owner'),
-  );
-}
-
 const specCache = new WeakMap<AnyOp, ToolSpec>();
 
 /** An op as a tool: its name, description and input JSON Schema (strict, gate keys removed), built once. */
 export function toolSpecOf(op: AnyOp): ToolSpec {
   let spec = specCache.get(op);
   if (!spec) {
-    const input = op.input instanceof z.ZodObject ? op.input.strict() : op.input;
-    const { $schema: _dialect, ...schema } = z.toJSONSchema(input, {
+    const { $schema: _dialect, ...schema } = z.toJSONSchema(strictInputOf(op), {
       io: 'input',
       unrepresentable: 'any',
     }) as Record<string, unknown>;

@@ -1,5 +1,5 @@
 import type { Core } from '../kernel/core.ts';
-import { offeredOn } from '../kernel/op.ts';
+import { surfaceOps } from '../kernel/surface.ts';
 import { type Locale, t } from '../i18n/index.ts';
 import { showActivity, undoLatest } from './features/activity.ts';
 import { startAdd } from './features/add.ts';
@@ -76,11 +76,8 @@ export const COMMANDS: readonly CommandSpec[] = [
 
 /** The commands this catalog supports (an op missing or not offered on chat hides its command). */
 export function availableCommands(core: Core): CommandSpec[] {
-  return COMMANDS.filter((c) => {
-    if (c.op === null) return true;
-    const op = core.catalog.find((o) => o.name === c.op);
-    return op !== undefined && offeredOn(op, 'chat');
-  });
+  const offered = new Set(surfaceOps(core.catalog, 'chat').map((op) => op.name));
+  return COMMANDS.filter((c) => c.op === null || offered.has(c.op));
 }
 
 export function findCommand(core: Core, name: string): CommandSpec | undefined {

@@ -1,6 +1,6 @@
 import type { AssistantMessage } from '../assistant/index.ts';
 import type { Core } from '../kernel/core.ts';
-import { isOpError, OpError } from '../kernel/errors.ts';
+import { isOpError, OpError } from '../errors/index.ts';
 import type { ChangeEvent } from '../kernel/events.ts';
 import { type Locale, t } from '../i18n/index.ts';
 import type { Reminder } from '../reminders/types.ts';

@@ -97,7 +97,7 @@ export class Turn {
   }
 
   invoke(name: string, input: unknown, options?: InvokeOptions): Promise<InvokeResult> {
-    return this.core.invoke(name, this.actor, input, options);
+    return this.core.invoke(name, this.actor, input, { ...options, surface: 'chat' });
   }
 
   /** Runs slow work, showing "typing…" only if it takes longer than a moment. */

@@ -2,7 +2,7 @@ import { isCurrency } from '../domain/currencies.ts';
 import type { CycleUnit } from '../domain/cycles.ts';
 import { isValidDate } from '../domain/dates.ts';
 import { type Locale, t } from '../i18n/index.ts';
-import { Url } from '../ops/shared/schemas.ts';
+import { Url } from '../domain/schemas.ts';
 import { currencyOfSymbol } from './currencySymbols.ts';
 
 /**

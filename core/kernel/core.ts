@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { type z, ZodObject } from 'zod';
+import type { z } from 'zod';
 
 import { localDate } from '../domain/dates.ts';
 import {
@@ -8,16 +8,17 @@ import {
   type StoredSummary,
   storedActivity,
 } from '../i18n/activity.ts';
-import type { Household } from '../ops/shared/schemas.ts';
+import type { Household } from '../domain/schemas.ts';
 import type { Database } from '../store/connection.ts';
 import { type Change, TrackedTx } from '../store/tracked.ts';
 import { type Actor, scopeAllows } from './actor.ts';
-import { OpError } from './errors.ts';
+import { OpError } from '../errors/index.ts';
 import { type ChangeEvent, type EventBus, InMemoryEventBus } from './events.ts';
 import { randomId } from './ids.ts';
-import type { AnyOp, OpContext, OpSpec } from './op.ts';
+import type { AnyOp, OpContext, OpSpec, Surface } from './op.ts';
 import { followPrivacy, privateOwnerOf } from './privacy.ts';
 import { changeFingerprint } from './preview.ts';
+import { assertOffered, strictInputOf } from './surface.ts';
 import { parseInput } from './validation.ts';
 
 export interface InvokeOptions {
@@ -28,6 +29,11 @@ export interface InvokeOptions {
    * otherwise roll back and refuse with `errors.preview_changed`.
    */
   expectChanges?: string;
+  /**
+   * The surface calling (MCP, assistant, chat, web, CLI): an op excluded there is refused with
+   * `errors.not_on_surface`, whoever asks. Absent only for internal calls (tests, the composition root).
+   */
+  surface?: Surface;
 }
 
 export interface InvokeResult<T = unknown> {
@@ -77,8 +83,6 @@ export class Core<C extends readonly AnyOp[] = readonly AnyOp[]> {
   readonly newId: (prefix: string) => string;
   private readonly validateOutputs: boolean;
   private readonly byName: Map<string, AnyOp>;
-  /** Top-level inputs are strict: an unknown field is an error, not silently dropped (agents learn from it). */
-  private readonly strictInputs = new WeakMap<AnyOp, z.ZodType>();
 
   constructor(options: CoreOptions<C>) {
     this.db = options.db;
@@ -122,8 +126,9 @@ export class Core<C extends readonly AnyOp[] = readonly AnyOp[]> {
     options: InvokeOptions = {},
   ): Promise<InvokeResult<z.output<O>>> {
     const op = (typeof opOrName === 'string' ? this.op(opOrName) : opOrName) as OpSpec<I, O>;
+    assertOffered(op as unknown as AnyOp, options.surface);
     const parsed = parseInput(
-      this.strictInput(op as unknown as AnyOp),
+      strictInputOf(op as unknown as AnyOp),
       input,
       actor.locale,
     ) as z.output<I>;
@@ -205,15 +210,6 @@ export class Core<C extends readonly AnyOp[] = readonly AnyOp[]> {
       dryRun: false,
       auditId: committed.audited ? auditId : null,
     };
-  }
-
-  private strictInput(op: AnyOp): z.ZodType {
-    let schema = this.strictInputs.get(op);
-    if (!schema) {
-      schema = op.input instanceof ZodObject ? op.input.strict() : op.input;
-      this.strictInputs.set(op, schema);
-    }
-    return schema;
   }
 
   private authorize(op: AnyOp, actor: Actor): void {

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 
 import type { ActivityText } from '../i18n/activity.ts';
-import type { Household } from '../ops/shared/schemas.ts';
+import type { Household } from '../domain/schemas.ts';
 import type { TrackedTx } from '../store/tracked.ts';
 import type { Actor, Scope } from './actor.ts';
 

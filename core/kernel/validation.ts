@@ -1,8 +1,8 @@
 import { z } from 'zod';
 
-import { AMOUNT_PATTERN } from '../ops/shared/schemas.ts';
+import { AMOUNT_PATTERN } from '../domain/schemas.ts';
 import { type Locale, t } from '../i18n/index.ts';
-import { type InputIssue, OpError } from './errors.ts';
+import { type InputIssue, OpError } from '../errors/index.ts';
 
 /** Patterns with a sentence of their own; zod reports a regex as its `/…/` text. */
 const PATTERN_KEYS = new Map<string, string>([[String(AMOUNT_PATTERN), 'errors.input.amount']]);

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 
-import { OpError } from '../kernel/errors.ts';
+import { OpError } from '../errors/index.ts';
 
 /** A stored row as the database returns it: text, numbers and nulls only (see the migration). */
 export type Row = Record<string, string | number | null>;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
 import { newcomerActor } from '../../core/kernel/actor.ts';
-import { OpError } from '../../core/kernel/errors.ts';
+import { OpError } from '../../core/errors/index.ts';
 import { type AnyOp, isWrite } from '../../core/kernel/op.ts';
 import { catalog } from '../../core/ops/catalog.ts';
 import { dumpDatabase } from '../helpers/dump.ts';

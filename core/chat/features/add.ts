@@ -1,6 +1,6 @@
 import { localDate } from '../../domain/dates.ts';
 import { searchKey } from '../../domain/text.ts';
-import { isOpError } from '../../kernel/errors.ts';
+import { isOpError } from '../../errors/index.ts';
 import type { AddDraft } from '../actions.ts';
 import { subscriptionLines } from '../cards.ts';
 import { setAwaiting } from '../flows.ts';

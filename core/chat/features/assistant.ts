@@ -5,7 +5,7 @@ import type {
   ProposalView,
 } from '../../assistant/index.ts';
 import { LIMITS } from '../../assistant/limits.ts';
-import { isOpError, OpError } from '../../kernel/errors.ts';
+import { isOpError, OpError } from '../../errors/index.ts';
 import type { ReplyBuilder } from '../reply.ts';
 import type { Turn } from '../turn.ts';
 import type { Channel, IncomingFile, SentRef } from '../types.ts';

@@ -1,4 +1,4 @@
-import type { Conversion } from '../../ops/shared/schemas.ts';
+import type { Conversion } from '../../domain/schemas.ts';
 import { formatDate, money } from '../format.ts';
 import type { Turn } from '../turn.ts';
 

@@ -1,5 +1,5 @@
 import { localDate } from '../../domain/dates.ts';
-import type { Conversion } from '../../ops/shared/schemas.ts';
+import type { Conversion } from '../../domain/schemas.ts';
 import { cycleText, formatDate, money, relativeDay } from '../format.ts';
 import { conversionLines } from './conversion.ts';
 import type { SentRef } from '../types.ts';

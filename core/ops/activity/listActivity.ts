@@ -4,9 +4,9 @@ import { renderSummary } from '../../i18n/activity.ts';
 import { defineOp } from '../../kernel/op.ts';
 import type { AuditRow } from '../../store/repos/audit.ts';
 import { changesOf } from '../../store/repos/audit.ts';
-import { OpError } from '../../kernel/errors.ts';
+import { OpError } from '../../errors/index.ts';
 import { household, requireOwned } from '../shared/context.ts';
-import { Id } from '../shared/schemas.ts';
+import { Id } from '../../domain/schemas.ts';
 import { canUndo, visibleEntries } from './visibility.ts';
 
 export const ActivityEntry = z.object({

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 
 import { renderSummary } from '../../i18n/activity.ts';
-import { OpError } from '../../kernel/errors.ts';
+import { OpError } from '../../errors/index.ts';
 import { defineOp, type OpContext } from '../../kernel/op.ts';
 import { type AuditRow, changesOf } from '../../store/repos/audit.ts';
-import { Id } from '../shared/schemas.ts';
+import { Id } from '../../domain/schemas.ts';
 import { undoRefusal, visibleEntries } from './visibility.ts';
 
 export const undo = defineOp({

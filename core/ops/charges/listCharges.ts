@@ -5,7 +5,7 @@ import { defineOp } from '../../kernel/op.ts';
 import { chargesBetween } from '../../store/repos/charges.ts';
 import { type SubscriptionRow, visibleSubscriptions } from '../../store/repos/subscriptions.ts';
 import { fieldError, household, requireSubscription } from '../shared/context.ts';
-import { Charge, Id, IsoDate } from '../shared/schemas.ts';
+import { Charge, Id, IsoDate } from '../../domain/schemas.ts';
 
 export const listCharges = defineOp({
   name: 'list_charges',

@@ -5,7 +5,7 @@ import { defineOp } from '../../kernel/op.ts';
 import { priceChangesBySubscription } from '../../store/repos/charges.ts';
 import { type SubscriptionRow, visibleSubscriptions } from '../../store/repos/subscriptions.ts';
 import { household, requireSubscription } from '../shared/context.ts';
-import { Id, IsoDate } from '../shared/schemas.ts';
+import { Id, IsoDate } from '../../domain/schemas.ts';
 
 export const PriceChange = z.object({
   id: z.string(),

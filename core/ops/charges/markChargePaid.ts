@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 import { defineOp } from '../../kernel/op.ts';
 import { fieldError, requireSubscription, toMinor } from '../shared/context.ts';
-import { Amount, Charge, Currency, Id, IsoDate } from '../shared/schemas.ts';
+import { Amount, Charge, Currency, Id, IsoDate } from '../../domain/schemas.ts';
 import { expectedPrice, recordCharge } from './record.ts';
 
 export const markChargePaid = defineOp({

@@ -5,7 +5,7 @@ import { cycleOf, type SubscriptionRow } from '../../store/repos/subscriptions.t
 import { formatAmount } from '../../domain/money.ts';
 import { fieldError, nowIso } from '../shared/context.ts';
 import { firstIndexOnOrAfter, nthOccurrence } from '../../domain/cycles.ts';
-import type { Charge } from '../shared/schemas.ts';
+import type { Charge } from '../../domain/schemas.ts';
 
 /** The price a subscription's series expects on a date, from its price history. */
 export async function expectedPrice(

@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 import { defineOp } from '../../kernel/op.ts';
 import { requireSubscription } from '../shared/context.ts';
-import { Charge, Id, IsoDate } from '../shared/schemas.ts';
+import { Charge, Id, IsoDate } from '../../domain/schemas.ts';
 import { expectedPrice, recordCharge } from './record.ts';
 
 export const skipCharge = defineOp({

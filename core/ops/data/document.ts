@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 import { CYCLE_UNITS } from '../../domain/cycles.ts';
 import { PAYMENT_KINDS } from '../organize/fields.ts';
-import { Currency, IsoDate, Member, Share, ShortName, SubscriptionStatus } from '../shared/schemas.ts';
+import { Currency, IsoDate, Member, Share, ShortName, SubscriptionStatus } from '../../domain/schemas.ts';
 
 /** The version tag of Exhale's own export. A reader refuses tags it doesn't know. */
 export const EXHALE_FORMAT = 'exhale/1';

@@ -7,7 +7,7 @@ import { chunked, type SubscriptionRow, subscriptionViews, visibleSubscriptions 
 import type { Row } from '../../store/tracked.ts';
 import { memberView } from '../household/views.ts';
 import { household } from '../shared/context.ts';
-import type { Subscription } from '../shared/schemas.ts';
+import type { Subscription } from '../../domain/schemas.ts';
 import { type DocSubscription, EXHALE_FORMAT, ExhaleDocument } from './document.ts';
 import { subscriptionsCsv } from './subscriptionsCsv.ts';
 

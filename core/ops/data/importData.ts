@@ -1,12 +1,12 @@
 import { z } from 'zod';
 
 import { readWallos, type SourceIssue, wallosSubscriptions } from '../../imports/wallos.ts';
-import { type InputIssue, isOpError, OpError } from '../../kernel/errors.ts';
+import { type InputIssue, isOpError, OpError } from '../../errors/index.ts';
 import { defineOp, type OpContext } from '../../kernel/op.ts';
 import { parseInput } from '../../kernel/validation.ts';
 import { t } from '../../i18n/index.ts';
 import { household } from '../shared/context.ts';
-import { Currency } from '../shared/schemas.ts';
+import { Currency } from '../../domain/schemas.ts';
 import { resolveOwner } from '../subscriptions/fields.ts';
 import { ImportEnvelope } from './document.ts';
 import { checkItem, type ValidItem } from './importItem.ts';

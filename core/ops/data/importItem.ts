@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 import { nextOccurrence } from '../../domain/cycles.ts';
-import { type InputIssue, isOpError } from '../../kernel/errors.ts';
+import { type InputIssue, isOpError } from '../../errors/index.ts';
 import type { OpContext } from '../../kernel/op.ts';
 import { parseInput } from '../../kernel/validation.ts';
 import type { SubscriptionRow } from '../../store/repos/subscriptions.ts';
@@ -17,7 +17,7 @@ import {
   ShortName,
   SubscriptionStatus,
   Url,
-} from '../shared/schemas.ts';
+} from '../../domain/schemas.ts';
 import { checkDates, ShareInput } from '../subscriptions/fields.ts';
 
 /**

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 
-import { OpError } from '../../kernel/errors.ts';
+import { OpError } from '../../errors/index.ts';
 import { defineOp } from '../../kernel/op.ts';
 import { nowIso } from '../shared/context.ts';
 import { canonicalTimeZone } from '../../domain/dates.ts';
-import { Currency, Household, Language, Member, Name, TimeZone } from '../shared/schemas.ts';
+import { Currency, Household, Language, Member, Name, TimeZone } from '../../domain/schemas.ts';
 import { DEFAULT_REMINDERS, householdView, memberView } from './views.ts';
 
 export const createHousehold = defineOp({

@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 import { defineOp } from '../../kernel/op.ts';
 import { household } from '../shared/context.ts';
-import { Household } from '../shared/schemas.ts';
+import { Household } from '../../domain/schemas.ts';
 
 export const getHousehold = defineOp({
   name: 'get_household',

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 
-import { OpError } from '../../kernel/errors.ts';
+import { OpError } from '../../errors/index.ts';
 import { defineOp } from '../../kernel/op.ts';
 import type { Row } from '../../store/tracked.ts';
 import { nowIso } from '../shared/context.ts';
-import { Household, Language, Member, Name } from '../shared/schemas.ts';
+import { Household, Language, Member, Name } from '../../domain/schemas.ts';
 import { DEFAULT_REMINDERS, householdView, memberView } from './views.ts';
 
 export const joinHousehold = defineOp({

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { defineOp } from '../../kernel/op.ts';
 import type { Row } from '../../store/tracked.ts';
 import { household } from '../shared/context.ts';
-import { Member } from '../shared/schemas.ts';
+import { Member } from '../../domain/schemas.ts';
 import { memberView } from './views.ts';
 
 export const listMembers = defineOp({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import { OpError } from '../../kernel/errors.ts';
+import { OpError } from '../../errors/index.ts';
 import { defineOp } from '../../kernel/op.ts';
 import type { Row } from '../../store/tracked.ts';
 import { household, memberId, nowIso, requireOwned } from '../shared/context.ts';

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { defineOp } from '../../kernel/op.ts';
 import { household, nowIso } from '../shared/context.ts';
 import { canonicalTimeZone } from '../../domain/dates.ts';
-import { Currency, Household, Language, Name, TimeZone } from '../shared/schemas.ts';
+import { Currency, Household, Language, Name, TimeZone } from '../../domain/schemas.ts';
 import { householdView } from './views.ts';
 
 export const updateHousehold = defineOp({

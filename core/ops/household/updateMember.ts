@@ -1,10 +1,10 @@
 import { z } from 'zod';
 
-import { OpError } from '../../kernel/errors.ts';
+import { OpError } from '../../errors/index.ts';
 import { defineOp } from '../../kernel/op.ts';
 import type { Row } from '../../store/tracked.ts';
 import { household, requireOwned } from '../shared/context.ts';
-import { Language, Member, Name } from '../shared/schemas.ts';
+import { Language, Member, Name } from '../../domain/schemas.ts';
 import { memberView } from './views.ts';
 
 export const updateMember = defineOp({

@@ -6,7 +6,7 @@ import { convertMinor, formatAmount } from '../../domain/money.ts';
 import type { OpContext } from '../../kernel/op.ts';
 import { loadRateBook } from '../../store/repos/fx.ts';
 import { household } from '../shared/context.ts';
-import type { Conversion } from '../shared/schemas.ts';
+import type { Conversion } from '../../domain/schemas.ts';
 
 export type ConversionFacts = z.input<typeof Conversion>;
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 import { formatAmount, parseAmount } from '../../domain/money.ts';
 import { defineOp } from '../../kernel/op.ts';
-import { Conversion } from '../shared/schemas.ts';
+import { Conversion } from '../../domain/schemas.ts';
 import { Converter } from './convert.ts';
 import { fullRows, RUNNING } from './load.ts';
 import { collectSavings, Finding } from './savings.ts';

@@ -5,7 +5,7 @@ import { t } from '../../i18n/index.ts';
 import { defineOp } from '../../kernel/op.ts';
 import { monthlyMinor, nextChargeDate } from '../../store/repos/subscriptions.ts';
 import { household } from '../shared/context.ts';
-import { Conversion } from '../shared/schemas.ts';
+import { Conversion } from '../../domain/schemas.ts';
 import { fullRows, RUNNING } from './load.ts';
 import { collectSavings } from './savings.ts';
 import { Tally } from './tally.ts';

@@ -7,7 +7,7 @@ import { defineOp, type OpContext } from '../../kernel/op.ts';
 import { chargesBetween } from '../../store/repos/charges.ts';
 import { monthlyMinor } from '../../store/repos/subscriptions.ts';
 import { fieldError } from '../shared/context.ts';
-import { Conversion, IsoDate } from '../shared/schemas.ts';
+import { Conversion, IsoDate } from '../../domain/schemas.ts';
 import { Converter } from './convert.ts';
 import {
   type CostRow,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 import { formatAmount } from '../../domain/money.ts';
 import { defineOp } from '../../kernel/op.ts';
-import { Conversion } from '../shared/schemas.ts';
+import { Conversion } from '../../domain/schemas.ts';
 import { fullRows } from './load.ts';
 import { collectUpcoming, UpcomingItem } from './upcoming.ts';
 

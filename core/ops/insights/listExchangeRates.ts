@@ -5,7 +5,7 @@ import { defineOp } from '../../kernel/op.ts';
 import { loadRateBook, manualCurrencies } from '../../store/repos/fx.ts';
 import { visibleSubscriptions } from '../../store/repos/subscriptions.ts';
 import { household } from '../shared/context.ts';
-import { IsoDate } from '../shared/schemas.ts';
+import { IsoDate } from '../../domain/schemas.ts';
 import { perEurText } from './rates.ts';
 
 const Known = z.object({ per_eur: z.string(), date: z.string() }).nullable();

@@ -4,7 +4,7 @@ import { formatRate } from '../../domain/fx.ts';
 import { defineOp } from '../../kernel/op.ts';
 import { loadRateBook, manualRate } from '../../store/repos/fx.ts';
 import { fieldError, household } from '../shared/context.ts';
-import { Currency, IsoDate } from '../shared/schemas.ts';
+import { Currency, IsoDate } from '../../domain/schemas.ts';
 import { perEurText, RateText } from './rates.ts';
 
 export const setExchangeRate = defineOp({

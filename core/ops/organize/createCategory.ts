@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 import { defineOp } from '../../kernel/op.ts';
 import { household, nowIso } from '../shared/context.ts';
-import { Category, ShortName } from '../shared/schemas.ts';
+import { Category, ShortName } from '../../domain/schemas.ts';
 import { Color } from './fields.ts';
 import { assertNameFree } from './names.ts';
 import { categoryView } from './views.ts';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 import { defineOp } from '../../kernel/op.ts';
 import { household, nowIso } from '../shared/context.ts';
-import { PaymentMethod, ShortName } from '../shared/schemas.ts';
+import { PaymentMethod, ShortName } from '../../domain/schemas.ts';
 import { Last4, PaymentKind } from './fields.ts';
 import { assertNameFree } from './names.ts';
 import { paymentMethodView } from './views.ts';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 import { defineOp } from '../../kernel/op.ts';
 import { household, nowIso } from '../shared/context.ts';
-import { ShortName, Tag } from '../shared/schemas.ts';
+import { ShortName, Tag } from '../../domain/schemas.ts';
 import { assertNameFree } from './names.ts';
 import { tagView } from './views.ts';
 

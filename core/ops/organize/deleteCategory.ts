@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 import { defineOp } from '../../kernel/op.ts';
-import { Id, Ref } from '../shared/schemas.ts';
+import { Id, Ref } from '../../domain/schemas.ts';
 import { ReassignTo } from './fields.ts';
 import { deletedSummary, deleteReassigning } from './reassign.ts';
 

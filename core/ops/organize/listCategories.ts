@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 import { defineOp } from '../../kernel/op.ts';
-import { Category } from '../shared/schemas.ts';
+import { Category } from '../../domain/schemas.ts';
 import { categoryView, countsBy, householdRows } from './views.ts';
 
 export const listCategories = defineOp({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 import { defineOp } from '../../kernel/op.ts';
-import { PaymentMethod } from '../shared/schemas.ts';
+import { PaymentMethod } from '../../domain/schemas.ts';
 import { countsBy, householdRows, paymentMethodView } from './views.ts';
 
 export const listPaymentMethods = defineOp({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 import { defineOp } from '../../kernel/op.ts';
-import { Tag } from '../shared/schemas.ts';
+import { Tag } from '../../domain/schemas.ts';
 import { householdRows, tagCounts, tagView } from './views.ts';
 
 export const listTags = defineOp({

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { defineOp } from '../../kernel/op.ts';
 import type { Row } from '../../store/tracked.ts';
 import { fieldError, requireOwned } from '../shared/context.ts';
-import { Category, Id, Ref } from '../shared/schemas.ts';
+import { Category, Id, Ref } from '../../domain/schemas.ts';
 import { reassignSubscriptions } from './reassign.ts';
 import { loadCategory } from './views.ts';
 

@@ -1,4 +1,4 @@
-import { OpError } from '../../kernel/errors.ts';
+import { OpError } from '../../errors/index.ts';
 import type { OpContext } from '../../kernel/op.ts';
 import { household } from '../shared/context.ts';
 

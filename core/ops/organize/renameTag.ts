@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { defineOp } from '../../kernel/op.ts';
 import type { Row } from '../../store/tracked.ts';
 import { requireOwned } from '../shared/context.ts';
-import { Id, ShortName, Tag } from '../shared/schemas.ts';
+import { Id, ShortName, Tag } from '../../domain/schemas.ts';
 import { assertNameFree } from './names.ts';
 import { applyPatch } from './patch.ts';
 import { loadTag } from './views.ts';

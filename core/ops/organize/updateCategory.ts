@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { defineOp } from '../../kernel/op.ts';
 import type { Row } from '../../store/tracked.ts';
 import { requireOwned } from '../shared/context.ts';
-import { Category, Id, ShortName } from '../shared/schemas.ts';
+import { Category, Id, ShortName } from '../../domain/schemas.ts';
 import { Color } from './fields.ts';
 import { assertNameFree } from './names.ts';
 import { applyPatch } from './patch.ts';

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { defineOp } from '../../kernel/op.ts';
 import type { Row } from '../../store/tracked.ts';
 import { requireOwned } from '../shared/context.ts';
-import { Id, PaymentMethod, ShortName } from '../shared/schemas.ts';
+import { Id, PaymentMethod, ShortName } from '../../domain/schemas.ts';
 import { Last4, PaymentKind } from './fields.ts';
 import { assertNameFree } from './names.ts';
 import { applyPatch } from './patch.ts';

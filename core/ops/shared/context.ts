@@ -1,10 +1,10 @@
 import { formatAmount, MAX_MINOR, parseAmount } from '../../domain/money.ts';
 import { minorUnits } from '../../domain/currencies.ts';
-import { type EntityName, notFound, OpError } from '../../kernel/errors.ts';
+import { type EntityName, notFound, OpError } from '../../errors/index.ts';
 import type { OpContext } from '../../kernel/op.ts';
 import { t } from '../../i18n/index.ts';
 import { type SubscriptionRow, visibleSubscriptions } from '../../store/repos/subscriptions.ts';
-import type { Household } from './schemas.ts';
+import type { Household } from '../../domain/schemas.ts';
 
 /** The actor's household; the kernel guarantees it for every op that needs one. */
 export function household(ctx: OpContext): Household {

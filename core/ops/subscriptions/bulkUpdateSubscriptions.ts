@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import { notFound } from '../../kernel/errors.ts';
+import { notFound } from '../../errors/index.ts';
 import { defineOp } from '../../kernel/op.ts';
 import {
   type SubscriptionRow,
@@ -8,7 +8,7 @@ import {
   chunked,
 } from '../../store/repos/subscriptions.ts';
 import { household, nowIso } from '../shared/context.ts';
-import { Id } from '../shared/schemas.ts';
+import { Id } from '../../domain/schemas.ts';
 import { ensureTags, resolveNamed, setTagLinks, TagNames } from './fields.ts';
 import { cancel, pause, remove, resume } from './lifecycle.ts';
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { defineOp } from '../../kernel/op.ts';
 import type { SubscriptionRow } from '../../store/repos/subscriptions.ts';
 import { household, nowIso, toMinor } from '../shared/context.ts';
-import { Subscription } from '../shared/schemas.ts';
+import { Subscription } from '../../domain/schemas.ts';
 import {
   checkDates,
   ensureTags,

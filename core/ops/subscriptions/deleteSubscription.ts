@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 import { defineOp } from '../../kernel/op.ts';
 import { requireSubscription } from '../shared/context.ts';
-import { Id } from '../shared/schemas.ts';
+import { Id } from '../../domain/schemas.ts';
 import { remove } from './lifecycle.ts';
 
 export const deleteSubscription = defineOp({

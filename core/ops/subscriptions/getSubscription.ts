@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 import { defineOp } from '../../kernel/op.ts';
-import { Id, Subscription } from '../shared/schemas.ts';
+import { Id, Subscription } from '../../domain/schemas.ts';
 import { loadView } from './view.ts';
 
 export const getSubscription = defineOp({

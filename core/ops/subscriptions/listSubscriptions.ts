@@ -12,7 +12,7 @@ import {
   whereStatusOn,
 } from '../../store/repos/subscriptions.ts';
 import { household, requireOwned } from '../shared/context.ts';
-import { Id, IsoDate, Paging, Subscription, SubscriptionStatus } from '../shared/schemas.ts';
+import { Id, IsoDate, Paging, Subscription, SubscriptionStatus } from '../../domain/schemas.ts';
 
 const SORT_COLUMNS = [
   'id',

@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 import { defineOp } from '../../kernel/op.ts';
 import { requireSubscription } from '../shared/context.ts';
-import { Id, Subscription } from '../shared/schemas.ts';
+import { Id, Subscription } from '../../domain/schemas.ts';
 import { pause } from './lifecycle.ts';
 import { loadView } from './view.ts';
 

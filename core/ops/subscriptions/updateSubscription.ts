@@ -6,7 +6,7 @@ import { defineOp, type OpContext } from '../../kernel/op.ts';
 import { priceChangesBySubscription } from '../../store/repos/charges.ts';
 import type { SubscriptionRow } from '../../store/repos/subscriptions.ts';
 import { fieldError, household, nowIso, requireSubscription, toMinor } from '../shared/context.ts';
-import { Id, IsoDate, Subscription } from '../shared/schemas.ts';
+import { Id, IsoDate, Subscription } from '../../domain/schemas.ts';
 import {
   checkDates,
   ensureTags,

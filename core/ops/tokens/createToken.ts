@@ -4,7 +4,7 @@ import { hashToken, tokenFromSeed, tokenPrefix } from '../../auth/tokens.ts';
 import { SCOPES } from '../../kernel/actor.ts';
 import { defineOp } from '../../kernel/op.ts';
 import { household, memberId, nowIso } from '../shared/context.ts';
-import { ShortName } from '../shared/schemas.ts';
+import { ShortName } from '../../domain/schemas.ts';
 
 export const createToken = defineOp({
   name: 'create_token',

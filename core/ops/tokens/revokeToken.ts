@@ -1,9 +1,9 @@
 import { z } from 'zod';
 
-import { notFound } from '../../kernel/errors.ts';
+import { notFound } from '../../errors/index.ts';
 import { defineOp } from '../../kernel/op.ts';
 import { nowIso, requireOwned } from '../shared/context.ts';
-import { Id } from '../shared/schemas.ts';
+import { Id } from '../../domain/schemas.ts';
 import type { TokenRow } from './view.ts';
 
 export const revokeToken = defineOp({

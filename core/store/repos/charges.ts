@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 
 import { expectedCharges, type PriceChangeInput } from '../../domain/charges.ts';
 import { formatAmount } from '../../domain/money.ts';
-import type { Charge } from '../../ops/shared/schemas.ts';
+import type { Charge } from '../../domain/schemas.ts';
 import { chunked, cycleOf, type SubscriptionRow } from './subscriptions.ts';
 
 export interface ChargeRow {

@@ -8,7 +8,7 @@ import {
 } from '../../domain/cycles.ts';
 import { formatAmount, formatPercent } from '../../domain/money.ts';
 import type { Actor } from '../../kernel/actor.ts';
-import type { Subscription } from '../../ops/shared/schemas.ts';
+import type { Subscription } from '../../domain/schemas.ts';
 
 /** A `subscriptions` row as stored. */
 export interface SubscriptionRow {

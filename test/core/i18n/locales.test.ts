@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { ERROR_CODES } from '../../../core/kernel/errors.ts';
+import { ERROR_CODES } from '../../../core/errors/index.ts';
 import { catalogFor, LOCALES, t } from '../../../core/i18n/index.ts';
 
 describe('texts', () => {

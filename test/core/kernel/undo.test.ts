@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import type { OpError } from '../../../core/kernel/errors.ts';
+import type { OpError } from '../../../core/errors/index.ts';
 import { createTestHousehold, type TestHousehold } from '../../helpers/testCore.ts';
 
 describe('undo', () => {

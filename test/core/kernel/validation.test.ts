@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
-import { OpError } from '../../../core/kernel/errors.ts';
+import { OpError } from '../../../core/errors/index.ts';
 import { parseInput } from '../../../core/kernel/validation.ts';
 
 const Input = z.strictObject({

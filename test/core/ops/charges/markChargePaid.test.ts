@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { OpError } from '../../../../core/kernel/errors.ts';
+import { OpError } from '../../../../core/errors/index.ts';
 import { createTestHousehold, type TestHousehold } from '../../../helpers/testCore.ts';
 
 describe('mark_charge_paid and skip_charge', () => {

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import type { Actor } from '../../../../core/kernel/actor.ts';
-import { OpError } from '../../../../core/kernel/errors.ts';
+import { OpError } from '../../../../core/errors/index.ts';
 import { createTestHousehold, type TestHousehold } from '../../../helpers/testCore.ts';
 import { loadEcbFixtures } from '../../fx/fixtures.ts';
 

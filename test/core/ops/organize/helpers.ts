@@ -1,4 +1,4 @@
-import { OpError } from '../../../../core/kernel/errors.ts';
+import { OpError } from '../../../../core/errors/index.ts';
 import type { TestHousehold } from '../../../helpers/testCore.ts';
 
 /** The OpError a call failed with (fails the test when it did not fail). */

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 
-import { isCurrency } from '../../domain/currencies.ts';
-import { CYCLE_UNITS } from '../../domain/cycles.ts';
-import { isTimeZone, isValidDate } from '../../domain/dates.ts';
-import { LOCALES } from '../../i18n/index.ts';
+import { isCurrency } from './currencies.ts';
+import { CYCLE_UNITS } from './cycles.ts';
+import { isTimeZone, isValidDate } from './dates.ts';
+import { LOCALES } from '../i18n/index.ts';
 
 // === Building blocks shared by op inputs and outputs
 
