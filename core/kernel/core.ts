@@ -34,6 +34,12 @@ export interface InvokeOptions {
    * `errors.not_on_surface`, whoever asks. Absent only for internal calls (tests, the composition root).
    */
   surface?: Surface;
+  /**
+   * Runs inside the write's transaction, after the audit entry and before the commit (never for a
+   * dry run or a read): a caller's own bookkeeping that must commit with the change or not at all
+   * (a pending change marked applied). Throwing rolls the whole call back.
+   */
+  beforeCommit?: (trx: Knex.Transaction, applied: { auditId: string | null }) => Promise<void>;
 }
 
 export interface InvokeResult<T = unknown> {
@@ -187,6 +193,8 @@ export class Core<C extends readonly AnyOp[] = readonly AnyOp[]> {
             now,
             household,
           });
+        if (options.beforeCommit)
+          await options.beforeCommit(trx, { auditId: audited ? auditId : null });
         return { output, changes: tx.changes, audited };
       });
     } catch (error) {
