@@ -1,10 +1,8 @@
+import type { Provider } from '../domain/providers.ts';
 import { anthropicClient } from './anthropic.ts';
 import { DEFAULT_HTTP, type FetchLike, type HttpOptions, normaliseBaseUrl } from './http.ts';
 import type { ModelClient } from './model.ts';
 import { openAiClient } from './openai.ts';
-
-export const PROVIDERS = ['anthropic', 'openai'] as const;
-export type Provider = (typeof PROVIDERS)[number];
 
 export const DEFAULT_BASE_URL: Record<Provider, string> = {
   anthropic: 'https://api.anthropic.com/v1',

@@ -28,17 +28,18 @@ import {
   loadStoredSettings,
   overridesFromEnv,
   resolveSettings,
-} from './settings.ts';
+} from '../store/repos/assistantSettings.ts';
 import { startQuestion } from './telemetry.ts';
 import { assistantActor, toolSpecs } from './tools.ts';
-import { costMicros, type Outcome, priceOf, recordUsage } from './usage.ts';
+import { costMicros, priceOf } from '../domain/prices.ts';
+import { type Outcome, recordUsage } from './usage.ts';
 
 export type { Attachment } from './attachments.ts';
 export type { ProposalView } from './loop.ts';
 export type { Screen } from './screen.ts';
-export type { AssistantConfigOverride } from './settings.ts';
+export type { AssistantConfigOverride } from '../store/repos/assistantSettings.ts';
 export { LIMITS } from './limits.ts';
-export { overridesFromEnv } from './settings.ts';
+export { overridesFromEnv } from '../store/repos/assistantSettings.ts';
 
 export interface AssistantDeps {
   core: Core;

@@ -2,21 +2,18 @@ import type { Knex } from 'knex';
 import type { z } from 'zod';
 
 import { localDate } from '../domain/dates.ts';
-import {
-  type ActivityText,
-  renderActivity,
-  type StoredSummary,
-  storedActivity,
-} from '../i18n/activity.ts';
+import { type ActivityText, renderActivity, storedActivity } from '../i18n/activity.ts';
 import type { Household } from '../domain/schemas.ts';
 import type { Database } from '../store/connection.ts';
+import { insertAuditEntry, summariesOf } from '../store/repos/audit.ts';
+import { loadActingHousehold } from '../store/repos/households.ts';
 import { type Change, TrackedTx } from '../store/tracked.ts';
 import { type Actor, scopeAllows } from './actor.ts';
 import { OpError } from '../errors/index.ts';
 import { type ChangeEvent, type EventBus, InMemoryEventBus } from './events.ts';
 import { randomId } from './ids.ts';
 import type { AnyOp, OpContext, OpSpec, Surface } from './op.ts';
-import { followPrivacy, privateOwnerOf } from './privacy.ts';
+import { followPrivacy, privateOwnerOf } from '../store/privacy.ts';
 import { changeFingerprint } from './preview.ts';
 import { assertOffered, strictInputOf } from './surface.ts';
 import { parseInput } from './validation.ts';
@@ -242,39 +239,13 @@ export class Core<C extends readonly AnyOp[] = readonly AnyOp[]> {
     actor: Actor,
   ): Promise<Household | null> {
     if (actor.householdId === null) return null;
-    const query = db('households').where('households.id', actor.householdId);
-    if (actor.memberId !== null) {
-      query.leftJoin('members', (j) => {
-        j.on('members.household_id', '=', 'households.id').andOnVal(
-          'members.id',
-          '=',
-          actor.memberId ?? '',
-        );
-      });
-    }
-    const row = (await query.first(
-      'households.id',
-      'households.name',
-      'households.currency',
-      'households.time_zone',
-      'households.locale',
-      'households.created_at',
-      ...(actor.memberId !== null ? ['members.id as member_id'] : []),
-    )) as (Household & { member_id?: string | null }) | undefined;
-    if (!row) {
+    const acting = await loadActingHousehold(db, actor.householdId, actor.memberId);
+    if (!acting) {
       if ((op.household ?? 'required') === 'none') return null;
       throw new OpError('forbidden', 'errors.no_household');
     }
-    if (actor.memberId !== null && !row.member_id)
-      throw new OpError('forbidden', 'errors.not_a_member');
-    return {
-      id: row.id,
-      name: row.name,
-      currency: row.currency,
-      time_zone: row.time_zone,
-      locale: row.locale,
-      created_at: row.created_at,
-    };
+    if (!acting.isMember) throw new OpError('forbidden', 'errors.not_a_member');
+    return acting.household;
   }
 
   private async writeAudit(
@@ -305,7 +276,7 @@ export class Core<C extends readonly AnyOp[] = readonly AnyOp[]> {
       entry.changes.find((c) => c.table === 'members' && c.before === null)?.id ??
       null;
     await followPrivacy(trx, householdId, entry.changes);
-    await trx('audit_entries').insert({
+    await insertAuditEntry(trx, {
       id: entry.auditId,
       household_id: householdId,
       member_id: createdMember,
@@ -363,11 +334,7 @@ function householdOfChanges(changes: readonly Change[]): string | null {
 
 /** The activity lines of the entries an op acts on, in the order given (gone ones left out). */
 async function linkedTexts(trx: Knex.Transaction, ids: readonly string[]): Promise<ActivityText[]> {
-  if (ids.length === 0) return [];
-  const rows = (await trx('audit_entries')
-    .whereIn('id', [...ids])
-    .select('id', 'summary', 'summary_text')) as Array<StoredSummary & { id: string }>;
-  const byId = new Map(rows.map((row) => [row.id, row]));
+  const byId = await summariesOf(trx, ids);
   return ids.flatMap((id) => {
     const row = byId.get(id);
     return row ? [storedActivity(row)] : [];

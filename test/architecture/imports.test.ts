@@ -1,33 +1,13 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-const root = path.resolve(import.meta.dirname, '../..');
-
-function sourceFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(path.join(root, dir))) {
-    const rel = path.join(dir, entry);
-    if (statSync(path.join(root, rel)).isDirectory()) out.push(...sourceFiles(rel));
-    else if (/\.(ts|vue)$/.test(entry)) out.push(rel);
-  }
-  return out;
-}
-
-function imports(file: string): string[] {
-  const text = readFileSync(path.join(root, file), 'utf8');
-  return [
-    ...text.matchAll(
-      /(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g,
-    ),
-  ].map((m) => m[1] ?? m[2] ?? '');
-}
+import { imports, resolved, root, sourceFiles } from './sourceGraph.ts';
 
 function resolvesInto(file: string, spec: string, dirs: string[]): boolean {
-  if (!spec.startsWith('.')) return false;
-  const target = path.relative(root, path.resolve(root, path.dirname(file), spec));
-  return dirs.some((d) => target === d || target.startsWith(`${d}/`));
+  const target = resolved(file, spec);
+  return target !== null && dirs.some((d) => target === d || target.startsWith(`${d}/`));
 }
 
 /** Dependencies point inward: a change here must be deliberate. */

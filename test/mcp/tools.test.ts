@@ -1,7 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 
+import { SCOPES } from '../../core/kernel/actor.ts';
 import { offeredOn } from '../../core/kernel/op.ts';
+import { opsFor } from '../../core/kernel/surface.ts';
 import { catalog } from '../../core/ops/catalog.ts';
 import { TOOL_NAME } from '../../mcp/tools.ts';
 import { createMcpTestHousehold, ERAS, type McpTestHousehold } from './helpers.ts';
@@ -37,6 +39,18 @@ describe.each(ERAS)('MCP tools (%s era)', (era) => {
     const extra = [...names].filter((name) => !catalog.some((op) => op.name === name));
     expect(extra).toEqual([]);
   });
+
+  it.each(SCOPES)(
+    'lists for a %s token exactly the ops the kernel offers it on MCP',
+    async (scope) => {
+      const client = await h.connect((await h.token(scope)).token, era);
+      const names = (await client.listTools()).tools.map((t) => t.name).sort();
+      const offered = opsFor(catalog, { ...h.owner, kind: 'agent', scope }, 'mcp').map(
+        (op) => op.name,
+      );
+      expect(names).toEqual([...offered, ...(scope === 'write' ? ['confirm'] : [])].sort());
+    },
+  );
 
   it('names tools by the strictest client rules and gives each schemas and annotations from its op', async () => {
     const client = await h.connect((await h.token('trusted')).token, era);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import { loadStoredSettings, overridesFromEnv } from '../../assistant/settings.ts';
+import { loadStoredSettings, overridesFromEnv } from '../../store/repos/assistantSettings.ts';
 import { defineOp } from '../../kernel/op.ts';
 import { household } from '../shared/context.ts';
 import { AssistantSettings, settingsView } from './view.ts';

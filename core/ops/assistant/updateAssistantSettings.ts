@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
-import { PROVIDERS } from '../../assistant/client.ts';
-import { Secret } from '../../assistant/secret.ts';
+import { PROVIDERS } from '../../domain/providers.ts';
+import { Secret } from '../../domain/secret.ts';
 import {
   loadSettingsRow,
   loadStoredSettings,
@@ -9,7 +9,7 @@ import {
   saveApiKey,
   SETTINGS_TABLE,
   settingsId,
-} from '../../assistant/settings.ts';
+} from '../../store/repos/assistantSettings.ts';
 import { defineOp } from '../../kernel/op.ts';
 import { household, nowIso } from '../shared/context.ts';
 import { AssistantSettings, PriceInput, settingsView } from './view.ts';

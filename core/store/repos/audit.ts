@@ -1,3 +1,6 @@
+import type { Knex } from 'knex';
+
+import type { StoredSummary } from '../../i18n/activity.ts';
 import type { Change } from '../tracked.ts';
 
 /** An `audit_entries` row as stored. */
@@ -25,4 +28,24 @@ export interface AuditRow {
 
 export function changesOf(row: AuditRow): Change[] {
   return JSON.parse(row.changes) as Change[];
+}
+
+/** An audit entry as the kernel writes it (`seq` is assigned by the database). */
+export type NewAuditRow = Omit<AuditRow, 'seq'>;
+
+/** Writes one audit entry, inside the transaction of the change it records. */
+export async function insertAuditEntry(trx: Knex.Transaction, row: NewAuditRow): Promise<void> {
+  await trx('audit_entries').insert(row);
+}
+
+/** The stored activity lines of some entries, by id (entries that are gone are left out). */
+export async function summariesOf(
+  db: Knex | Knex.Transaction,
+  ids: readonly string[],
+): Promise<Map<string, StoredSummary>> {
+  if (ids.length === 0) return new Map();
+  const rows: Array<StoredSummary & { id: string }> = await db('audit_entries')
+    .whereIn('id', [...ids])
+    .select('id', 'summary', 'summary_text');
+  return new Map(rows.map((row) => [row.id, row]));
 }

@@ -7,8 +7,17 @@ import {
   nextOccurrence,
 } from '../../domain/cycles.ts';
 import { formatAmount, formatPercent } from '../../domain/money.ts';
-import type { Actor } from '../../kernel/actor.ts';
 import type { Subscription } from '../../domain/schemas.ts';
+
+/**
+ * Who reads, as far as privacy goes (an `Actor` is one): a shared audience sees no private
+ * subscription; the system without a member sees all; a member sees theirs and the public ones.
+ */
+export interface Viewer {
+  kind: string;
+  memberId: string | null;
+  audience?: 'personal' | 'shared' | undefined;
+}
 
 /** A `subscriptions` row as stored. */
 export interface SubscriptionRow {
@@ -44,7 +53,7 @@ export interface SubscriptionRow {
  */
 export function visibleSubscriptions(
   db: Knex | Knex.Transaction,
-  actor: Actor,
+  actor: Viewer,
   householdId: string,
 ): Knex.QueryBuilder {
   const query = db('subscriptions').where('subscriptions.household_id', householdId);

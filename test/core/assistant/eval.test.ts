@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { createAssistant } from '../../../core/assistant/index.ts';
-import type { Provider } from '../../../core/assistant/client.ts';
+import type { Provider } from '../../../core/domain/providers.ts';
 import { memberActor } from '../../../core/kernel/actor.ts';
 import { createTestHousehold } from '../../helpers/testCore.ts';
 import { ensureAssistantTables } from './helpers.ts';

@@ -1,4 +1,5 @@
-import { createClient, type Provider } from '../../../core/assistant/client.ts';
+import { createClient } from '../../../core/assistant/client.ts';
+import type { Provider } from '../../../core/domain/providers.ts';
 import type { ModelRequest, ModelResponse } from '../../../core/assistant/model.ts';
 import { type Handler, startLlmServer } from '../../fakes/llmServer.ts';
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { createAssistant } from '../../../core/assistant/index.ts';
-import { overridesFromEnv } from '../../../core/assistant/settings.ts';
+import { overridesFromEnv } from '../../../core/store/repos/assistantSettings.ts';
 import { assistantActor } from '../../../core/assistant/tools.ts';
 import { getAssistantSettings } from '../../../core/ops/assistant/getAssistantSettings.ts';
 import { updateAssistantSettings } from '../../../core/ops/assistant/updateAssistantSettings.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { costMicros, DEFAULT_PRICES, parsePrices, priceOf } from '../../../core/assistant/usage.ts';
+import { costMicros, DEFAULT_PRICES, parsePrices, priceOf } from '../../../core/domain/prices.ts';
 
 describe('estimated cost', () => {
   it('prices a model by its name or a dated snapshot of it, never a different model that shares a prefix', () => {

@@ -1,8 +1,8 @@
 import type { Knex } from 'knex';
 
-import type { TrackedTable } from '../store/tracked.ts';
-import { PROVIDERS, type Provider } from './client.ts';
-import { type PriceTable, parsePrices } from './usage.ts';
+import type { TrackedTable } from '../tracked.ts';
+import { PROVIDERS, type Provider } from '../../domain/providers.ts';
+import { type PriceTable, parsePrices } from '../../domain/prices.ts';
 
 /**
  * The assistant's configuration: a household's stored settings, each field overridden by the

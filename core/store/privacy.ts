@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 
-import type { Change, Row } from '../store/tracked.ts';
+import type { Change, Row } from './tracked.ts';
 
 const CHILD_TABLES = new Set([
   'charges',
