@@ -57,10 +57,12 @@ describe('surface policy', () => {
       for (const surface of SURFACES) {
         if (op.exclude?.[surface] === undefined) continue;
         checked += 1;
-        const error: unknown = await h.core.invoke(op, h.owner, {}, { surface, dryRun: true }).then(
-          () => null,
-          (e: unknown) => e,
-        );
+        const error: unknown = await h.core
+          .invoke(op.name, h.owner, {}, { surface, dryRun: true })
+          .then(
+            () => null,
+            (e: unknown) => e,
+          );
         expect(isOpError(error) && error.key, `${op.name} on ${surface}`).toBe(
           'errors.not_on_surface',
         );
@@ -77,10 +79,12 @@ describe('surface policy', () => {
     for (const op of catalog)
       for (const surface of SURFACES) {
         if (op.exclude?.[surface] !== undefined) continue;
-        const error: unknown = await h.core.invoke(op, h.owner, {}, { surface, dryRun: true }).then(
-          () => null,
-          (e: unknown) => e,
-        );
+        const error: unknown = await h.core
+          .invoke(op.name, h.owner, {}, { surface, dryRun: true })
+          .then(
+            () => null,
+            (e: unknown) => e,
+          );
         expect(isOpError(error) ? error.key : null, `${op.name} on ${surface}`).not.toBe(
           'errors.not_on_surface',
         );
