@@ -264,13 +264,7 @@ export class Core<C extends readonly AnyOp[] = readonly AnyOp[]> {
     const householdId = entry.household?.id ?? householdOfChanges(entry.changes);
     if (!householdId) throw new Error(`op ${entry.op.name} changed rows of no household`);
     const links = entry.op.links ? entry.op.links(entry.output as never) : null;
-    const text: ActivityText = entry.op.summarize
-      ? entry.op.summarize(
-          entry.input as never,
-          entry.output as never,
-          links ? await linkedTexts(trx, links) : [],
-        )
-      : { key: `activity.${entry.op.name}` };
+    const text = await activityText(trx, entry.op, entry.input, entry.output, links);
     const createdMember =
       entry.actor.memberId ??
       entry.changes.find((c) => c.table === 'members' && c.before === null)?.id ??
@@ -330,6 +324,24 @@ function householdOfChanges(changes: readonly Change[]): string | null {
       return row.household_id;
   }
   return null;
+}
+
+/** The line of an entry: `activity.<op>[.<variant>]` with the op's parameters and its linked lines. */
+async function activityText(
+  trx: Knex.Transaction,
+  op: AnyOp,
+  input: unknown,
+  output: unknown,
+  links: readonly string[] | null,
+): Promise<ActivityText> {
+  // `never`: input and output were parsed by this very op's schemas, which AnyOp erases.
+  const params = op.summarize?.(input as never, output as never);
+  const variant = op.summaryVariant?.(input as never, output as never) ?? null;
+  return {
+    key: variant ? `activity.${op.name}.${variant}` : `activity.${op.name}`,
+    ...(params ? { params } : {}),
+    ...(links ? { items: await linkedTexts(trx, links) } : {}),
+  };
 }
 
 /** The activity lines of the entries an op acts on, in the order given (gone ones left out). */

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 
-import type { ActivityText } from '../i18n/activity.ts';
+import type { TextParams } from '../i18n/index.ts';
 import type { Household } from '../domain/schemas.ts';
 import type { TrackedTx } from '../store/tracked.ts';
 import type { Actor, Scope } from './actor.ts';
@@ -40,7 +40,7 @@ export interface OpSpec<I extends z.ZodType, O extends z.ZodType, N extends stri
   input: I;
   output: O;
   effect: Effect;
-  /** The least token scope that may call it. */
+  /** The least token scope that may call it (`defineOp` defaults it from `effect`). */
   scope: Scope;
   /** Only the household's owner may call it. */
   ownerOnly?: boolean;
@@ -55,32 +55,48 @@ export interface OpSpec<I extends z.ZodType, O extends z.ZodType, N extends stri
   /** Surfaces that must not offer this op, each with the reason. Every other surface offers it. */
   exclude?: Partial<Record<Surface, string>>;
   /**
-   * What happened, in one line for the activity list: a text (key `activity.<name>` or a variant),
-   * stored with the audit entry and rendered in each reader's language. `linked` holds the lines of
-   * the entries `links` names, in that order (an undo says what it undid). Without it the line is
-   * `activity.<name>`.
+   * What happened, in one line for the activity list: the parameters of the text
+   * `activity.<name>` (or `activity.<name>.<variant>`), stored with the audit entry and rendered in
+   * each reader's language. Without it the line is `activity.<name>` with no parameters.
    */
-  summarize?: (
-    input: z.output<I>,
-    output: z.output<O>,
-    linked: readonly ActivityText[],
-  ) => ActivityText;
-  /** Audit entries this call acts on, kept with its own entry (undo records what it undid). */
+  summarize?: (input: z.output<I>, output: z.output<O>) => TextParams;
+  /** Picks the line's variant (`activity.<name>.<variant>`): a plural, a format, what else happened. */
+  summaryVariant?: (input: z.output<I>, output: z.output<O>) => string | null;
+  /**
+   * Audit entries this call acts on, kept with its own entry (undo records what it undid); their
+   * lines become the `{items}` of this entry's line, in this order.
+   */
   links?: (output: z.output<O>) => string[];
   run(ctx: OpContext, input: z.output<I>): Promise<z.input<O>>;
 }
 
 export type AnyOp = OpSpec<z.ZodType, z.ZodType>;
 
+/**
+ * An op as written in its file: `OpSpec` with `scope` optional when it is the one its effect
+ * implies (`read` for reads, `write` for writes and destructive ones).
+ */
+export type OpDefinition<I extends z.ZodType, O extends z.ZodType, N extends string> = Omit<
+  OpSpec<I, O, N>,
+  'scope'
+> & { scope?: Scope };
+
+/** The scope an effect implies when an op names none. */
+export function defaultScope(effect: Effect): Scope {
+  return effect === 'read' ? 'read' : 'write';
+}
+
 const NAME_PATTERN = /^[a-z][a-z0-9_]{0,63}$/;
 
 /** Declares an op. Types flow from the zod schemas; the name is checked at definition time. */
 export function defineOp<I extends z.ZodType, O extends z.ZodType, N extends string>(
-  spec: OpSpec<I, O, N>,
+  definition: OpDefinition<I, O, N>,
 ): OpSpec<I, O, N> {
-  if (!NAME_PATTERN.test(spec.name))
-    throw new Error(`op name ${spec.name} must match ${NAME_PATTERN}`);
-  return spec;
+  if (!NAME_PATTERN.test(definition.name))
+    throw new Error(`op name ${definition.name} must match ${NAME_PATTERN}`);
+  if (definition.scope === defaultScope(definition.effect))
+    throw new Error(`op ${definition.name}: scope ${definition.scope} is its effect's default; leave it out`);
+  return { ...definition, scope: definition.scope ?? defaultScope(definition.effect) };
 }
 
 export function isWrite(op: AnyOp): boolean {

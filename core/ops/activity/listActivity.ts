@@ -7,18 +7,18 @@ import { changesOf } from '../../store/repos/audit.ts';
 import { OpError } from '../../errors/index.ts';
 import { household, requireOwned } from '../shared/context.ts';
 import { Id } from '../../domain/schemas.ts';
-import { canUndo, visibleEntries } from './visibility.ts';
+import { canUndo, visibleEntries } from './_lib/visibility.ts';
 
 export const ActivityEntry = z.object({
-  id: z.string(),
+  id: Id,
   op: z.string(),
   summary: z.string().describe('What changed, in your language.'),
-  member_id: z.string().nullable(),
+  member_id: Id.nullable(),
   member_name: z.string().nullable(),
   actor_kind: z.string(),
   channel: z.string(),
   agent_name: z.string().nullable(),
-  token_id: z.string().nullable(),
+  token_id: Id.nullable(),
   changes: z.int().describe('How many records the change touched.'),
   undone: z.boolean(),
   can_undo: z.boolean(),
@@ -38,7 +38,6 @@ export const listActivity = defineOp({
   }),
   output: z.object({ items: z.array(ActivityEntry), has_more: z.boolean() }),
   effect: 'read',
-  scope: 'read',
   idempotent: true,
   async run(ctx, input) {
     const q = visibleEntries(ctx);

@@ -5,7 +5,7 @@ import { OpError } from '../../errors/index.ts';
 import { defineOp, type OpContext } from '../../kernel/op.ts';
 import { type AuditRow, changesOf } from '../../store/repos/audit.ts';
 import { Id } from '../../domain/schemas.ts';
-import { undoRefusal, visibleEntries } from './visibility.ts';
+import { undoRefusal, visibleEntries } from './_lib/visibility.ts';
 
 export const undo = defineOp({
   name: 'undo',
@@ -16,7 +16,7 @@ export const undo = defineOp({
   output: z.object({
     undone: z.array(
       z.object({
-        id: z.string(),
+        id: Id,
         summary: z.string().describe('The activity entry undone, in your language.'),
         effect: z
           .enum(['undone', 'redone'])
@@ -32,9 +32,7 @@ export const undo = defineOp({
   }),
   // Destructive: undoing an addition deletes it, and undoing an undo does the change again.
   effect: 'destructive',
-  scope: 'write',
   // Carries the undone entries' own lines (in `links` order): every reader reads it in their language.
-  summarize: (_input, _output, linked) => ({ key: 'activity.undo', items: [...linked] }),
   links: (output) => output.undone.map((u) => u.id),
   async run(ctx, input) {
     let entries: AuditRow[];

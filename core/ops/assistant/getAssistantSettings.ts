@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { loadStoredSettings, overridesFromEnv } from '../../store/repos/assistantSettings.ts';
 import { defineOp } from '../../kernel/op.ts';
 import { household } from '../shared/context.ts';
-import { AssistantSettings, settingsView } from './view.ts';
+import { AssistantSettings, settingsView } from './_lib/view.ts';
 
 export const getAssistantSettings = defineOp({
   name: 'get_assistant_settings',
@@ -13,7 +13,6 @@ export const getAssistantSettings = defineOp({
   input: z.object({}),
   output: AssistantSettings,
   effect: 'read',
-  scope: 'read',
   ownerOnly: true,
   idempotent: true,
   exclude: {

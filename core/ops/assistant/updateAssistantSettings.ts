@@ -12,7 +12,7 @@ import {
 } from '../../store/repos/assistantSettings.ts';
 import { defineOp } from '../../kernel/op.ts';
 import { household, nowIso } from '../shared/context.ts';
-import { AssistantSettings, PriceInput, settingsView } from './view.ts';
+import { AssistantSettings, PriceInput, settingsView } from './_lib/view.ts';
 
 function isHttpUrl(value: string): boolean {
   try {
@@ -76,7 +76,6 @@ export const updateAssistantSettings = defineOp({
     assistant:
       'Sets a credential and decides where household data is sent: for the owner to do in person, not the model.',
   },
-  summarize: () => ({ key: 'activity.update_assistant_settings' }),
   async run(ctx, input) {
     const householdId = household(ctx).id;
     const id = settingsId(householdId);

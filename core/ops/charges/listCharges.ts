@@ -20,7 +20,6 @@ export const listCharges = defineOp({
   }),
   output: z.object({ items: z.array(Charge) }),
   effect: 'read',
-  scope: 'read',
   idempotent: true,
   async run(ctx, input) {
     if (input.to < input.from) throw fieldError(ctx, 'to', 'errors.input.range_order');

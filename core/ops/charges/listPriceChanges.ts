@@ -8,8 +8,8 @@ import { household, requireSubscription } from '../shared/context.ts';
 import { Id, IsoDate } from '../../domain/schemas.ts';
 
 export const PriceChange = z.object({
-  id: z.string(),
-  subscription_id: z.string(),
+  id: Id,
+  subscription_id: Id,
   subscription_name: z.string(),
   effective_date: z.string(),
   old_amount: z.string(),
@@ -26,7 +26,6 @@ export const listPriceChanges = defineOp({
   input: z.object({ subscription_id: Id.optional(), since: IsoDate.optional() }),
   output: z.object({ items: z.array(PriceChange) }),
   effect: 'read',
-  scope: 'read',
   idempotent: true,
   async run(ctx, input) {
     // An unknown (or hidden) subscription is "not found", not an empty list.

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { defineOp } from '../../kernel/op.ts';
 import { fieldError, requireSubscription, toMinor } from '../shared/context.ts';
 import { Amount, Charge, Currency, Id, IsoDate } from '../../domain/schemas.ts';
-import { expectedPrice, recordCharge } from './record.ts';
+import { expectedPrice, recordCharge } from './_lib/record.ts';
 
 export const markChargePaid = defineOp({
   name: 'mark_charge_paid',
@@ -20,17 +20,13 @@ export const markChargePaid = defineOp({
   }),
   output: Charge,
   effect: 'write',
-  scope: 'write',
   financial: true,
   idempotent: true,
   summarize: (_input, output) => ({
-    key: 'activity.mark_charge_paid',
-    params: {
-      name: output.subscription_name,
-      amount: output.amount,
-      currency: output.currency,
-      date: output.due_date,
-    },
+    name: output.subscription_name,
+    amount: output.amount,
+    currency: output.currency,
+    date: output.due_date,
   }),
   async run(ctx, input) {
     const sub = await requireSubscription(ctx, input.subscription_id);

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { defineOp } from '../../kernel/op.ts';
 import { requireSubscription } from '../shared/context.ts';
 import { Charge, Id, IsoDate } from '../../domain/schemas.ts';
-import { expectedPrice, recordCharge } from './record.ts';
+import { expectedPrice, recordCharge } from './_lib/record.ts';
 
 export const skipCharge = defineOp({
   name: 'skip_charge',
@@ -13,12 +13,8 @@ export const skipCharge = defineOp({
   input: z.object({ subscription_id: Id, due_date: IsoDate }),
   output: Charge,
   effect: 'write',
-  scope: 'write',
   idempotent: true,
-  summarize: (_input, output) => ({
-    key: 'activity.skip_charge',
-    params: { name: output.subscription_name, date: output.due_date },
-  }),
+  summarize: (_input, output) => ({ name: output.subscription_name, date: output.due_date }),
   async run(ctx, input) {
     const sub = await requireSubscription(ctx, input.subscription_id);
     const price = await expectedPrice(ctx, sub, input.due_date);

@@ -5,11 +5,11 @@ import { defineOp, type OpContext } from '../../kernel/op.ts';
 import { type ChargeRow, priceChangesBySubscription } from '../../store/repos/charges.ts';
 import { chunked, type SubscriptionRow, subscriptionViews, visibleSubscriptions } from '../../store/repos/subscriptions.ts';
 import type { Row } from '../../store/tracked.ts';
-import { memberView } from '../household/views.ts';
+import { memberView } from '../household/_lib/views.ts';
 import { household } from '../shared/context.ts';
 import type { Subscription } from '../../domain/schemas.ts';
-import { type DocSubscription, EXHALE_FORMAT, ExhaleDocument } from './document.ts';
-import { subscriptionsCsv } from './subscriptionsCsv.ts';
+import { type DocSubscription, EXHALE_FORMAT, ExhaleDocument } from './_lib/document.ts';
+import { subscriptionsCsv } from './_lib/subscriptionsCsv.ts';
 
 const byText =
   <T>(key: (item: T) => string) =>
@@ -121,7 +121,6 @@ export const exportData = defineOp({
     csv: z.string().nullable().describe('The CSV text (RFC 4180, CRLF line ends), for format "csv"; null for JSON.'),
   }),
   effect: 'read',
-  scope: 'read',
   idempotent: true,
   exclude: {
     mcp: 'A bulk export of the whole household, notes included, is for a person to download, not for an agent to read.',

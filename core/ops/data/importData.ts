@@ -6,12 +6,12 @@ import { defineOp, type OpContext } from '../../kernel/op.ts';
 import { parseInput } from '../../kernel/validation.ts';
 import { t } from '../../i18n/index.ts';
 import { household } from '../shared/context.ts';
-import { Currency } from '../../domain/schemas.ts';
-import { resolveOwner } from '../subscriptions/fields.ts';
-import { ImportEnvelope } from './document.ts';
-import { checkItem, type ValidItem } from './importItem.ts';
-import { detectFormat, readDocument, type SourceFormat } from './readDocument.ts';
-import { createdCounts, duplicateKey, ensureCatalog, existingKeys, importRates, writeSubscription } from './writeImport.ts';
+import { Currency, Id } from '../../domain/schemas.ts';
+import { resolveOwner } from '../subscriptions/_lib/fields.ts';
+import { ImportEnvelope } from './_lib/document.ts';
+import { checkItem, type ValidItem } from './_lib/importItem.ts';
+import { detectFormat, readDocument, type SourceFormat } from './_lib/readDocument.ts';
+import { createdCounts, duplicateKey, ensureCatalog, existingKeys, importRates, writeSubscription } from './_lib/writeImport.ts';
 
 const Problem = z.object({
   item: z.int().nullable().describe('1-based position of the subscription in the file; null for the file as a whole.'),
@@ -127,18 +127,15 @@ export const importData = defineOp({
         item: z.int(),
         name: z.string().nullable(),
         result: z.enum(['created', 'skipped', 'invalid']),
-        subscription_id: z.string().nullable(),
+        subscription_id: Id.nullable(),
       }),
     ),
     problems: z.array(Problem).describe('Why items are invalid.'),
     warnings: z.array(Problem).describe('What was imported differently from the file, and why.'),
   }),
   effect: 'write',
-  scope: 'write',
-  summarize: (_input, output) => ({
-    key: `activity.import_data.${output.format}${output.created === 1 ? '_one' : ''}`,
-    params: { count: output.created, skipped: output.skipped },
-  }),
+  summarize: (_input, output) => ({ count: output.created, skipped: output.skipped }),
+  summaryVariant: (_input, output) => `${output.format}${output.created === 1 ? '_one' : ''}`,
   async run(ctx, input) {
     const value = readDocument(input.document);
     const format: SourceFormat = detectFormat(value, input.format);

@@ -5,7 +5,7 @@ import { defineOp } from '../../kernel/op.ts';
 import { nowIso } from '../shared/context.ts';
 import { canonicalTimeZone } from '../../domain/dates.ts';
 import { Currency, Household, Language, Member, Name, TimeZone } from '../../domain/schemas.ts';
-import { DEFAULT_REMINDERS, householdView, memberView } from './views.ts';
+import { DEFAULT_REMINDERS, householdView, memberView } from './_lib/views.ts';
 
 export const createHousehold = defineOp({
   name: 'create_household',
@@ -28,7 +28,7 @@ export const createHousehold = defineOp({
     assistant: 'The assistant works inside an existing household.',
     web: 'The Mini App opens inside an existing household.',
   },
-  summarize: (input) => ({ key: 'activity.create_household', params: { name: input.name } }),
+  summarize: (input) => ({ name: input.name }),
   async run(ctx, input) {
     if (ctx.actor.householdId !== null)
       throw new OpError('conflict', 'errors.already_in_household');

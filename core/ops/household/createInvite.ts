@@ -2,6 +2,7 @@ import { z } from 'zod';
 
 import { defineOp } from '../../kernel/op.ts';
 import { household, memberId, nowIso } from '../shared/context.ts';
+import { Id } from '../../domain/schemas.ts';
 
 export const createInvite = defineOp({
   name: 'create_invite',
@@ -11,12 +12,11 @@ export const createInvite = defineOp({
   input: z.object({
     expires_in_days: z.int().min(1).max(30).default(7),
   }),
-  output: z.object({ id: z.string(), code: z.string(), expires_at: z.string() }),
+  output: z.object({ id: Id, code: z.string(), expires_at: z.string() }),
   effect: 'write',
   scope: 'trusted',
   ownerOnly: true,
   exclude: { mcp: 'An invite code admits a person to the household; only a person hands one out.' },
-  summarize: () => ({ key: 'activity.create_invite' }),
   async run(ctx, input) {
     // Unguessable in production (80 random bits), deterministic under a test id generator.
     const code = ctx.newId('join');

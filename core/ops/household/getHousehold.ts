@@ -12,7 +12,6 @@ export const getHousehold = defineOp({
   input: z.object({}),
   output: Household,
   effect: 'read',
-  scope: 'read',
   idempotent: true,
   async run(ctx) {
     return household(ctx);

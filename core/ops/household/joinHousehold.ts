@@ -5,7 +5,7 @@ import { defineOp } from '../../kernel/op.ts';
 import type { Row } from '../../store/tracked.ts';
 import { nowIso } from '../shared/context.ts';
 import { Household, Language, Member, Name } from '../../domain/schemas.ts';
-import { DEFAULT_REMINDERS, householdView, memberView } from './views.ts';
+import { DEFAULT_REMINDERS, householdView, memberView } from './_lib/views.ts';
 
 export const joinHousehold = defineOp({
   name: 'join_household',
@@ -26,7 +26,7 @@ export const joinHousehold = defineOp({
     assistant: 'Joining is done by a person with an invite link.',
     web: 'The Mini App opens inside an existing household.',
   },
-  summarize: (input) => ({ key: 'activity.join_household', params: { name: input.name } }),
+  summarize: (input) => ({ name: input.name }),
   async run(ctx, input) {
     if (ctx.actor.householdId !== null)
       throw new OpError('conflict', 'errors.already_in_household');

@@ -4,7 +4,7 @@ import { defineOp } from '../../kernel/op.ts';
 import type { Row } from '../../store/tracked.ts';
 import { household } from '../shared/context.ts';
 import { Member } from '../../domain/schemas.ts';
-import { memberView } from './views.ts';
+import { memberView } from './_lib/views.ts';
 
 export const listMembers = defineOp({
   name: 'list_members',
@@ -14,7 +14,6 @@ export const listMembers = defineOp({
   input: z.object({}),
   output: z.object({ members: z.array(Member) }),
   effect: 'read',
-  scope: 'read',
   idempotent: true,
   async run(ctx) {
     const rows = (await ctx.tx

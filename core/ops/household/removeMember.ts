@@ -4,6 +4,7 @@ import { OpError } from '../../errors/index.ts';
 import { defineOp } from '../../kernel/op.ts';
 import type { Row } from '../../store/tracked.ts';
 import { household, memberId, nowIso, requireOwned } from '../shared/context.ts';
+import { Id } from '../../domain/schemas.ts';
 
 export const removeMember = defineOp({
   name: 'remove_member',
@@ -11,7 +12,7 @@ export const removeMember = defineOp({
   description:
     'Removes a member from the household. Their subscriptions (private ones included) and their shares of shared costs move to the member named in transfer_to, by default the owner who removes them; their agent tokens are revoked. Only the owner may; the owner cannot remove themself.',
   input: z.object({
-    id: z.string().describe('The member to remove.'),
+    id: Id.describe('The member to remove.'),
     transfer_to: z
       .string()
       .optional()
@@ -22,7 +23,6 @@ export const removeMember = defineOp({
   scope: 'trusted',
   ownerOnly: true,
   exclude: { mcp: 'Removing a person from the household is for the owner to do in person.' },
-  summarize: () => ({ key: 'activity.remove_member' }),
   async run(ctx, input) {
     const target = await requireOwned<Row>(ctx, 'members', 'member', input.id);
     if (input.id === ctx.actor.memberId) throw new OpError('conflict', 'errors.cannot_remove_self');

@@ -4,7 +4,7 @@ import { defineOp } from '../../kernel/op.ts';
 import { household, nowIso } from '../shared/context.ts';
 import { canonicalTimeZone } from '../../domain/dates.ts';
 import { Currency, Household, Language, Name, TimeZone } from '../../domain/schemas.ts';
-import { householdView } from './views.ts';
+import { householdView } from './_lib/views.ts';
 
 export const updateHousehold = defineOp({
   name: 'update_household',
@@ -19,10 +19,8 @@ export const updateHousehold = defineOp({
   }),
   output: Household,
   effect: 'write',
-  scope: 'write',
   ownerOnly: true,
   idempotent: true,
-  summarize: () => ({ key: 'activity.update_household' }),
   async run(ctx, input) {
     const row = await ctx.tx.update('households', household(ctx).id, {
       name: input.name,

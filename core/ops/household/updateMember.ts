@@ -4,8 +4,8 @@ import { OpError } from '../../errors/index.ts';
 import { defineOp } from '../../kernel/op.ts';
 import type { Row } from '../../store/tracked.ts';
 import { household, requireOwned } from '../shared/context.ts';
-import { Language, Member, Name } from '../../domain/schemas.ts';
-import { memberView } from './views.ts';
+import { Id, Language, Member, Name } from '../../domain/schemas.ts';
+import { memberView } from './_lib/views.ts';
 
 export const updateMember = defineOp({
   name: 'update_member',
@@ -13,7 +13,7 @@ export const updateMember = defineOp({
   description:
     "Changes a member's name, language, reminder days (days before a charge, e.g. [3, 1]) and reminder time (HH:MM in the household's time zone), or role. Members change themselves; the owner may change anyone and is the only one who may change roles.",
   input: z.object({
-    id: z.string().describe("The member's id (see list_members)."),
+    id: Id.describe("The member's id (see list_members)."),
     name: Name.optional(),
     language: Language.optional(),
     reminder_offsets: z.array(z.int().min(0).max(60)).max(5).optional(),
@@ -25,12 +25,8 @@ export const updateMember = defineOp({
   }),
   output: Member,
   effect: 'write',
-  scope: 'write',
   idempotent: true,
-  summarize: (_input, output) => ({
-    key: 'activity.update_member',
-    params: { name: output.name },
-  }),
+  summarize: (_input, output) => ({ name: output.name }),
   async run(ctx, input) {
     const target = await requireOwned<Row>(ctx, 'members', 'member', input.id);
     const self = ctx.actor.memberId === input.id;

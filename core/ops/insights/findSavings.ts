@@ -3,9 +3,9 @@ import { z } from 'zod';
 import { formatAmount, parseAmount } from '../../domain/money.ts';
 import { defineOp } from '../../kernel/op.ts';
 import { Conversion } from '../../domain/schemas.ts';
-import { Converter } from './convert.ts';
-import { fullRows, RUNNING } from './load.ts';
-import { collectSavings, Finding } from './savings.ts';
+import { Converter } from './_lib/convert.ts';
+import { fullRows, RUNNING } from './_lib/load.ts';
+import { collectSavings, Finding } from './_lib/savings.ts';
 
 export const findSavings = defineOp({
   name: 'find_savings',
@@ -22,7 +22,6 @@ export const findSavings = defineOp({
     conversion: Conversion,
   }),
   effect: 'read',
-  scope: 'read',
   idempotent: true,
   async run(ctx) {
     const subs = await fullRows(ctx, RUNNING);

@@ -5,11 +5,11 @@ import { t } from '../../i18n/index.ts';
 import { defineOp } from '../../kernel/op.ts';
 import { monthlyMinor, nextChargeDate } from '../../store/repos/subscriptions.ts';
 import { household } from '../shared/context.ts';
-import { Conversion } from '../../domain/schemas.ts';
-import { fullRows, RUNNING } from './load.ts';
-import { collectSavings } from './savings.ts';
-import { Tally } from './tally.ts';
-import { collectUpcoming } from './upcoming.ts';
+import { Conversion, Id } from '../../domain/schemas.ts';
+import { fullRows, RUNNING } from './_lib/load.ts';
+import { collectSavings } from './_lib/savings.ts';
+import { Tally } from './_lib/tally.ts';
+import { collectUpcoming } from './_lib/upcoming.ts';
 
 /** Items listed in the briefing at most (its counts say how many there are): it must stay small. */
 const MAX_LISTED = 100;
@@ -40,14 +40,14 @@ export const getContext = defineOp({
       today: z.string(),
       language: z.string(),
     }),
-    you: z.object({ member_id: z.string(), name: z.string(), role: z.string() }).nullable(),
-    members: z.array(z.object({ id: z.string(), name: z.string(), role: z.string() })),
+    you: z.object({ member_id: Id, name: z.string(), role: z.string() }).nullable(),
+    members: z.array(z.object({ id: Id, name: z.string(), role: z.string() })),
     subscriptions: z.object({
       count: z.int(),
       listed: z.int(),
       items: z.array(
         z.object({
-          id: z.string(),
+          id: Id,
           name: z.string(),
           amount: z.string(),
           currency: z.string(),
@@ -66,7 +66,7 @@ export const getContext = defineOp({
         z.object({
           date: z.string(),
           kind: z.string(),
-          id: z.string(),
+          id: Id,
           name: z.string(),
           amount: z.string(),
           currency: z.string(),
@@ -96,7 +96,6 @@ export const getContext = defineOp({
     }),
   }),
   effect: 'read',
-  scope: 'read',
   idempotent: true,
   async run(ctx) {
     const hh = household(ctx);

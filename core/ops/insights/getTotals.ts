@@ -7,8 +7,8 @@ import { defineOp, type OpContext } from '../../kernel/op.ts';
 import { chargesBetween } from '../../store/repos/charges.ts';
 import { monthlyMinor } from '../../store/repos/subscriptions.ts';
 import { fieldError } from '../shared/context.ts';
-import { Conversion, IsoDate } from '../../domain/schemas.ts';
-import { Converter } from './convert.ts';
+import { Conversion, Id, IsoDate } from '../../domain/schemas.ts';
+import { Converter } from './_lib/convert.ts';
 import {
   type CostRow,
   type CostSum,
@@ -20,8 +20,8 @@ import {
   type ShareRow,
   sharesBySubscription,
   tagsBySubscription,
-} from './load.ts';
-import { Figures, Tally } from './tally.ts';
+} from './_lib/load.ts';
+import { Figures, Tally } from './_lib/tally.ts';
 
 export const GROUP_BYS = ['none', 'category', 'payment_method', 'member', 'tag'] as const;
 type GroupBy = (typeof GROUP_BYS)[number];
@@ -38,7 +38,7 @@ const Group = Figures.extend({
 });
 
 const MemberShare = Figures.extend({
-  member_id: z.string(),
+  member_id: Id,
   name: z.string(),
   subscription_count: z.int(),
 });
@@ -71,7 +71,6 @@ export const getTotals = defineOp({
     conversion: Conversion,
   }),
   effect: 'read',
-  scope: 'read',
   idempotent: true,
   async run(ctx, input) {
     if ((input.from === undefined) !== (input.to === undefined))

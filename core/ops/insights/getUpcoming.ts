@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { formatAmount } from '../../domain/money.ts';
 import { defineOp } from '../../kernel/op.ts';
 import { Conversion } from '../../domain/schemas.ts';
-import { fullRows } from './load.ts';
-import { collectUpcoming, UpcomingItem } from './upcoming.ts';
+import { fullRows } from './_lib/load.ts';
+import { collectUpcoming, UpcomingItem } from './_lib/upcoming.ts';
 
 export const getUpcoming = defineOp({
   name: 'get_upcoming',
@@ -27,7 +27,6 @@ export const getUpcoming = defineOp({
     conversion: Conversion,
   }),
   effect: 'read',
-  scope: 'read',
   idempotent: true,
   async run(ctx, input) {
     const subs = await fullRows(ctx);

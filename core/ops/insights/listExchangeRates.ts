@@ -6,7 +6,7 @@ import { loadRateBook, manualCurrencies } from '../../store/repos/fx.ts';
 import { visibleSubscriptions } from '../../store/repos/subscriptions.ts';
 import { household } from '../shared/context.ts';
 import { IsoDate } from '../../domain/schemas.ts';
-import { perEurText } from './rates.ts';
+import { perEurText } from './_lib/rates.ts';
 
 const Known = z.object({ per_eur: z.string(), date: z.string() }).nullable();
 
@@ -40,7 +40,6 @@ export const listExchangeRates = defineOp({
     ),
   }),
   effect: 'read',
-  scope: 'read',
   idempotent: true,
   async run(ctx, input) {
     const hh = household(ctx);

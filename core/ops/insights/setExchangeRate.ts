@@ -5,7 +5,7 @@ import { defineOp } from '../../kernel/op.ts';
 import { loadRateBook, manualRate } from '../../store/repos/fx.ts';
 import { fieldError, household } from '../shared/context.ts';
 import { Currency, IsoDate } from '../../domain/schemas.ts';
-import { perEurText, RateText } from './rates.ts';
+import { perEurText, RateText } from './_lib/rates.ts';
 
 export const setExchangeRate = defineOp({
   name: 'set_exchange_rate',
@@ -34,12 +34,12 @@ export const setExchangeRate = defineOp({
       .describe('The per-EUR rate set by hand for that date before, if any.'),
   }),
   effect: 'write',
-  scope: 'write',
   ownerOnly: true,
   idempotent: true,
   summarize: (_input, output) => ({
-    key: 'activity.set_exchange_rate',
-    params: { currency: output.currency, rate: output.per_eur, date: output.date },
+    currency: output.currency,
+    rate: output.per_eur,
+    date: output.date,
   }),
   async run(ctx, input) {
     const hh = household(ctx);

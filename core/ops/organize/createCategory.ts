@@ -3,9 +3,9 @@ import { z } from 'zod';
 import { defineOp } from '../../kernel/op.ts';
 import { household, nowIso } from '../shared/context.ts';
 import { Category, ShortName } from '../../domain/schemas.ts';
-import { Color } from './fields.ts';
-import { assertNameFree } from './names.ts';
-import { categoryView } from './views.ts';
+import { Color } from './_lib/fields.ts';
+import { assertNameFree } from './_lib/names.ts';
+import { categoryView } from './_lib/views.ts';
 
 export const createCategory = defineOp({
   name: 'create_category',
@@ -18,11 +18,7 @@ export const createCategory = defineOp({
   }),
   output: Category,
   effect: 'write',
-  scope: 'write',
-  summarize: (_input, output) => ({
-    key: 'activity.create_category',
-    params: { name: output.name },
-  }),
+  summarize: (_input, output) => ({ name: output.name }),
   async run(ctx, input) {
     await assertNameFree(ctx, 'categories', input.name);
     const row = await ctx.tx.insert('categories', {

@@ -3,9 +3,9 @@ import { z } from 'zod';
 import { defineOp } from '../../kernel/op.ts';
 import { household, nowIso } from '../shared/context.ts';
 import { PaymentMethod, ShortName } from '../../domain/schemas.ts';
-import { Last4, PaymentKind } from './fields.ts';
-import { assertNameFree } from './names.ts';
-import { paymentMethodView } from './views.ts';
+import { Last4, PaymentKind } from './_lib/fields.ts';
+import { assertNameFree } from './_lib/names.ts';
+import { paymentMethodView } from './_lib/views.ts';
 
 export const createPaymentMethod = defineOp({
   name: 'create_payment_method',
@@ -19,11 +19,7 @@ export const createPaymentMethod = defineOp({
   }),
   output: PaymentMethod,
   effect: 'write',
-  scope: 'write',
-  summarize: (_input, output) => ({
-    key: 'activity.create_payment_method',
-    params: { name: output.name },
-  }),
+  summarize: (_input, output) => ({ name: output.name }),
   async run(ctx, input) {
     await assertNameFree(ctx, 'payment_methods', input.name);
     const row = await ctx.tx.insert('payment_methods', {

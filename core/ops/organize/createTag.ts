@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { defineOp } from '../../kernel/op.ts';
 import { household, nowIso } from '../shared/context.ts';
 import { ShortName, Tag } from '../../domain/schemas.ts';
-import { assertNameFree } from './names.ts';
-import { tagView } from './views.ts';
+import { assertNameFree } from './_lib/names.ts';
+import { tagView } from './_lib/views.ts';
 
 export const createTag = defineOp({
   name: 'create_tag',
@@ -14,8 +14,7 @@ export const createTag = defineOp({
   input: z.object({ name: ShortName.describe('The tag, such as "work".') }),
   output: Tag,
   effect: 'write',
-  scope: 'write',
-  summarize: (_input, output) => ({ key: 'activity.create_tag', params: { name: output.name } }),
+  summarize: (_input, output) => ({ name: output.name }),
   async run(ctx, input) {
     await assertNameFree(ctx, 'tags', input.name);
     const row = await ctx.tx.insert('tags', {

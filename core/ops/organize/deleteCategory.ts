@@ -2,8 +2,8 @@ import { z } from 'zod';
 
 import { defineOp } from '../../kernel/op.ts';
 import { Id, Ref } from '../../domain/schemas.ts';
-import { ReassignTo } from './fields.ts';
-import { deletedSummary, deleteReassigning } from './reassign.ts';
+import { ReassignTo } from './_lib/fields.ts';
+import { deletedSummary, deleteReassigning } from './_lib/reassign.ts';
 
 export const deleteCategory = defineOp({
   name: 'delete_category',
@@ -15,7 +15,7 @@ export const deleteCategory = defineOp({
     reassign_to: ReassignTo,
   }),
   output: z.object({
-    id: z.string(),
+    id: Id,
     name: z.string(),
     deleted: z.literal(true),
     reassigned_to: Ref.nullable().describe(
@@ -26,8 +26,7 @@ export const deleteCategory = defineOp({
       .describe('Subscriptions (that you can see) moved or left without a category.'),
   }),
   effect: 'destructive',
-  scope: 'write',
-  summarize: deletedSummary('delete_category'),
+  ...deletedSummary,
   async run(ctx, input) {
     return deleteReassigning(ctx, 'category', input.id, input.reassign_to ?? null);
   },

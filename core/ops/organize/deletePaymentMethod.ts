@@ -2,8 +2,8 @@ import { z } from 'zod';
 
 import { defineOp } from '../../kernel/op.ts';
 import { Id, Ref } from '../../domain/schemas.ts';
-import { ReassignTo } from './fields.ts';
-import { deletedSummary, deleteReassigning } from './reassign.ts';
+import { ReassignTo } from './_lib/fields.ts';
+import { deletedSummary, deleteReassigning } from './_lib/reassign.ts';
 
 export const deletePaymentMethod = defineOp({
   name: 'delete_payment_method',
@@ -15,7 +15,7 @@ export const deletePaymentMethod = defineOp({
     reassign_to: ReassignTo,
   }),
   output: z.object({
-    id: z.string(),
+    id: Id,
     name: z.string(),
     deleted: z.literal(true),
     reassigned_to: Ref.nullable().describe(
@@ -26,8 +26,7 @@ export const deletePaymentMethod = defineOp({
       .describe('Subscriptions (that you can see) moved or left without a payment method.'),
   }),
   effect: 'destructive',
-  scope: 'write',
-  summarize: deletedSummary('delete_payment_method'),
+  ...deletedSummary,
   async run(ctx, input) {
     return deleteReassigning(ctx, 'payment_method', input.id, input.reassign_to ?? null);
   },

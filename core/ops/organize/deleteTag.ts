@@ -4,7 +4,7 @@ import { defineOp } from '../../kernel/op.ts';
 import type { Row } from '../../store/tracked.ts';
 import { requireOwned } from '../shared/context.ts';
 import { Id } from '../../domain/schemas.ts';
-import { unlinkTag } from './reassign.ts';
+import { unlinkTag } from './_lib/reassign.ts';
 
 export const deleteTag = defineOp({
   name: 'delete_tag',
@@ -13,7 +13,7 @@ export const deleteTag = defineOp({
     'Deletes a tag and takes it off every subscription that carried it; the subscriptions themselves stay. Returns how many of the subscriptions you can see lost the tag. Can be undone from the activity list.',
   input: z.object({ id: Id.describe('The tag to delete.') }),
   output: z.object({
-    id: z.string(),
+    id: Id,
     name: z.string(),
     deleted: z.literal(true),
     subscriptions_untagged: z
@@ -21,8 +21,7 @@ export const deleteTag = defineOp({
       .describe('Subscriptions (that you can see) the tag was removed from.'),
   }),
   effect: 'destructive',
-  scope: 'write',
-  summarize: (_input, output) => ({ key: 'activity.delete_tag', params: { name: output.name } }),
+  summarize: (_input, output) => ({ name: output.name }),
   async run(ctx, input) {
     const tag = await requireOwned<Row>(ctx, 'tags', 'tag', input.id);
     const untagged = await unlinkTag(ctx, input.id);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 import { defineOp } from '../../kernel/op.ts';
 import { Category } from '../../domain/schemas.ts';
-import { categoryView, countsBy, householdRows } from './views.ts';
+import { categoryView, countsBy, householdRows } from './_lib/views.ts';
 
 export const listCategories = defineOp({
   name: 'list_categories',
@@ -12,7 +12,6 @@ export const listCategories = defineOp({
   input: z.object({}),
   output: z.object({ items: z.array(Category) }),
   effect: 'read',
-  scope: 'read',
   idempotent: true,
   async run(ctx) {
     // One query at a time: a transaction is one connection, and pg refuses overlapping queries.

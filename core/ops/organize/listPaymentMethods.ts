@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 import { defineOp } from '../../kernel/op.ts';
 import { PaymentMethod } from '../../domain/schemas.ts';
-import { countsBy, householdRows, paymentMethodView } from './views.ts';
+import { countsBy, householdRows, paymentMethodView } from './_lib/views.ts';
 
 export const listPaymentMethods = defineOp({
   name: 'list_payment_methods',
@@ -12,7 +12,6 @@ export const listPaymentMethods = defineOp({
   input: z.object({}),
   output: z.object({ items: z.array(PaymentMethod) }),
   effect: 'read',
-  scope: 'read',
   idempotent: true,
   async run(ctx) {
     const rows = await householdRows(ctx, 'payment_methods');

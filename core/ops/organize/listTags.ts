@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 import { defineOp } from '../../kernel/op.ts';
 import { Tag } from '../../domain/schemas.ts';
-import { householdRows, tagCounts, tagView } from './views.ts';
+import { householdRows, tagCounts, tagView } from './_lib/views.ts';
 
 export const listTags = defineOp({
   name: 'list_tags',
@@ -12,7 +12,6 @@ export const listTags = defineOp({
   input: z.object({}),
   output: z.object({ items: z.array(Tag) }),
   effect: 'read',
-  scope: 'read',
   idempotent: true,
   async run(ctx) {
     const rows = await householdRows(ctx, 'tags');

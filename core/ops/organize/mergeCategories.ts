@@ -4,8 +4,8 @@ import { defineOp } from '../../kernel/op.ts';
 import type { Row } from '../../store/tracked.ts';
 import { fieldError, requireOwned } from '../shared/context.ts';
 import { Category, Id, Ref } from '../../domain/schemas.ts';
-import { reassignSubscriptions } from './reassign.ts';
-import { loadCategory } from './views.ts';
+import { reassignSubscriptions } from './_lib/reassign.ts';
+import { loadCategory } from './_lib/views.ts';
 
 export const mergeCategories = defineOp({
   name: 'merge_categories',
@@ -26,11 +26,11 @@ export const mergeCategories = defineOp({
     subscriptions_moved: z.int().describe('Subscriptions (that you can see) moved to the target.'),
   }),
   effect: 'destructive',
-  scope: 'write',
   summarize: (_input, output) => ({
-    key: `activity.merge_categories${output.merged.length === 1 ? '.one' : ''}`,
-    params: { names: output.merged.map((m) => m.name).join(', '), target: output.target.name },
+    names: output.merged.map((m) => m.name).join(', '),
+    target: output.target.name,
   }),
+  summaryVariant: (_input, output) => (output.merged.length === 1 ? 'one' : null),
   async run(ctx, input) {
     const target = await requireOwned<Row>(ctx, 'categories', 'category', input.target_id);
     const sourceIds = [...new Set(input.source_ids)];

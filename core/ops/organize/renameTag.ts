@@ -4,9 +4,9 @@ import { defineOp } from '../../kernel/op.ts';
 import type { Row } from '../../store/tracked.ts';
 import { requireOwned } from '../shared/context.ts';
 import { Id, ShortName, Tag } from '../../domain/schemas.ts';
-import { assertNameFree } from './names.ts';
-import { applyPatch } from './patch.ts';
-import { loadTag } from './views.ts';
+import { assertNameFree } from './_lib/names.ts';
+import { applyPatch } from './_lib/patch.ts';
+import { loadTag } from './_lib/views.ts';
 
 export const renameTag = defineOp({
   name: 'rename_tag',
@@ -19,9 +19,8 @@ export const renameTag = defineOp({
   }),
   output: Tag,
   effect: 'write',
-  scope: 'write',
   idempotent: true,
-  summarize: (_input, output) => ({ key: 'activity.rename_tag', params: { name: output.name } }),
+  summarize: (_input, output) => ({ name: output.name }),
   async run(ctx, input) {
     const current = await requireOwned<Row>(ctx, 'tags', 'tag', input.id);
     await assertNameFree(ctx, 'tags', input.name, input.id);

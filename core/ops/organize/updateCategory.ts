@@ -4,10 +4,10 @@ import { defineOp } from '../../kernel/op.ts';
 import type { Row } from '../../store/tracked.ts';
 import { requireOwned } from '../shared/context.ts';
 import { Category, Id, ShortName } from '../../domain/schemas.ts';
-import { Color } from './fields.ts';
-import { assertNameFree } from './names.ts';
-import { applyPatch } from './patch.ts';
-import { loadCategory } from './views.ts';
+import { Color } from './_lib/fields.ts';
+import { assertNameFree } from './_lib/names.ts';
+import { applyPatch } from './_lib/patch.ts';
+import { loadCategory } from './_lib/views.ts';
 
 export const updateCategory = defineOp({
   name: 'update_category',
@@ -21,12 +21,8 @@ export const updateCategory = defineOp({
   }),
   output: Category,
   effect: 'write',
-  scope: 'write',
   idempotent: true,
-  summarize: (_input, output) => ({
-    key: 'activity.update_category',
-    params: { name: output.name },
-  }),
+  summarize: (_input, output) => ({ name: output.name }),
   async run(ctx, input) {
     const current = await requireOwned<Row>(ctx, 'categories', 'category', input.id);
     if (input.name !== undefined) await assertNameFree(ctx, 'categories', input.name, input.id);

@@ -4,10 +4,10 @@ import { defineOp } from '../../kernel/op.ts';
 import type { Row } from '../../store/tracked.ts';
 import { requireOwned } from '../shared/context.ts';
 import { Id, PaymentMethod, ShortName } from '../../domain/schemas.ts';
-import { Last4, PaymentKind } from './fields.ts';
-import { assertNameFree } from './names.ts';
-import { applyPatch } from './patch.ts';
-import { loadPaymentMethod } from './views.ts';
+import { Last4, PaymentKind } from './_lib/fields.ts';
+import { assertNameFree } from './_lib/names.ts';
+import { applyPatch } from './_lib/patch.ts';
+import { loadPaymentMethod } from './_lib/views.ts';
 
 export const updatePaymentMethod = defineOp({
   name: 'update_payment_method',
@@ -22,12 +22,8 @@ export const updatePaymentMethod = defineOp({
   }),
   output: PaymentMethod,
   effect: 'write',
-  scope: 'write',
   idempotent: true,
-  summarize: (_input, output) => ({
-    key: 'activity.update_payment_method',
-    params: { name: output.name },
-  }),
+  summarize: (_input, output) => ({ name: output.name }),
   async run(ctx, input) {
     const current = await requireOwned<Row>(ctx, 'payment_methods', 'payment_method', input.id);
     if (input.name !== undefined)

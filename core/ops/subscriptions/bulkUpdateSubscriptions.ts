@@ -9,8 +9,8 @@ import {
 } from '../../store/repos/subscriptions.ts';
 import { household, nowIso } from '../shared/context.ts';
 import { Id } from '../../domain/schemas.ts';
-import { ensureTags, resolveNamed, setTagLinks, TagNames } from './fields.ts';
-import { cancel, pause, remove, resume } from './lifecycle.ts';
+import { ensureTags, resolveNamed, setTagLinks, TagNames } from './_lib/fields.ts';
+import { cancel, pause, remove, resume } from './_lib/lifecycle.ts';
 
 const Action = z.discriminatedUnion('action', [
   z.object({
@@ -42,11 +42,8 @@ export const bulkUpdateSubscriptions = defineOp({
   }),
   output: z.object({ action: z.string(), changed: z.int(), ids: z.array(z.string()) }),
   effect: 'destructive',
-  scope: 'write',
-  summarize: (input, output) => ({
-    key: `activity.bulk_update_subscriptions.${input.change.action}${output.changed === 1 ? '_one' : ''}`,
-    params: { count: output.changed },
-  }),
+  summarize: (_input, output) => ({ count: output.changed }),
+  summaryVariant: (input, output) => `${input.change.action}${output.changed === 1 ? '_one' : ''}`,
   async run(ctx, input) {
     const ids = [...new Set(input.ids)];
     const rows = await chunked(

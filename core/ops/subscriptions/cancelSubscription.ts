@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { defineOp } from '../../kernel/op.ts';
 import { requireSubscription } from '../shared/context.ts';
 import { Id, IsoDate, Subscription } from '../../domain/schemas.ts';
-import { cancel } from './lifecycle.ts';
-import { loadView } from './view.ts';
+import { cancel } from './_lib/lifecycle.ts';
+import { loadView } from './_lib/view.ts';
 
 export const cancelSubscription = defineOp({
   name: 'cancel_subscription',
@@ -17,12 +17,8 @@ export const cancelSubscription = defineOp({
   }),
   output: Subscription,
   effect: 'write',
-  scope: 'write',
   idempotent: true,
-  summarize: (_input, output) => ({
-    key: 'activity.cancel_subscription',
-    params: { name: output.name },
-  }),
+  summarize: (_input, output) => ({ name: output.name }),
   async run(ctx, input) {
     await cancel(ctx, await requireSubscription(ctx, input.id), input.effective_date);
     return loadView(ctx, input.id);

@@ -11,9 +11,9 @@ import {
   resolveOwner,
   setShares,
   setTagLinks,
-} from './fields.ts';
-import { subscriptionFields } from './input.ts';
-import { loadView } from './view.ts';
+} from './_lib/fields.ts';
+import { subscriptionFields } from './_lib/input.ts';
+import { loadView } from './_lib/view.ts';
 
 export const createSubscription = defineOp({
   name: 'create_subscription',
@@ -23,9 +23,8 @@ export const createSubscription = defineOp({
   input: z.object(subscriptionFields),
   output: Subscription,
   effect: 'write',
-  scope: 'write',
   financial: false,
-  summarize: (input) => ({ key: 'activity.create_subscription', params: { name: input.name } }),
+  summarize: (input) => ({ name: input.name }),
   async run(ctx, input) {
     const hh = household(ctx);
     const currency = input.currency ?? hh.currency;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 import { defineOp } from '../../kernel/op.ts';
 import { Id, Subscription } from '../../domain/schemas.ts';
-import { loadView } from './view.ts';
+import { loadView } from './_lib/view.ts';
 
 export const getSubscription = defineOp({
   name: 'get_subscription',
@@ -12,7 +12,6 @@ export const getSubscription = defineOp({
   input: z.object({ id: Id.describe("The subscription's id.") }),
   output: Subscription,
   effect: 'read',
-  scope: 'read',
   idempotent: true,
   async run(ctx, input) {
     return loadView(ctx, input.id);

@@ -66,7 +66,6 @@ export const listSubscriptions = defineOp({
     items: z.array(Subscription),
   }),
   effect: 'read',
-  scope: 'read',
   idempotent: true,
   async run(ctx, input) {
     // A filter on an unknown id is a mistake to report, not an empty list.

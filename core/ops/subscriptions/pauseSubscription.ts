@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { defineOp } from '../../kernel/op.ts';
 import { requireSubscription } from '../shared/context.ts';
 import { Id, Subscription } from '../../domain/schemas.ts';
-import { pause } from './lifecycle.ts';
-import { loadView } from './view.ts';
+import { pause } from './_lib/lifecycle.ts';
+import { loadView } from './_lib/view.ts';
 
 export const pauseSubscription = defineOp({
   name: 'pause_subscription',
@@ -14,12 +14,8 @@ export const pauseSubscription = defineOp({
   input: z.object({ id: Id }),
   output: Subscription,
   effect: 'write',
-  scope: 'write',
   idempotent: true,
-  summarize: (_input, output) => ({
-    key: 'activity.pause_subscription',
-    params: { name: output.name },
-  }),
+  summarize: (_input, output) => ({ name: output.name }),
   async run(ctx, input) {
     await pause(ctx, await requireSubscription(ctx, input.id));
     return loadView(ctx, input.id);

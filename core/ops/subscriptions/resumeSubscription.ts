@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { defineOp } from '../../kernel/op.ts';
 import { requireSubscription } from '../shared/context.ts';
 import { Id, Subscription } from '../../domain/schemas.ts';
-import { resume } from './lifecycle.ts';
-import { loadView } from './view.ts';
+import { resume } from './_lib/lifecycle.ts';
+import { loadView } from './_lib/view.ts';
 
 export const resumeSubscription = defineOp({
   name: 'resume_subscription',
@@ -14,12 +14,8 @@ export const resumeSubscription = defineOp({
   input: z.object({ id: Id }),
   output: Subscription,
   effect: 'write',
-  scope: 'write',
   idempotent: true,
-  summarize: (_input, output) => ({
-    key: 'activity.resume_subscription',
-    params: { name: output.name },
-  }),
+  summarize: (_input, output) => ({ name: output.name }),
   async run(ctx, input) {
     await resume(ctx, await requireSubscription(ctx, input.id));
     return loadView(ctx, input.id);

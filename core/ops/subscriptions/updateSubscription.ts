@@ -14,9 +14,9 @@ import {
   resolveOwner,
   setShares,
   setTagLinks,
-} from './fields.ts';
-import { subscriptionFields } from './input.ts';
-import { loadView } from './view.ts';
+} from './_lib/fields.ts';
+import { subscriptionFields } from './_lib/input.ts';
+import { loadView } from './_lib/view.ts';
 
 export const updateSubscription = defineOp({
   name: 'update_subscription',
@@ -32,7 +32,6 @@ export const updateSubscription = defineOp({
   }),
   output: Subscription,
   effect: 'write',
-  scope: 'write',
   // What is charged: the amount, its currency, the cycle, when the series runs, shares, status.
   financial: (input) =>
     input.amount !== undefined ||
@@ -45,10 +44,7 @@ export const updateSubscription = defineOp({
     input.shares !== undefined ||
     input.member_id !== undefined,
   idempotent: true,
-  summarize: (_input, output) => ({
-    key: 'activity.update_subscription',
-    params: { name: output.name },
-  }),
+  summarize: (_input, output) => ({ name: output.name }),
   async run(ctx, input) {
     const current = await requireSubscription(ctx, input.id);
     const currency = input.currency ?? current.currency;

@@ -4,7 +4,7 @@ import { hashToken, tokenFromSeed, tokenPrefix } from '../../auth/tokens.ts';
 import { SCOPES } from '../../kernel/actor.ts';
 import { defineOp } from '../../kernel/op.ts';
 import { household, memberId, nowIso } from '../shared/context.ts';
-import { ShortName } from '../../domain/schemas.ts';
+import { Id, ShortName } from '../../domain/schemas.ts';
 
 export const createToken = defineOp({
   name: 'create_token',
@@ -16,7 +16,7 @@ export const createToken = defineOp({
     scope: z.enum(SCOPES).default('read').describe('read, write or trusted (see the description).'),
   }),
   output: z.object({
-    id: z.string(),
+    id: Id,
     name: z.string(),
     scope: z.enum(SCOPES),
     prefix: z.string(),
@@ -32,10 +32,7 @@ export const createToken = defineOp({
     assistant:
       'Reveals a secret: a new token is a credential, handed out by a person, never by the assistant.',
   },
-  summarize: (input) => ({
-    key: 'activity.create_token',
-    params: { name: input.name, scope: input.scope },
-  }),
+  summarize: (input) => ({ name: input.name, scope: input.scope }),
   async run(ctx, input) {
     // 160 random bits in production (two random ids); reproducible under a test id generator.
     const raw = tokenFromSeed(`${ctx.newId('tks')}:${ctx.newId('tks')}`);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 import { defineOp } from '../../kernel/op.ts';
 import { household } from '../shared/context.ts';
-import { scopeOf, TokenInfo, type TokenRow } from './view.ts';
+import { scopeOf, TokenInfo, type TokenRow } from './_lib/view.ts';
 
 export const listTokens = defineOp({
   name: 'list_tokens',
@@ -14,7 +14,6 @@ export const listTokens = defineOp({
   }),
   output: z.object({ items: z.array(TokenInfo) }),
   effect: 'read',
-  scope: 'read',
   idempotent: true,
   async run(ctx, input) {
     const hh = household(ctx).id;

@@ -4,7 +4,7 @@ import { notFound } from '../../errors/index.ts';
 import { defineOp } from '../../kernel/op.ts';
 import { nowIso, requireOwned } from '../shared/context.ts';
 import { Id } from '../../domain/schemas.ts';
-import type { TokenRow } from './view.ts';
+import type { TokenRow } from './_lib/view.ts';
 
 export const revokeToken = defineOp({
   name: 'revoke_token',
@@ -12,11 +12,11 @@ export const revokeToken = defineOp({
   description:
     "Revokes an agent token (ids from list_tokens): the agent using it is refused from its next request on. A member revokes their own tokens; the owner may revoke anyone's. Revoking a revoked token changes nothing. Can be undone from the activity list.",
   input: z.object({ id: Id.describe("The token's id (not the token itself).") }),
-  output: z.object({ id: z.string(), name: z.string(), revoked_at: z.string() }),
+  output: z.object({ id: Id, name: z.string(), revoked_at: z.string() }),
   effect: 'destructive',
   scope: 'trusted',
   idempotent: true,
-  summarize: (_input, output) => ({ key: 'activity.revoke_token', params: { name: output.name } }),
+  summarize: (_input, output) => ({ name: output.name }),
   async run(ctx, input) {
     const row = await requireOwned<TokenRow>(ctx, 'tokens', 'token', input.id);
     if (ctx.actor.role !== 'owner' && row.member_id !== ctx.actor.memberId)

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { offeredOn } from '../../../../core/kernel/op.ts';
 import { exportData } from '../../../../core/ops/data/exportData.ts';
-import { csvField, csvText, cycleText } from '../../../../core/ops/data/subscriptionsCsv.ts';
+import { csvField, csvText, cycleText } from '../../../../core/ops/data/_lib/subscriptionsCsv.ts';
 import { createTestHousehold, type TestHousehold } from '../../../helpers/testCore.ts';
 import { fillHousehold, type RichHousehold } from './household.ts';
 

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { OpError } from '../../../../core/errors/index.ts';
-import type { ExhaleDocument } from '../../../../core/ops/data/document.ts';
+import type { ExhaleDocument } from '../../../../core/ops/data/_lib/document.ts';
 import { dumpDatabase } from '../../../helpers/dump.ts';
 import { createTestHousehold, type TestHousehold } from '../../../helpers/testCore.ts';
 import { fillHousehold } from './household.ts';

@@ -1,13 +1,13 @@
 import type { Knex } from 'knex';
 
-import type { OpContext } from '../../kernel/op.ts';
+import type { OpContext } from '../../../kernel/op.ts';
 import {
   atTodaysPrice,
   PRICE_NOW_SQL,
   type SubscriptionRow,
   visibleSubscriptions,
-} from '../../store/repos/subscriptions.ts';
-import { household } from '../shared/context.ts';
+} from '../../../store/repos/subscriptions.ts';
+import { household } from '../../shared/context.ts';
 
 /** Statuses that cost money now: paused and cancelled subscriptions are not charged. */
 export const RUNNING: ReadonlyArray<SubscriptionRow['status']> = ['active', 'trial'];

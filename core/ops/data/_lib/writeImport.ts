@@ -1,8 +1,8 @@
-import type { OpContext } from '../../kernel/op.ts';
-import { type SubscriptionRow, visibleSubscriptions } from '../../store/repos/subscriptions.ts';
-import type { Change, Row } from '../../store/tracked.ts';
-import { household, nowIso } from '../shared/context.ts';
-import { ensureTags, resolveNamed, setShares, setTagLinks } from '../subscriptions/fields.ts';
+import type { OpContext } from '../../../kernel/op.ts';
+import { type SubscriptionRow, visibleSubscriptions } from '../../../store/repos/subscriptions.ts';
+import type { Change, Row } from '../../../store/tracked.ts';
+import { household, nowIso } from '../../shared/context.ts';
+import { ensureTags, resolveNamed, setShares, setTagLinks } from '../../subscriptions/_lib/fields.ts';
 import type { ImportEnvelope } from './document.ts';
 import type { ValidItem } from './importItem.ts';
 

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 
-import { parsePercent } from '../../domain/money.ts';
-import { OpError } from '../../errors/index.ts';
-import type { OpContext } from '../../kernel/op.ts';
-import type { SubscriptionRow } from '../../store/repos/subscriptions.ts';
-import type { Row } from '../../store/tracked.ts';
-import { nameKey } from '../organize/names.ts';
-import { fieldError, household, requireOwned } from '../shared/context.ts';
-import { Id, ShortName } from '../../domain/schemas.ts';
+import { parsePercent } from '../../../domain/money.ts';
+import { OpError } from '../../../errors/index.ts';
+import type { OpContext } from '../../../kernel/op.ts';
+import type { SubscriptionRow } from '../../../store/repos/subscriptions.ts';
+import type { Row } from '../../../store/tracked.ts';
+import { nameKey } from '../../organize/_lib/names.ts';
+import { fieldError, household, requireOwned } from '../../shared/context.ts';
+import { Id, ShortName } from '../../../domain/schemas.ts';
 
 export const ShareInput = z.object({
   member_id: Id,

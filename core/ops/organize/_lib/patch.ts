@@ -1,5 +1,5 @@
-import type { OpContext } from '../../kernel/op.ts';
-import type { Row } from '../../store/tracked.ts';
+import type { OpContext } from '../../../kernel/op.ts';
+import type { Row } from '../../../store/tracked.ts';
 import type { NamedTable } from './names.ts';
 
 /**

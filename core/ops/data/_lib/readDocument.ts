@@ -1,5 +1,5 @@
-import { wallosSubscriptions } from '../../imports/wallos.ts';
-import { OpError } from '../../errors/index.ts';
+import { wallosSubscriptions } from '../../../imports/wallos.ts';
+import { OpError } from '../../../errors/index.ts';
 import { EXHALE_FORMAT } from './document.ts';
 
 /** The largest file an import reads: 5 MB of JSON text. */

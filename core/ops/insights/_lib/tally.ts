@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
-import type { IsoDate } from '../../domain/dates.ts';
-import { formatAmount } from '../../domain/money.ts';
+import type { IsoDate } from '../../../domain/dates.ts';
+import { formatAmount } from '../../../domain/money.ts';
 import type { Converter } from './convert.ts';
 
 /** What a figure measures: an average month or year now, or charges in a period. */

@@ -1,8 +1,8 @@
-import type { OpContext } from '../../kernel/op.ts';
-import { addDays } from '../../domain/dates.ts';
-import { occurrencesBetween } from '../../domain/cycles.ts';
-import { cycleOf, type SubscriptionRow } from '../../store/repos/subscriptions.ts';
-import { fieldError, nowIso } from '../shared/context.ts';
+import type { OpContext } from '../../../kernel/op.ts';
+import { addDays } from '../../../domain/dates.ts';
+import { occurrencesBetween } from '../../../domain/cycles.ts';
+import { cycleOf, type SubscriptionRow } from '../../../store/repos/subscriptions.ts';
+import { fieldError, nowIso } from '../../shared/context.ts';
 
 /**
  * Status changes shared by the single ops and bulk_update_subscriptions, so both behave the same.

@@ -1,5 +1,5 @@
-import type { Row } from '../../store/tracked.ts';
-import type { Household, Member } from '../../domain/schemas.ts';
+import type { Row } from '../../../store/tracked.ts';
+import type { Household, Member } from '../../../domain/schemas.ts';
 
 export function householdView(row: Row): Household {
   return {

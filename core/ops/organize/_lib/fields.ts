@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import { Id } from '../../domain/schemas.ts';
+import { Id } from '../../../domain/schemas.ts';
 
 /** Custom checks carry a text key in `params.i18n`; the kernel's error map renders it. */
 const i18n = (key: string) => ({ params: { i18n: key } });

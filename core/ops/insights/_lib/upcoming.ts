@@ -1,11 +1,12 @@
 import { z } from 'zod';
 
-import { addDays, type IsoDate } from '../../domain/dates.ts';
-import { formatAmount, parseAmount } from '../../domain/money.ts';
-import type { OpContext } from '../../kernel/op.ts';
-import { chargesBetween } from '../../store/repos/charges.ts';
-import type { SubscriptionRow } from '../../store/repos/subscriptions.ts';
+import { addDays, type IsoDate } from '../../../domain/dates.ts';
+import { formatAmount, parseAmount } from '../../../domain/money.ts';
+import type { OpContext } from '../../../kernel/op.ts';
+import { chargesBetween } from '../../../store/repos/charges.ts';
+import type { SubscriptionRow } from '../../../store/repos/subscriptions.ts';
 import { Converter } from './convert.ts';
+import { Id } from '../../../domain/schemas.ts';
 
 export const UpcomingItem = z.object({
   date: z.string(),
@@ -14,7 +15,7 @@ export const UpcomingItem = z.object({
     .describe(
       'A charge; the day a trial turns paid; the last day to give notice before a contract renews.',
     ),
-  subscription_id: z.string(),
+  subscription_id: Id,
   subscription_name: z.string(),
   status: z
     .enum(['expected', 'paid'])

@@ -1,11 +1,11 @@
-import type { OpContext } from '../../kernel/op.ts';
-import { type ChargeRow, priceChangesBySubscription } from '../../store/repos/charges.ts';
-import { priceOn } from '../../domain/charges.ts';
-import { cycleOf, type SubscriptionRow } from '../../store/repos/subscriptions.ts';
-import { formatAmount } from '../../domain/money.ts';
-import { fieldError, nowIso } from '../shared/context.ts';
-import { firstIndexOnOrAfter, nthOccurrence } from '../../domain/cycles.ts';
-import type { Charge } from '../../domain/schemas.ts';
+import type { OpContext } from '../../../kernel/op.ts';
+import { type ChargeRow, priceChangesBySubscription } from '../../../store/repos/charges.ts';
+import { priceOn } from '../../../domain/charges.ts';
+import { cycleOf, type SubscriptionRow } from '../../../store/repos/subscriptions.ts';
+import { formatAmount } from '../../../domain/money.ts';
+import { fieldError, nowIso } from '../../shared/context.ts';
+import { firstIndexOnOrAfter, nthOccurrence } from '../../../domain/cycles.ts';
+import type { Charge } from '../../../domain/schemas.ts';
 
 /** The price a subscription's series expects on a date, from its price history. */
 export async function expectedPrice(

@@ -1,7 +1,7 @@
-import type { OpContext } from '../../kernel/op.ts';
-import { subscriptionViews } from '../../store/repos/subscriptions.ts';
-import { requireSubscription } from '../shared/context.ts';
-import type { Subscription } from '../../domain/schemas.ts';
+import type { OpContext } from '../../../kernel/op.ts';
+import { subscriptionViews } from '../../../store/repos/subscriptions.ts';
+import { requireSubscription } from '../../shared/context.ts';
+import type { Subscription } from '../../../domain/schemas.ts';
 
 /** Re-reads a subscription inside the op's transaction and returns it as every surface sees it. */
 export async function loadView(ctx: OpContext, id: string): Promise<Subscription> {

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 
-import { CYCLE_UNITS } from '../../domain/cycles.ts';
-import { PAYMENT_KINDS } from '../organize/fields.ts';
-import { Currency, IsoDate, Member, Share, ShortName, SubscriptionStatus } from '../../domain/schemas.ts';
+import { CYCLE_UNITS } from '../../../domain/cycles.ts';
+import { PAYMENT_KINDS } from '../../organize/_lib/fields.ts';
+import { Currency, IsoDate, Member, Share, ShortName, SubscriptionStatus } from '../../../domain/schemas.ts';
 
 /** The version tag of Exhale's own export. A reader refuses tags it doesn't know. */
 export const EXHALE_FORMAT = 'exhale/1';

@@ -1,10 +1,10 @@
 import type { z } from 'zod';
 
-import type { OpContext } from '../../kernel/op.ts';
-import { visibleSubscriptions } from '../../store/repos/subscriptions.ts';
-import type { Row } from '../../store/tracked.ts';
-import { household } from '../shared/context.ts';
-import type { Category, PaymentMethod, Tag } from '../../domain/schemas.ts';
+import type { OpContext } from '../../../kernel/op.ts';
+import { visibleSubscriptions } from '../../../store/repos/subscriptions.ts';
+import type { Row } from '../../../store/tracked.ts';
+import { household } from '../../shared/context.ts';
+import type { Category, PaymentMethod, Tag } from '../../../domain/schemas.ts';
 import { byName } from './names.ts';
 
 export type CategoryView = z.input<typeof Category>;

@@ -1,9 +1,9 @@
 import type { Knex } from 'knex';
 
-import { scopeAllows } from '../../kernel/actor.ts';
-import type { OpContext } from '../../kernel/op.ts';
-import type { AuditRow } from '../../store/repos/audit.ts';
-import { household } from '../shared/context.ts';
+import { scopeAllows } from '../../../kernel/actor.ts';
+import type { OpContext } from '../../../kernel/op.ts';
+import type { AuditRow } from '../../../store/repos/audit.ts';
+import { household } from '../../shared/context.ts';
 
 /** Audit entries the actor may see: all of the household's, except ones about another member's private subscription made by someone else. */
 export function visibleEntries(ctx: OpContext): Knex.QueryBuilder {

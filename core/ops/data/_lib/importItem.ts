@@ -1,12 +1,12 @@
 import { z } from 'zod';
 
-import { nextOccurrence } from '../../domain/cycles.ts';
-import { type InputIssue, isOpError } from '../../errors/index.ts';
-import type { OpContext } from '../../kernel/op.ts';
-import { parseInput } from '../../kernel/validation.ts';
-import type { SubscriptionRow } from '../../store/repos/subscriptions.ts';
-import { t } from '../../i18n/index.ts';
-import { toMinor } from '../shared/context.ts';
+import { nextOccurrence } from '../../../domain/cycles.ts';
+import { type InputIssue, isOpError } from '../../../errors/index.ts';
+import type { OpContext } from '../../../kernel/op.ts';
+import { parseInput } from '../../../kernel/validation.ts';
+import type { SubscriptionRow } from '../../../store/repos/subscriptions.ts';
+import { t } from '../../../i18n/index.ts';
+import { toMinor } from '../../shared/context.ts';
 import {
   Amount,
   Currency,
@@ -17,8 +17,8 @@ import {
   ShortName,
   SubscriptionStatus,
   Url,
-} from '../../domain/schemas.ts';
-import { checkDates, ShareInput } from '../subscriptions/fields.ts';
+} from '../../../domain/schemas.ts';
+import { checkDates, ShareInput } from '../../subscriptions/_lib/fields.ts';
 
 /**
  * One subscription as an import reads it: the shape export_data writes (ids, timestamps and

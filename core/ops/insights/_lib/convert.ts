@@ -1,12 +1,12 @@
 import type { z } from 'zod';
 
-import { type IsoDate, minDate } from '../../domain/dates.ts';
-import { type CrossRate, describeCross, formatRate, type RateBook } from '../../domain/fx.ts';
-import { convertMinor, formatAmount } from '../../domain/money.ts';
-import type { OpContext } from '../../kernel/op.ts';
-import { loadRateBook } from '../../store/repos/fx.ts';
-import { household } from '../shared/context.ts';
-import type { Conversion } from '../../domain/schemas.ts';
+import { type IsoDate, minDate } from '../../../domain/dates.ts';
+import { type CrossRate, describeCross, formatRate, type RateBook } from '../../../domain/fx.ts';
+import { convertMinor, formatAmount } from '../../../domain/money.ts';
+import type { OpContext } from '../../../kernel/op.ts';
+import { loadRateBook } from '../../../store/repos/fx.ts';
+import { household } from '../../shared/context.ts';
+import type { Conversion } from '../../../domain/schemas.ts';
 
 export type ConversionFacts = z.input<typeof Conversion>;
 

@@ -1,6 +1,6 @@
-import { OpError } from '../../errors/index.ts';
-import type { OpContext } from '../../kernel/op.ts';
-import { household } from '../shared/context.ts';
+import { OpError } from '../../../errors/index.ts';
+import type { OpContext } from '../../../kernel/op.ts';
+import { household } from '../../shared/context.ts';
 
 export type NamedTable = 'categories' | 'payment_methods' | 'tags';
 

@@ -1,4 +1,4 @@
-import type { Subscription } from '../../domain/schemas.ts';
+import type { Subscription } from '../../../domain/schemas.ts';
 
 /** Columns of the subscriptions CSV, in order; the header row repeats them. */
 export const CSV_COLUMNS = [

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 
-import { PROVIDERS } from '../../domain/providers.ts';
+import { PROVIDERS } from '../../../domain/providers.ts';
 import {
   type AssistantConfigOverride,
   overriddenFields,
   resolveSettings,
   type StoredSettings,
-} from '../../store/repos/assistantSettings.ts';
-import { parsePrices } from '../../domain/prices.ts';
+} from '../../../store/repos/assistantSettings.ts';
+import { parsePrices } from '../../../domain/prices.ts';
 
 const PRICE = /^\d{1,6}(\.\d{1,6})?$/;
 

@@ -1,16 +1,17 @@
 import { z } from 'zod';
 
-import { SCOPES } from '../../kernel/actor.ts';
+import { SCOPES } from '../../../kernel/actor.ts';
+import { Id } from '../../../domain/schemas.ts';
 
 /** A token as lists show it: never its hash, never the raw token. */
 export const TokenInfo = z.object({
-  id: z.string(),
+  id: Id,
   name: z.string(),
   scope: z.enum(SCOPES),
   prefix: z
     .string()
     .describe('The start of the token, to tell tokens apart; not enough to use it.'),
-  member_id: z.string(),
+  member_id: Id,
   member_name: z.string().nullable(),
   created_at: z.string(),
   last_used_at: z.string().nullable(),

@@ -1,8 +1,8 @@
-import type { ActivityText } from '../../i18n/activity.ts';
-import type { OpContext } from '../../kernel/op.ts';
-import { visibleSubscriptions } from '../../store/repos/subscriptions.ts';
-import type { Row } from '../../store/tracked.ts';
-import { fieldError, household, nowIso, requireOwned } from '../shared/context.ts';
+import type { TextParams } from '../../../i18n/index.ts';
+import type { OpContext } from '../../../kernel/op.ts';
+import { visibleSubscriptions } from '../../../store/repos/subscriptions.ts';
+import type { Row } from '../../../store/tracked.ts';
+import { fieldError, household, nowIso, requireOwned } from '../../shared/context.ts';
 
 /**
  * Points every subscription of the household that uses one of `fromIds` (in `column`) at `to`
@@ -87,17 +87,12 @@ export async function deleteReassigning(
   };
 }
 
-/** The activity line of a delete that may have moved subscriptions. */
-export function deletedSummary(op: 'delete_category' | 'delete_payment_method') {
-  return (_input: unknown, output: Deleted): ActivityText =>
+/** The activity line of a delete that may have moved subscriptions: its parameters and variant. */
+export const deletedSummary = {
+  summarize: (_input: unknown, output: Deleted): TextParams =>
     output.reassigned_to
-      ? {
-          key: `activity.${op}.moved${output.subscriptions_moved === 1 ? '_one' : ''}`,
-          params: {
-            name: output.name,
-            count: output.subscriptions_moved,
-            target: output.reassigned_to.name,
-          },
-        }
-      : { key: `activity.${op}`, params: { name: output.name } };
-}
+      ? { name: output.name, count: output.subscriptions_moved, target: output.reassigned_to.name }
+      : { name: output.name },
+  summaryVariant: (_input: unknown, output: Deleted): string | null =>
+    output.reassigned_to ? `moved${output.subscriptions_moved === 1 ? '_one' : ''}` : null,
+};

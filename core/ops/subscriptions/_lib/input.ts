@@ -11,7 +11,7 @@ import {
   ShortName,
   SubscriptionStatus,
   Url,
-} from '../../domain/schemas.ts';
+} from '../../../domain/schemas.ts';
 import { ShareInput, TagNames } from './fields.ts';
 
 /** The editable fields of a subscription, shared by create (required ones required) and update (all optional). */

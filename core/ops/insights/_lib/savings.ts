@@ -1,11 +1,11 @@
 import { z } from 'zod';
 
-import { chargesPerMonth } from '../../domain/cycles.ts';
-import { addDays, addMonths } from '../../domain/dates.ts';
-import { displayMoney, formatAmount } from '../../domain/money.ts';
-import { t } from '../../i18n/index.ts';
-import type { OpContext } from '../../kernel/op.ts';
-import { cycleOf, monthlyMinor, type SubscriptionRow } from '../../store/repos/subscriptions.ts';
+import { chargesPerMonth } from '../../../domain/cycles.ts';
+import { addDays, addMonths } from '../../../domain/dates.ts';
+import { displayMoney, formatAmount } from '../../../domain/money.ts';
+import { t } from '../../../i18n/index.ts';
+import type { OpContext } from '../../../kernel/op.ts';
+import { cycleOf, monthlyMinor, type SubscriptionRow } from '../../../store/repos/subscriptions.ts';
 import type { Converter } from './convert.ts';
 import { priceChangesBetween, RUNNING } from './load.ts';
 

@@ -1,0 +1,7 @@
+import { listCharges } from './listCharges.ts';
+import { listPriceChanges } from './listPriceChanges.ts';
+import { markChargePaid } from './markChargePaid.ts';
+import { skipCharge } from './skipCharge.ts';
+
+/** Charges: what each subscription's series expects, what was paid or skipped, and price changes. */
+export const chargeOps = [listCharges, markChargePaid, skipCharge, listPriceChanges] as const;
