@@ -95,7 +95,9 @@ export function defineOp<I extends z.ZodType, O extends z.ZodType, N extends str
   if (!NAME_PATTERN.test(definition.name))
     throw new Error(`op name ${definition.name} must match ${NAME_PATTERN}`);
   if (definition.scope === defaultScope(definition.effect))
-    throw new Error(`op ${definition.name}: scope ${definition.scope} is its effect's default; leave it out`);
+    throw new Error(
+      `op ${definition.name}: scope ${definition.scope} is its effect's default; leave it out`,
+    );
   return { ...definition, scope: definition.scope ?? defaultScope(definition.effect) };
 }
 

@@ -80,9 +80,12 @@ export class TrackedTx {
   /** A transaction for writes; plain knex for reads, which run outside one. */
   constructor(readonly trx: Knex | Knex.Transaction) {}
 
-  /** A query builder for reads. Writing through it would escape the audit, so don't. */
-  from(table: string): Knex.QueryBuilder {
-    return this.trx(table);
+  /**
+   * A query builder for reads, typed by the row it reads (`from<AuditRow>('audit_entries')`), so
+   * results need no cast. Writing through it would escape the audit, so don't.
+   */
+  from<T extends object = Row>(table: string): Knex.QueryBuilder<T, T[]> {
+    return this.trx<T, T[]>(table);
   }
 
   async get(table: TrackedTable, id: string): Promise<Row | null> {

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 import { describe, expect, it } from 'vitest';
@@ -28,12 +28,8 @@ describe('the ops folders', () => {
         const text = read(`${OPS}/${area}/${entry}`);
         if ((text.match(/defineOp\(/g) ?? []).length !== 1) misplaced.push(`${area}/${entry}`);
       }
-      let libs: string[] = [];
-      try {
-        libs = readdirSync(path.join(root, OPS, area, '_lib'));
-      } catch {
-        libs = [];
-      }
+      const lib = path.join(root, OPS, area, '_lib');
+      const libs = existsSync(lib) ? readdirSync(lib) : [];
       for (const lib of libs)
         if (read(`${OPS}/${area}/_lib/${lib}`).includes('defineOp('))
           misplaced.push(`${area}/_lib/${lib}`);
@@ -42,7 +38,7 @@ describe('the ops folders', () => {
   });
 
   it('puts every op file of an area into the catalog, named as its file', () => {
-    const names = new Set(catalog.map((op) => op.name));
+    const names = new Set<string>(catalog.map((op) => op.name));
     const missing: string[] = [];
     for (const area of areas)
       for (const entry of readdirSync(path.join(root, OPS, area))) {

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { renderSummary } from '../../i18n/activity.ts';
 import { defineOp } from '../../kernel/op.ts';
 import type { AuditRow } from '../../store/repos/audit.ts';
+import type { MemberRow } from '../../store/repos/rows.ts';
 import { changesOf } from '../../store/repos/audit.ts';
 import { OpError } from '../../errors/index.ts';
 import { household, requireOwned } from '../shared/context.ts';
@@ -55,11 +56,11 @@ export const listActivity = defineOp({
       q.andWhere('member_id', input.member_id);
     }
     if (input.agents_only) q.whereNotNull('agent_name');
-    const rows = (await q.orderBy('seq', 'desc').limit(input.limit + 1)) as AuditRow[];
-    const members = (await ctx.tx
-      .from('members')
+    const rows: AuditRow[] = await q.orderBy('seq', 'desc').limit(input.limit + 1);
+    const members = await ctx.tx
+      .from<MemberRow>('members')
       .where({ household_id: household(ctx).id })
-      .select('id', 'name')) as Array<{ id: string; name: string }>;
+      .select('id', 'name');
     const names = new Map(members.map((m) => [m.id, m.name]));
     return {
       has_more: rows.length > input.limit,

@@ -37,7 +37,7 @@ export const undo = defineOp({
   async run(ctx, input) {
     let entries: AuditRow[];
     if (input.ids) {
-      entries = (await visibleEntries(ctx).whereIn('id', input.ids)) as AuditRow[];
+      entries = await visibleEntries(ctx).whereIn('id', input.ids);
       const missing = input.ids.find((id) => !entries.some((e) => e.id === id));
       if (missing !== undefined)
         throw new OpError('not_found', 'errors.not_found.activity', { id: missing });
@@ -97,10 +97,7 @@ async function effectOf(
   for (let depth = 0; depth < 50 && level.every((e) => e.op === 'undo'); depth += 1) {
     const ids = level.flatMap((e) => JSON.parse(e.links ?? '[]') as string[]);
     if (ids.length === 0) break;
-    level = (await ctx.tx
-      .from('audit_entries')
-      .whereIn('id', ids)
-      .orderBy('seq', 'desc')) as AuditRow[];
+    level = await ctx.tx.from<AuditRow>('audit_entries').whereIn('id', ids).orderBy('seq', 'desc');
     redone = !redone;
   }
   return { effect: redone ? 'redone' : 'undone', changes: level.map(summary) };

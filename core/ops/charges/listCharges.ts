@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { daysBetween } from '../../domain/dates.ts';
 import { defineOp } from '../../kernel/op.ts';
 import { chargesBetween } from '../../store/repos/charges.ts';
-import { type SubscriptionRow, visibleSubscriptions } from '../../store/repos/subscriptions.ts';
+import { visibleSubscriptions } from '../../store/repos/subscriptions.ts';
 import { fieldError, household, requireSubscription } from '../shared/context.ts';
 import { Charge, Id, IsoDate } from '../../domain/schemas.ts';
 
@@ -29,7 +29,7 @@ export const listCharges = defineOp({
     if (input.subscription_id) await requireSubscription(ctx, input.subscription_id);
     const q = visibleSubscriptions(ctx.tx.trx, ctx.actor, household(ctx).id);
     if (input.subscription_id) q.andWhere('subscriptions.id', input.subscription_id);
-    const subs = (await q.select('subscriptions.*')) as SubscriptionRow[];
+    const subs = await q.select('subscriptions.*');
     const items = await chargesBetween(ctx.tx.trx, subs, input.from, input.to);
     return { items: input.status ? items.filter((c) => input.status?.includes(c.status)) : items };
   },

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { formatAmount } from '../../domain/money.ts';
 import { defineOp } from '../../kernel/op.ts';
 import { priceChangesBySubscription } from '../../store/repos/charges.ts';
-import { type SubscriptionRow, visibleSubscriptions } from '../../store/repos/subscriptions.ts';
+import { visibleSubscriptions } from '../../store/repos/subscriptions.ts';
 import { household, requireSubscription } from '../shared/context.ts';
 import { Id, IsoDate } from '../../domain/schemas.ts';
 
@@ -32,7 +32,7 @@ export const listPriceChanges = defineOp({
     if (input.subscription_id) await requireSubscription(ctx, input.subscription_id);
     const q = visibleSubscriptions(ctx.tx.trx, ctx.actor, household(ctx).id);
     if (input.subscription_id) q.andWhere('subscriptions.id', input.subscription_id);
-    const subs = (await q.select('subscriptions.*')) as SubscriptionRow[];
+    const subs = await q.select('subscriptions.*');
     const names = new Map(subs.map((s) => [s.id, s.name]));
     const grouped = await priceChangesBySubscription(
       ctx.tx.trx,

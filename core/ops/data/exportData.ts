@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { formatAmount } from '../../domain/money.ts';
 import { defineOp, type OpContext } from '../../kernel/op.ts';
 import { type ChargeRow, priceChangesBySubscription } from '../../store/repos/charges.ts';
-import { chunked, type SubscriptionRow, subscriptionViews, visibleSubscriptions } from '../../store/repos/subscriptions.ts';
+import { chunked, subscriptionViews, visibleSubscriptions } from '../../store/repos/subscriptions.ts';
 import type { Row } from '../../store/tracked.ts';
 import { memberView } from '../household/_lib/views.ts';
 import { household } from '../shared/context.ts';
@@ -18,13 +18,13 @@ const byText =
 
 /** The subscriptions the actor may see, as every surface sees them, by name then id (the same on every database). */
 async function visibleViews(ctx: OpContext): Promise<Subscription[]> {
-  const rows = (await visibleSubscriptions(ctx.tx.trx, ctx.actor, household(ctx).id).select('subscriptions.*')) as SubscriptionRow[];
+  const rows = await visibleSubscriptions(ctx.tx.trx, ctx.actor, household(ctx).id).select('subscriptions.*');
   rows.sort(byText((r) => `${r.name.toLowerCase()}\u0000${r.id}`));
   return subscriptionViews(ctx.tx.trx, rows, ctx.today);
 }
 
 async function memberRows(ctx: OpContext): Promise<Row[]> {
-  const rows = (await ctx.tx.from('members').where({ household_id: household(ctx).id })) as Row[];
+  const rows = await ctx.tx.from('members').where({ household_id: household(ctx).id });
   return rows.sort(byText((r) => `${String(r.created_at)}\u0000${String(r.id)}`));
 }
 
@@ -33,12 +33,12 @@ async function buildDocument(ctx: OpContext, views: Subscription[]): Promise<Exh
   const ids = views.map((v) => v.id);
   const [members, categories, methods, tags, rates, changes, charges] = await Promise.all([
     memberRows(ctx),
-    ctx.tx.from('categories').where({ household_id: hh.id }) as Promise<Row[]>,
-    ctx.tx.from('payment_methods').where({ household_id: hh.id }) as Promise<Row[]>,
-    ctx.tx.from('tags').where({ household_id: hh.id }) as Promise<Row[]>,
-    ctx.tx.from('fx_rates').where({ household_id: hh.id }) as Promise<Row[]>,
+    ctx.tx.from('categories').where({ household_id: hh.id }),
+    ctx.tx.from('payment_methods').where({ household_id: hh.id }),
+    ctx.tx.from('tags').where({ household_id: hh.id }),
+    ctx.tx.from('fx_rates').where({ household_id: hh.id }),
     priceChangesBySubscription(ctx.tx.trx, ids),
-    chunked(ids, (part) => ctx.tx.from('charges').whereIn('subscription_id', part) as Promise<ChargeRow[]>),
+    chunked(ids, (part) => ctx.tx.from<ChargeRow>('charges').whereIn('subscription_id', part)),
   ]);
   const byName = byText((r: Row) => String(r.name).toLowerCase());
   const subscriptions: DocSubscription[] = views.map((v) => ({

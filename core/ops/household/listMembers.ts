@@ -1,7 +1,6 @@
 import { z } from 'zod';
 
 import { defineOp } from '../../kernel/op.ts';
-import type { Row } from '../../store/tracked.ts';
 import { household } from '../shared/context.ts';
 import { Member } from '../../domain/schemas.ts';
 import { memberView } from './_lib/views.ts';
@@ -16,11 +15,11 @@ export const listMembers = defineOp({
   effect: 'read',
   idempotent: true,
   async run(ctx) {
-    const rows = (await ctx.tx
+    const rows = await ctx.tx
       .from('members')
       .where({ household_id: household(ctx).id })
       .orderBy('created_at')
-      .orderBy('id')) as Row[];
+      .orderBy('id');
     return { members: rows.map(memberView) };
   },
 });

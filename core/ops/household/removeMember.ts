@@ -5,6 +5,8 @@ import { defineOp } from '../../kernel/op.ts';
 import type { Row } from '../../store/tracked.ts';
 import { household, memberId, nowIso, requireOwned } from '../shared/context.ts';
 import { Id } from '../../domain/schemas.ts';
+import type { ShareRow } from '../../store/repos/rows.ts';
+import type { SubscriptionRow } from '../../store/repos/subscriptions.ts';
 
 export const removeMember = defineOp({
   name: 'remove_member',
@@ -24,32 +26,32 @@ export const removeMember = defineOp({
   ownerOnly: true,
   exclude: { mcp: 'Removing a person from the household is for the owner to do in person.' },
   async run(ctx, input) {
-    const target = await requireOwned<Row>(ctx, 'members', 'member', input.id);
+    await requireOwned<Row>(ctx, 'members', 'member', input.id);
     if (input.id === ctx.actor.memberId) throw new OpError('conflict', 'errors.cannot_remove_self');
     const heir = input.transfer_to ?? memberId(ctx);
     if (heir === input.id) throw new OpError('conflict', 'errors.cannot_remove_self');
     await requireOwned<Row>(ctx, 'members', 'member', heir);
     const hh = household(ctx).id;
-    const subs = (await ctx.tx
-      .from('subscriptions')
-      .where({ household_id: hh, member_id: target.id })
-      .select('id')) as Array<{ id: string }>;
+    const subs = await ctx.tx
+      .from<SubscriptionRow>('subscriptions')
+      .where({ household_id: hh, member_id: input.id })
+      .select('id');
     for (const sub of subs)
       await ctx.tx.update('subscriptions', sub.id, { member_id: heir, updated_at: nowIso(ctx) });
     // Their shares pass to the heir (added to the heir's own share), so shares still add up to 100 %.
-    const shares = (await ctx.tx
-      .from('subscription_shares')
-      .where({ household_id: hh, member_id: input.id })) as Row[];
+    const shares = await ctx.tx
+      .from<ShareRow>('subscription_shares')
+      .where({ household_id: hh, member_id: input.id });
     for (const share of shares) {
-      const subscriptionId = String(share.subscription_id);
-      const heirs = (await ctx.tx
-        .from('subscription_shares')
+      const subscriptionId = share.subscription_id;
+      const heirs = await ctx.tx
+        .from<ShareRow>('subscription_shares')
         .where({ subscription_id: subscriptionId, member_id: heir })
-        .first()) as Row | undefined;
-      await ctx.tx.remove('subscription_shares', String(share.id));
+        .first();
+      await ctx.tx.remove('subscription_shares', share.id);
       if (heirs) {
-        await ctx.tx.update('subscription_shares', String(heirs.id), {
-          share_bp: Number(heirs.share_bp) + Number(share.share_bp),
+        await ctx.tx.update('subscription_shares', heirs.id, {
+          share_bp: heirs.share_bp + share.share_bp,
         });
       } else {
         await ctx.tx.insert('subscription_shares', {
@@ -57,15 +59,17 @@ export const removeMember = defineOp({
           household_id: hh,
           subscription_id: subscriptionId,
           member_id: heir,
-          share_bp: Number(share.share_bp),
+          share_bp: share.share_bp,
         });
       }
     }
-    const tokens = (await ctx.tx
-      .from('tokens')
+    const tokens = await ctx.tx
+      .from<{ id: string; household_id: string; member_id: string; revoked_at: string | null }>(
+        'tokens',
+      )
       .where({ household_id: hh, member_id: input.id })
       .whereNull('revoked_at')
-      .select('id')) as Array<{ id: string }>;
+      .select('id');
     for (const token of tokens)
       await ctx.tx.update('tokens', token.id, { revoked_at: nowIso(ctx) });
     await ctx.tx.remove('members', input.id);

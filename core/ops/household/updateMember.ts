@@ -34,9 +34,9 @@ export const updateMember = defineOp({
     if (input.role !== undefined && input.role !== target.role) {
       if (ctx.actor.role !== 'owner') throw new OpError('forbidden', 'errors.owner_only');
       if (target.role === 'owner') {
-        const owners = (await ctx.tx
+        const owners = await ctx.tx
           .from('members')
-          .where({ household_id: household(ctx).id, role: 'owner' })) as Row[];
+          .where({ household_id: household(ctx).id, role: 'owner' });
         if (owners.length <= 1) throw new OpError('conflict', 'errors.last_owner');
       }
     }

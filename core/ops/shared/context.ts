@@ -20,9 +20,9 @@ export function memberId(ctx: OpContext): string {
 
 /** A subscription the actor may see, or "not found" (also for another member's private one). */
 export async function requireSubscription(ctx: OpContext, id: string): Promise<SubscriptionRow> {
-  const row = (await visibleSubscriptions(ctx.tx.trx, ctx.actor, household(ctx).id)
+  const row = await visibleSubscriptions(ctx.tx.trx, ctx.actor, household(ctx).id)
     .andWhere('subscriptions.id', id)
-    .first()) as SubscriptionRow | undefined;
+    .first();
   if (!row) throw notFound('subscription', id);
   return row;
 }

@@ -11,6 +11,7 @@ import { household, nowIso } from '../shared/context.ts';
 import { Id } from '../../domain/schemas.ts';
 import { ensureTags, resolveNamed, setTagLinks, TagNames } from './_lib/fields.ts';
 import { cancel, pause, remove, resume } from './_lib/lifecycle.ts';
+import type { SubscriptionTagRow } from '../../store/repos/rows.ts';
 
 const Action = z.discriminatedUnion('action', [
   z.object({
@@ -102,10 +103,10 @@ export const bulkUpdateSubscriptions = defineOp({
         for (const row of ordered) {
           let wanted = tagIds;
           if (change.action === 'add_tags') {
-            const current = (await ctx.tx
-              .from('subscription_tags')
+            const current = await ctx.tx
+              .from<SubscriptionTagRow>('subscription_tags')
               .where({ subscription_id: row.id })
-              .select('tag_id')) as Array<{ tag_id: string }>;
+              .select('tag_id');
             wanted = [...new Set([...current.map((c) => c.tag_id), ...tagIds])];
           }
           await setTagLinks(ctx, row.id, wanted);

@@ -99,18 +99,20 @@ export const listSubscriptions = defineOp({
         count: number | string;
       }>;
       total = Number(count);
-      rows = (await q
+      rows = await q
         .orderBy('subscriptions.created_at', input.order)
         .orderBy('subscriptions.id')
         .limit(input.limit)
         .offset(input.offset)
-        .select('subscriptions.*')) as SubscriptionRow[];
+        .select('subscriptions.*');
     } else {
       // Only what the sort, the filters and the next charge need (by name, the names alone); the
       // page's full rows are read after.
       const needsNext = input.sort === 'next_charge_date' || input.due_from || input.due_to;
       const base = needsNext || input.sort !== 'name' ? SORT_COLUMNS : (['id', 'name'] as const);
       const columns = text ? [...base, ...TEXT_COLUMNS] : base;
+      // Partial rows, read as full ones: only the selected columns are used before the page's
+      // full rows replace them (knex cannot type a computed column list).
       const selected = (await q.select(
         columns.map((c) => `subscriptions.${c}`),
       )) as SubscriptionRow[];
@@ -136,7 +138,7 @@ export const listSubscriptions = defineOp({
       );
       total = keyed.length;
       const pageIds = keyed.slice(input.offset, input.offset + input.limit).map((k) => k.row.id);
-      const full = (await ctx.tx.from('subscriptions').whereIn('id', pageIds)) as SubscriptionRow[];
+      const full = await ctx.tx.from<SubscriptionRow>('subscriptions').whereIn('id', pageIds);
       const byId = new Map(full.map((r) => [r.id, r]));
       rows = pageIds.map((id) => byId.get(id)).filter((r): r is SubscriptionRow => r !== undefined);
     }

@@ -55,8 +55,11 @@ export function visibleSubscriptions(
   db: Knex | Knex.Transaction,
   actor: Viewer,
   householdId: string,
-): Knex.QueryBuilder {
-  const query = db('subscriptions').where('subscriptions.household_id', householdId);
+): Knex.QueryBuilder<SubscriptionRow, SubscriptionRow[]> {
+  const query = db<SubscriptionRow, SubscriptionRow[]>('subscriptions').where(
+    'subscriptions.household_id',
+    householdId,
+  );
   if (actor.audience === 'shared') return query.andWhere('subscriptions.private', 0);
   if (actor.kind === 'system' && actor.memberId === null) return query;
   return query.andWhere((q) => {

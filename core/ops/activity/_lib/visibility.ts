@@ -6,15 +6,15 @@ import type { AuditRow } from '../../../store/repos/audit.ts';
 import { household } from '../../shared/context.ts';
 
 /** Audit entries the actor may see: all of the household's, except ones about another member's private subscription made by someone else. */
-export function visibleEntries(ctx: OpContext): Knex.QueryBuilder {
+export function visibleEntries(ctx: OpContext): Knex.QueryBuilder<AuditRow, AuditRow[]> {
   if (ctx.actor.audience === 'shared') {
     return ctx.tx
-      .from('audit_entries')
+      .from<AuditRow>('audit_entries')
       .where({ household_id: household(ctx).id })
       .whereNull('private_to');
   }
   return ctx.tx
-    .from('audit_entries')
+    .from<AuditRow>('audit_entries')
     .where({ household_id: household(ctx).id })
     .andWhere((q) => {
       // Its author always sees an entry (a category delete may touch someone's private subscription);

@@ -1,6 +1,6 @@
 import type { OpContext } from '../../../kernel/op.ts';
 import { type SubscriptionRow, visibleSubscriptions } from '../../../store/repos/subscriptions.ts';
-import type { Change, Row } from '../../../store/tracked.ts';
+import type { Change } from '../../../store/tracked.ts';
 import { household, nowIso } from '../../shared/context.ts';
 import { ensureTags, resolveNamed, setShares, setTagLinks } from '../../subscriptions/_lib/fields.ts';
 import type { ImportEnvelope } from './document.ts';
@@ -58,7 +58,7 @@ export async function importRates(ctx: OpContext, rates: ImportEnvelope['exchang
   const hh = household(ctx).id;
   for (const rate of rates) {
     if (rate.currency === 'EUR' || rate.date > ctx.today) continue;
-    const existing = (await ctx.tx.from('fx_rates').where({ household_id: hh, currency: rate.currency, date: rate.date }).first()) as Row | undefined;
+    const existing = await ctx.tx.from('fx_rates').where({ household_id: hh, currency: rate.currency, date: rate.date }).first();
     if (existing) continue;
     await ctx.tx.insert('fx_rates', {
       id: ctx.newId('fx'),

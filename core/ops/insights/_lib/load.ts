@@ -8,6 +8,7 @@ import {
   visibleSubscriptions,
 } from '../../../store/repos/subscriptions.ts';
 import { household } from '../../shared/context.ts';
+import type { NamedRow } from '../../../store/repos/rows.ts';
 
 /** Statuses that cost money now: paused and cancelled subscriptions are not charged. */
 export const RUNNING: ReadonlyArray<SubscriptionRow['status']> = ['active', 'trial'];
@@ -74,10 +75,10 @@ export async function fullRows(
   const q = visibleSubscriptions(ctx.tx.trx, ctx.actor, household(ctx).id);
   if (statuses === RUNNING) running(q, ctx.today);
   else if (statuses) q.whereIn('subscriptions.status', [...statuses]);
-  const rows = (await q
+  const rows = await q
     .orderBy('subscriptions.name')
     .orderBy('subscriptions.id')
-    .select('subscriptions.*')) as SubscriptionRow[];
+    .select('subscriptions.*');
   return atTodaysPrice(ctx.tx.trx, rows, ctx.today);
 }
 
@@ -227,10 +228,10 @@ export async function namesOf(
   ctx: OpContext,
   table: 'categories' | 'payment_methods' | 'tags' | 'members',
 ): Promise<Map<string, string>> {
-  const rows = (await ctx.tx
-    .from(table)
+  const rows = await ctx.tx
+    .from<NamedRow>(table)
     .where({ household_id: household(ctx).id })
-    .select('id', 'name')) as Array<{ id: string; name: string }>;
+    .select('id', 'name');
   return new Map(rows.map((r) => [r.id, r.name]));
 }
 

@@ -1,6 +1,7 @@
 import { OpError } from '../../../errors/index.ts';
 import type { OpContext } from '../../../kernel/op.ts';
 import { household } from '../../shared/context.ts';
+import type { NamedRow } from '../../../store/repos/rows.ts';
 
 export type NamedTable = 'categories' | 'payment_methods' | 'tags';
 
@@ -26,10 +27,10 @@ export async function assertNameFree(
   name: string,
   exceptId?: string,
 ): Promise<void> {
-  const rows = (await ctx.tx
-    .from(table)
+  const rows = await ctx.tx
+    .from<NamedRow>(table)
     .where({ household_id: household(ctx).id })
-    .select('id', 'name')) as Array<{ id: string; name: string }>;
+    .select('id', 'name');
   const wanted = nameKey(name);
   const clash = rows.find((r) => r.id !== exceptId && nameKey(r.name) === wanted);
   if (clash) throw new OpError('conflict', CONFLICT_KEYS[table], { name: clash.name });

@@ -3,6 +3,7 @@ import type { OpContext } from '../../../kernel/op.ts';
 import { visibleSubscriptions } from '../../../store/repos/subscriptions.ts';
 import type { Row } from '../../../store/tracked.ts';
 import { fieldError, household, nowIso, requireOwned } from '../../shared/context.ts';
+import type { SubscriptionRow } from '../../../store/repos/subscriptions.ts';
 
 /**
  * Points every subscription of the household that uses one of `fromIds` (in `column`) at `to`
@@ -18,15 +19,15 @@ export async function reassignSubscriptions(
 ): Promise<number> {
   if (fromIds.length === 0) return 0;
   const hh = household(ctx).id;
-  const all = (await ctx.tx
-    .from('subscriptions')
+  const all = await ctx.tx
+    .from<SubscriptionRow>('subscriptions')
     .where({ household_id: hh })
     .whereIn(column, [...fromIds])
     .orderBy('id')
-    .select('id')) as Array<{ id: string }>;
-  const visible = (await visibleSubscriptions(ctx.tx.trx, ctx.actor, hh)
+    .select('id');
+  const visible = await visibleSubscriptions(ctx.tx.trx, ctx.actor, hh)
     .whereIn(`subscriptions.${column}`, [...fromIds])
-    .select('subscriptions.id')) as Array<{ id: string }>;
+    .select('subscriptions.id');
   for (const sub of all) {
     await ctx.tx.update('subscriptions', sub.id, { [column]: to, updated_at: nowIso(ctx) });
   }

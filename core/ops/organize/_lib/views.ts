@@ -78,6 +78,6 @@ export async function householdRows(
   ctx: OpContext,
   table: 'categories' | 'payment_methods' | 'tags',
 ): Promise<Row[]> {
-  const rows = (await ctx.tx.from(table).where({ household_id: household(ctx).id })) as Row[];
+  const rows = await ctx.tx.from(table).where({ household_id: household(ctx).id });
   return rows.map((r) => ({ ...r, id: String(r.id), name: String(r.name) })).sort(byName);
 }

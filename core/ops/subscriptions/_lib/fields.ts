@@ -4,7 +4,6 @@ import { parsePercent } from '../../../domain/money.ts';
 import { OpError } from '../../../errors/index.ts';
 import type { OpContext } from '../../../kernel/op.ts';
 import type { SubscriptionRow } from '../../../store/repos/subscriptions.ts';
-import type { Row } from '../../../store/tracked.ts';
 import { nameKey } from '../../organize/_lib/names.ts';
 import { fieldError, household, requireOwned } from '../../shared/context.ts';
 import { Id, ShortName } from '../../../domain/schemas.ts';
@@ -40,7 +39,7 @@ export async function resolveNamed(
   if (byName === undefined) return undefined;
   const hh = household(ctx).id;
   // Compared in JS: SQLite's lower() folds ASCII only, so "Éducation" must not depend on the database.
-  const rows = (await ctx.tx.from(table).where({ household_id: hh }).select('id', 'name')) as Row[];
+  const rows = await ctx.tx.from(table).where({ household_id: hh }).select('id', 'name');
   const existing = rows.find((r) => nameKey(String(r.name)) === nameKey(byName));
   if (existing) return String(existing.id);
   const row = await ctx.tx.insert(table, {
@@ -56,7 +55,7 @@ export async function resolveNamed(
 /** Finds tags by name (case-insensitive), creating the missing ones; returns their ids in input order. */
 export async function ensureTags(ctx: OpContext, names: readonly string[]): Promise<string[]> {
   const hh = household(ctx).id;
-  const existing = (await ctx.tx.from('tags').where({ household_id: hh })) as Row[];
+  const existing = await ctx.tx.from('tags').where({ household_id: hh });
   const byLower = new Map(existing.map((t) => [nameKey(String(t.name)), String(t.id)]));
   const ids: string[] = [];
   for (const name of names) {
@@ -82,9 +81,7 @@ export async function setTagLinks(
   subscriptionId: string,
   tagIds: readonly string[],
 ): Promise<void> {
-  const links = (await ctx.tx
-    .from('subscription_tags')
-    .where({ subscription_id: subscriptionId })) as Row[];
+  const links = await ctx.tx.from('subscription_tags').where({ subscription_id: subscriptionId });
   for (const link of links) {
     if (!tagIds.includes(String(link.tag_id)))
       await ctx.tx.remove('subscription_tags', String(link.id));
@@ -155,10 +152,10 @@ export async function resolveOwner(
   const self = ctx.actor.memberId;
   if (requested === undefined || (requested === self && current === undefined)) {
     if (self) return self;
-    const owner = (await ctx.tx
+    const owner = await ctx.tx
       .from('members')
       .where({ household_id: household(ctx).id, role: 'owner' })
-      .first()) as Row | undefined;
+      .first();
     if (!owner) throw new OpError('internal');
     return String(owner.id);
   }

@@ -3,6 +3,7 @@ import { addDays } from '../../../domain/dates.ts';
 import { occurrencesBetween } from '../../../domain/cycles.ts';
 import { cycleOf, type SubscriptionRow } from '../../../store/repos/subscriptions.ts';
 import { fieldError, nowIso } from '../../shared/context.ts';
+import type { ChargeRow } from '../../../store/repos/charges.ts';
 
 /**
  * Status changes shared by the single ops and bulk_update_subscriptions, so both behave the same.
@@ -52,11 +53,11 @@ async function skipTheGap(ctx: OpContext, row: SubscriptionRow): Promise<void> {
   if (dates.length === 0) return;
   const recorded = new Set(
     (
-      (await ctx.tx
-        .from('charges')
+      await ctx.tx
+        .from<ChargeRow>('charges')
         .where({ subscription_id: row.id })
         .whereBetween('due_date', [from, until])
-        .select('due_date')) as Array<{ due_date: string }>
+        .select('due_date')
     ).map((c) => c.due_date),
   );
   for (const date of dates) {
