@@ -11,11 +11,35 @@ const files = readdirSync(new URL('.', import.meta.url))
   .filter((f) => f.endsWith('.bench.ts'))
   .sort();
 const table: Array<BenchRow & { suite: string }> = [];
+/** The longest one suite may run: past it the bench fails with a message instead of hanging. */
+const SUITE_LIMIT_MS = Number(process.env.EXHALE_BENCH_SUITE_LIMIT_MS ?? 900_000);
+
+async function bounded<T>(name: string, work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`bench suite ${name} ran past ${SUITE_LIMIT_MS / 1000} s`)),
+      SUITE_LIMIT_MS,
+    );
+  });
+  try {
+    return await Promise.race([work, limit]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 for (const file of files) {
   const { suite } = (await import(new URL(file, import.meta.url).href)) as { suite: BenchSuite };
   if (only.length > 0 && !only.includes(suite.name)) continue;
   process.stderr.write(`running ${suite.name}…\n`);
-  for (const row of await suite.run()) table.push({ ...row, suite: suite.name });
+  try {
+    for (const row of await bounded(suite.name, suite.run()))
+      table.push({ ...row, suite: suite.name });
+  } catch (error) {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  }
 }
 const width = Math.max(...table.map((r) => r.name.length), 10);
 console.log(`${'suite'.padEnd(10)} ${'benchmark'.padEnd(width)} ${'median'.padStart(12)}  notes`);
@@ -29,3 +53,5 @@ for (const row of table) {
   );
 }
 console.log(`\nnode ${process.version}, ${process.platform}/${process.arch}`);
+// A suite that ran past its limit may leave its servers or children behind: end the run anyway.
+process.exit(process.exitCode ?? 0);

@@ -331,6 +331,10 @@ export class FakeTelegram {
         });
       });
     });
+    // Longer than any client's idle keep-alive (Node's agent closes idle sockets at 5 s): the client
+    // always closes first, so a request never races the server closing its socket (ECONNRESET).
+    this.server.keepAliveTimeout = 65_000;
+    this.server.headersTimeout = 66_000;
     await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
     this.apiRoot = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
     return this;
