@@ -149,6 +149,7 @@ export async function isAwaiting(
 /** Forgets an open question (a command was sent instead of an answer). Reads first: most commands have none. */
 export async function clearAwaiting(db: Database, conversationKey: string): Promise<void> {
   const id = awaitId(conversationKey);
+  // Open since the epoch: any row, expired or not, is forgotten.
   if (await AWAIT.isOpen(db.knex, id, new Date(0))) await AWAIT.remove(db.knex, id);
 }
 
