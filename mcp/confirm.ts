@@ -51,7 +51,7 @@ const Answer = z.object({ confirm: z.boolean().describe('Apply this change') });
  * refused in MCP's own words. A spent one (the records moved since its preview) reads as not found:
  * only a new preview can be confirmed.
  */
-export function mcpConfirmations(core: Core): PendingChanges {
+function mcpConfirmations(core: Core): PendingChanges {
   return pendingChanges(core, {
     surface: 'mcp',
     ttlMs: CONFIRMATION_TTL_MS,
