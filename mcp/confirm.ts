@@ -10,17 +10,15 @@ import {
 import { z } from 'zod';
 
 import type { Actor } from '../core/kernel/actor.ts';
-import { proposalCard } from '../core/assistant/cards.ts';
 import type { Core } from '../core/kernel/core.ts';
 import { OpError } from '../core/errors/index.ts';
 import type { AnyOp } from '../core/kernel/op.ts';
 import { movesMoney } from '../core/kernel/op.ts';
-import { changeFingerprint } from '../core/kernel/preview.ts';
 import { parseInput } from '../core/kernel/validation.ts';
 import { t } from '../core/i18n/index.ts';
+import { type PendingChange, type PendingChanges, pendingChanges } from '../core/pending/index.ts';
 import { errorResult, successResult } from './results.ts';
 import { advertisedZod } from './schemas.ts';
-import { claimFlow, type FlowRow, releaseFlow } from '../core/store/repos/flows.ts';
 
 /** Where a preview's result names its confirmation in `_meta`. */
 export const CONFIRMATION_META_KEY = 'exhale/confirmation';
@@ -48,22 +46,43 @@ export function supportsElicitation(server: McpServer, ctx: ServerContext): bool
 
 const Answer = z.object({ confirm: z.boolean().describe('Apply this change') });
 
-interface Preview {
-  text: string;
-  fingerprint: string;
+/**
+ * MCP's pending changes ("confirmations"): bound to the token that asked, usable for 10 minutes,
+ * refused in MCP's own words. A spent one (the records moved since its preview) reads as not found:
+ * only a new preview can be confirmed.
+ */
+function mcpConfirmations(core: Core): PendingChanges {
+  return pendingChanges(core, {
+    surface: 'mcp',
+    ttlMs: CONFIRMATION_TTL_MS,
+    idPrefix: 'cfm',
+    refusals: {
+      not_found: 'errors.confirmation.not_found',
+      spent: 'errors.confirmation.not_found',
+      used: 'errors.confirmation.used',
+      expired: 'errors.confirmation.expired',
+    },
+  });
 }
 
 /**
- * What the change would do, written by Exhale from a dry run (the same card the built-in
- * assistant shows), and the fingerprint the real run must match.
+ * Prepares the change: what it would do, in the card Exhale writes from a dry run (the same card
+ * the built-in assistant shows), stored for the person's yes.
  */
-async function preview(core: Core, op: AnyOp, actor: Actor, args: unknown): Promise<Preview> {
-  const dry = await core.invoke(op, actor, args, { dryRun: true, surface: 'mcp' });
-  const card = await proposalCard(core.db.knex, op, dry.output, dry.changes, actor.locale);
-  const head = t(actor.locale, 'mcp.confirm.preview', { title: card.title });
+async function prepare(
+  pending: PendingChanges,
+  op: AnyOp,
+  actor: Actor,
+  args: unknown,
+): Promise<{ text: string; change: PendingChange }> {
+  const { change, preview } = await pending.prepare(actor, op, args);
+  const head = t(actor.locale, 'mcp.confirm.preview', {
+    title: preview.card.title,
+    changes: preview.changes.length,
+  });
   return {
-    text: [head, ...card.lines.map((line) => `• ${line}`)].join('\n'),
-    fingerprint: changeFingerprint(dry.changes),
+    text: [head, ...preview.card.lines.map((line) => `• ${line}`)].join('\n'),
+    change,
   };
 }
 
@@ -84,25 +103,27 @@ export async function runConfirmed(
   ctx: ServerContext,
 ): Promise<CallToolResult | InputRequiredResult> {
   const { core, server } = deps;
+  const pending = mcpConfirmations(core);
   if (supportsElicitation(server, ctx)) {
     const state = ctx.mcpReq.requestState();
     const responses = ctx.mcpReq.inputResponses;
     const asked =
       typeof state === 'string' && responses && 'confirm' in responses
-        ? await claimAsked(core, actor, state, op.name, args)
+        ? await askedFor(pending, actor, state, op.name, args)
         : null;
     if (asked) {
       const answer = acceptedContent(responses ?? {}, 'confirm', Answer);
       if (answer?.confirm !== true) {
+        // Declined: the question is answered, and its preview cannot be used any more.
+        await pending.discard(actor, asked.id).catch(() => undefined);
         return {
           isError: true,
           content: [{ type: 'text', text: t(actor.locale, 'mcp.confirm.declined') }],
         };
       }
-      return applyPreviewed(core, op, actor, asked);
+      return applyAsked(pending, actor, asked.id, op.name);
     }
-    const shown = await preview(core, op, actor, args);
-    const stored = await storeConfirmation(core, actor, op.name, args, shown.fingerprint);
+    const shown = await prepare(pending, op, actor, args);
     return inputRequired({
       inputRequests: {
         confirm: inputRequired.elicit({
@@ -110,12 +131,12 @@ export async function runConfirmed(
           requestedSchema: Answer,
         }),
       },
-      requestState: stored.id,
+      requestState: shown.change.id,
     });
   }
-  const shown = await preview(core, op, actor, args);
-  const stored = await storeConfirmation(core, actor, op.name, args, shown.fingerprint);
-  const how = t(actor.locale, 'mcp.confirm.how', { id: stored.id, expires_at: stored.expiresAt });
+  const shown = await prepare(pending, op, actor, args);
+  const { id, expiresAt } = shown.change;
+  const how = t(actor.locale, 'mcp.confirm.how', { id, expires_at: expiresAt });
   // An error result (nothing was applied) with no structuredContent: clients check that against the
   // tool's output schema, which a preview is not. The text carries everything; _meta repeats the
   // id for clients that read it.
@@ -123,30 +144,23 @@ export async function runConfirmed(
     isError: true,
     content: [{ type: 'text', text: `${shown.text}\n${how}` }],
     _meta: {
-      [CONFIRMATION_META_KEY]: {
-        confirmation_id: stored.id,
-        expires_at: stored.expiresAt,
-        op: op.name,
-      },
+      [CONFIRMATION_META_KEY]: { confirmation_id: id, expires_at: expiresAt, op: op.name },
     },
   };
 }
 
-/** Applies a claimed preview; a run that would differ from it is refused and leaves it used. */
-async function applyPreviewed(
-  core: Core,
-  op: AnyOp,
+/** Applies the previewed change the person said yes to; a run that would differ from it is refused. */
+async function applyAsked(
+  pending: PendingChanges,
   actor: Actor,
-  payload: ConfirmationPayload,
+  id: string,
+  opName: string,
 ): Promise<CallToolResult> {
   try {
-    const result = await core.invoke(op, actor, payload.args, {
-      surface: 'mcp',
-      expectChanges: payload.changes,
-    });
-    return successResult(op, result, actor.locale);
+    const applied = await pending.confirm(actor, id);
+    return successResult(applied.op, applied.result, actor.locale);
   } catch (error) {
-    return errorResult(error, actor.locale, op.name);
+    return errorResult(error, actor.locale, opName);
   }
 }
 
@@ -165,65 +179,21 @@ function sameArgs(a: unknown, b: unknown): boolean {
   return JSON.stringify(canonical(a ?? {})) === JSON.stringify(canonical(b ?? {}));
 }
 
-/** The stored preview an elicitation round echoes, claimed once; null when it is not one this call may use. */
-async function claimAsked(
-  core: Core,
+/** The open preview an elicitation round echoes; null when it is not one this call may apply. */
+async function askedFor(
+  pending: PendingChanges,
   actor: Actor,
   id: string,
   opName: string,
   args: unknown,
-): Promise<ConfirmationPayload | null> {
+): Promise<PendingChange | null> {
   try {
-    const payload = await claim(core, actor, id);
-    if (payload.op === opName && sameArgs(payload.args, args)) return payload;
-    await releaseFlow(core.db.knex, { id });
-    return null;
+    const change = await pending.open(actor, id);
+    return change.payload.op === opName && sameArgs(change.payload.args, args) ? change : null;
   } catch (error) {
     if (error instanceof OpError) return null;
     throw error;
   }
-}
-
-interface ConfirmationPayload {
-  op: string;
-  args: unknown;
-  token_id: string | null;
-  /** The preview's changeFingerprint; absent in rows stored before it existed. */
-  changes?: string;
-}
-
-async function storeConfirmation(
-  core: Core,
-  actor: Actor,
-  opName: string,
-  args: unknown,
-  fingerprint: string,
-): Promise<{ id: string; expiresAt: string }> {
-  const now = core.clock();
-  const id = core.newId('cfm');
-  const expiresAt = new Date(now.getTime() + CONFIRMATION_TTL_MS).toISOString();
-  const payload: ConfirmationPayload = {
-    op: opName,
-    args: args ?? {},
-    token_id: actor.agent?.tokenId ?? null,
-    changes: fingerprint,
-  };
-  await core.db
-    .knex('flows')
-    .where({ kind: 'confirmation' })
-    .andWhere('expires_at', '<', now.toISOString())
-    .delete();
-  await core.db.knex('flows').insert({
-    id,
-    household_id: actor.householdId,
-    member_id: actor.memberId,
-    kind: 'confirmation',
-    payload: JSON.stringify(payload),
-    expires_at: expiresAt,
-    used_at: null,
-    created_at: now.toISOString(),
-  });
-  return { id, expiresAt };
 }
 
 const ConfirmInput = z.object({
@@ -238,33 +208,13 @@ const ConfirmOutput = z.object({
   result: z.record(z.string(), z.unknown()).describe('What that tool returns.'),
 });
 
-/** A confirmation the caller may apply now, or the error saying why not (unknown, someone else's, used, expired). */
-async function claim(core: Core, actor: Actor, id: string): Promise<ConfirmationPayload> {
-  const row = (await core.db.knex('flows').where({ id, kind: 'confirmation' }).first()) as
-    FlowRow | undefined;
-  const payload = row ? (JSON.parse(row.payload) as ConfirmationPayload) : undefined;
-  const mine =
-    row !== undefined &&
-    payload !== undefined &&
-    row.household_id === actor.householdId &&
-    row.member_id === actor.memberId &&
-    payload.token_id === (actor.agent?.tokenId ?? null);
-  if (!mine || !row || !payload)
-    throw new OpError('not_found', 'errors.confirmation.not_found', { id });
-  if (row.used_at !== null) throw new OpError('conflict', 'errors.confirmation.used', { id });
-  const now = core.clock().toISOString();
-  if (row.expires_at <= now) throw new OpError('conflict', 'errors.confirmation.expired', { id });
-  const taken = await claimFlow(core.db.knex, { id }, core.clock());
-  if (!taken) throw new OpError('conflict', 'errors.confirmation.used', { id });
-  return payload;
-}
-
 /** The `confirm` tool: applies a stored preview once, exactly as previewed, for the token that asked. */
 export function registerConfirmTool(
   server: McpServer,
   core: Core,
   actorFor: (ctx: ServerContext) => Actor,
 ): void {
+  const pending = mcpConfirmations(core);
   server.registerTool(
     'confirm',
     {
@@ -282,20 +232,14 @@ export function registerConfirmTool(
     },
     async (args: unknown, ctx: ServerContext): Promise<CallToolResult> => {
       const actor = actorFor(ctx);
-      let claimed: { id: string; payload: ConfirmationPayload } | undefined;
       try {
         const { confirmation_id: id } = parseInput(ConfirmInput.strict(), args, actor.locale);
-        claimed = { id, payload: await claim(core, actor, id) };
-        const op = core.op(claimed.payload.op);
-        const result = await core.invoke(op, actor, claimed.payload.args, {
-          surface: 'mcp',
-          ...(claimed.payload.changes === undefined
-            ? {}
-            : { expectChanges: claimed.payload.changes }),
-        });
-        const applied = successResult(op, result, actor.locale);
+        // Applied once, exactly as previewed; a failed apply leaves it confirmable until it
+        // expires, unless the records moved since the preview (then only a new preview can be).
+        const applied = await pending.confirm(actor, id);
+        const { op, result } = applied;
         return {
-          ...applied,
+          ...successResult(op, result, actor.locale),
           structuredContent: {
             op: op.name,
             activity_id: result.auditId,
@@ -303,11 +247,6 @@ export function registerConfirmTool(
           },
         };
       } catch (error) {
-        // A change that failed was not applied: the confirmation stays usable until it expires,
-        // unless the data moved since the preview (then only a new preview can be confirmed).
-        const moved = error instanceof OpError && error.key === 'errors.preview_changed';
-        if (claimed && moved) await core.db.knex('flows').where({ id: claimed.id }).delete();
-        else if (claimed) await releaseFlow(core.db.knex, { id: claimed.id });
         return errorResult(error, actor.locale, 'confirm');
       }
     },

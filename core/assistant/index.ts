@@ -1,7 +1,7 @@
 import type { Actor } from '../kernel/actor.ts';
 import type { Core } from '../kernel/core.ts';
-import { isOpError, OpError } from '../errors/index.ts';
-import { offers, opsFor } from '../kernel/surface.ts';
+import { OpError } from '../errors/index.ts';
+import { opsFor } from '../kernel/surface.ts';
 import { t } from '../i18n/index.ts';
 import { type Attachment, attachmentPart } from './attachments.ts';
 import { createClient } from './client.ts';
@@ -13,14 +13,7 @@ import { runLoop, type ProposalView, type Stop } from './loop.ts';
 import { loadMemory, memoryMessages, proposalFacts, rememberTurn } from './memory.ts';
 import type { Message, Part, TextSink } from './model.ts';
 import { BriefingCache, memoryBlock, systemPrompt } from './prompt.ts';
-import {
-  claimProposal,
-  loadProposal,
-  type Proposal,
-  purgeProposals,
-  releaseProposal,
-  settleProposal,
-} from './proposals.ts';
+import { proposals } from './proposals.ts';
 import { takeSlot } from './rate.ts';
 import type { Screen } from './screen.ts';
 import {
@@ -127,21 +120,10 @@ export function createAssistant(deps: AssistantDeps): Assistant {
   const log = deps.log ?? ((message: string, error?: unknown) => console.error(message, error));
   const db = core.db.knex;
   const briefings = new BriefingCache();
+  const pending = proposals(core, limits, clock);
 
   async function settingsFor(householdId: string) {
     return resolveSettings(await loadStoredSettings(db, householdId), override);
-  }
-
-  async function mine(actor: Actor, id: string): Promise<Proposal> {
-    const proposal = await loadProposal(db, id);
-    if (
-      !proposal ||
-      proposal.householdId !== actor.householdId ||
-      proposal.memberId !== actor.memberId
-    ) {
-      throw new OpError('not_found', 'assistant.proposal.not_found', { id });
-    }
-    return proposal;
   }
 
   return {
@@ -180,7 +162,7 @@ export function createAssistant(deps: AssistantDeps): Assistant {
       const tools = documentMode ? (canCreate ? [REPORT_SUBSCRIPTIONS] : []) : toolSpecs(ops);
       const [briefing, memory] = await Promise.all([
         briefings.get(core, acting, started),
-        loadMemory(db, actor.memberId, started, {
+        loadMemory(db, pending, actor.memberId, started, {
           turns: limits.memoryTurns,
           ttlMs: limits.memoryTtlMs,
         }),
@@ -207,6 +189,7 @@ export function createAssistant(deps: AssistantDeps): Assistant {
       try {
         loop = await runLoop({
           core,
+          pending,
           client,
           actor: acting,
           ops: new Map(ops.map((op) => [op.name, op])),
@@ -289,95 +272,33 @@ export function createAssistant(deps: AssistantDeps): Assistant {
         now,
         ttlMs: limits.memoryTtlMs,
       });
-      await purgeProposals(db, now, limits.undoWindowMs);
       return { text: loop.text, cards: loop.cards, screen: loop.screen, notice, outcome };
     },
 
     async confirm(actor, proposalId) {
-      const proposal = await mine(actor, proposalId);
-      const now = clock();
-      if (proposal.status !== 'pending' || proposal.usedAt !== null)
-        throw new OpError('conflict', 'assistant.proposal.used', { id: proposalId });
-      if (proposal.expiresAt <= now.toISOString())
-        throw new OpError('conflict', 'assistant.proposal.expired', { id: proposalId });
-      if (!(await claimProposal(db, proposalId, now)))
-        throw new OpError('conflict', 'assistant.proposal.used', { id: proposalId });
-      const acting = assistantActor(actor);
-      let applied;
-      try {
-        const op = core.op(proposal.op);
-        if (!offers(op, acting, 'assistant')) throw new OpError('forbidden');
-        applied = await core.invoke(op, acting, proposal.args, {
-          surface: 'assistant',
-          ...(proposal.changes === undefined ? {} : { expectChanges: proposal.changes }),
-        });
-      } catch (error) {
-        if (isOpError(error) && error.key === 'errors.preview_changed') {
-          // The card no longer says what Confirm would do: it can never be applied as shown.
-          await settleProposal(db, proposal, { status: 'failed', decided_at: now.toISOString() });
-          throw error;
-        }
-        // Not applied: the card stays usable until it expires.
-        await releaseProposal(db, proposalId);
-        throw error;
-      }
-      await settleProposal(db, proposal, {
-        status: 'confirmed',
-        audit_id: applied.auditId,
-        decided_at: now.toISOString(),
-      });
+      const applied = await pending.confirm(assistantActor(actor), proposalId);
+      const { card } = applied.change.payload;
       return {
-        id: proposal.id,
-        op: proposal.op,
+        id: applied.change.id,
+        op: applied.op.name,
         title: t(actor.locale, 'assistant.done', {
-          title: proposal.title.replace(/^¿/, '').replace(/\?$/, ''),
+          title: card.title.replace(/^¿/, '').replace(/\?$/, ''),
         }),
-        lines: proposal.lines,
-        auditId: applied.auditId,
-        undoUntil: applied.auditId
-          ? new Date(now.getTime() + limits.undoWindowMs).toISOString()
-          : null,
-        output: applied.output,
+        lines: card.lines,
+        auditId: applied.result.auditId,
+        undoUntil: applied.undoUntil,
+        output: applied.result.output,
       };
     },
 
     async discard(actor, proposalId) {
-      const proposal = await mine(actor, proposalId);
-      const now = clock();
-      if (proposal.status !== 'pending' || proposal.usedAt !== null)
-        throw new OpError('conflict', 'assistant.proposal.used', { id: proposalId });
-      const taken = await db('flows')
-        .where({ id: proposalId, kind: 'proposal' })
-        .whereNull('used_at')
-        .update({ used_at: now.toISOString() });
-      if (Number(taken) !== 1)
-        throw new OpError('conflict', 'assistant.proposal.used', { id: proposalId });
-      await settleProposal(db, proposal, { status: 'discarded', decided_at: now.toISOString() });
-      return { id: proposal.id, title: proposal.title };
+      const discarded = await pending.discard(assistantActor(actor), proposalId);
+      return { id: discarded.id, title: discarded.payload.card.title };
     },
 
     async undo(actor, proposalId) {
-      const proposal = await mine(actor, proposalId);
-      const now = clock();
-      if (proposal.status !== 'confirmed' || !proposal.audit_id)
-        throw new OpError('conflict', 'assistant.proposal.not_applied', { id: proposalId });
-      if (proposal.undone_at)
-        throw new OpError('conflict', 'errors.already_undone', { summary: proposal.title });
-      const decided = proposal.decided_at ? Date.parse(proposal.decided_at) : 0;
-      if (now.getTime() - decided > limits.undoWindowMs)
-        throw new OpError('conflict', 'assistant.proposal.undo_expired', { id: proposalId });
-      const undone = await core.invoke(
-        'undo',
-        assistantActor(actor),
-        { ids: [proposal.audit_id] },
-        { surface: 'assistant' },
-      );
-      await settleProposal(db, proposal, { undone_at: now.toISOString() });
-      return {
-        id: proposal.id,
-        title: proposal.title,
-        undone: (undone.output as { changes: number }).changes,
-      };
+      const { change, undone } = await pending.undo(assistantActor(actor), proposalId);
+      return { id: change.id, title: change.payload.card.title, undone };
     },
   };
 }

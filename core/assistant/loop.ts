@@ -2,7 +2,7 @@ import type { Actor } from '../kernel/actor.ts';
 import type { Core } from '../kernel/core.ts';
 import { isOpError } from '../errors/index.ts';
 import { type AnyOp, isWrite } from '../kernel/op.ts';
-import { proposalCard } from './cards.ts';
+import type { PendingChanges } from '../pending/index.ts';
 import { reportedSubscriptions } from './documents.ts';
 import { isLlmError, LlmError } from './errors.ts';
 import { dataBlock, neutralJson } from './guard.ts';
@@ -19,8 +19,6 @@ import {
   toolCallsOf,
   type Usage,
 } from './model.ts';
-import { saveProposal } from './proposals.ts';
-import { changeFingerprint } from '../kernel/preview.ts';
 import { type Screen, showScreen } from './screen.ts';
 import { endChat, failSpan, type QuestionSpan, startChat, startTool } from './telemetry.ts';
 import { stripGateKeys } from './tools.ts';
@@ -53,6 +51,8 @@ export interface LoopResult {
 
 export interface LoopInput {
   core: Core;
+  /** Where writes become proposals (the assistant surface's pending changes). */
+  pending: PendingChanges;
   client: ModelClient;
   actor: Actor;
   ops: Map<string, AnyOp>;
@@ -264,37 +264,17 @@ async function prepare(
     return `Not prepared: at most ${limits.changesPerMessage} changes per message. Tell the member to ask for the rest in another message.`;
   }
   const op = core.op(opName);
-  let dry;
+  let shown;
   try {
-    dry = await core.invoke(op, actor, args, { dryRun: true, surface: 'assistant' });
+    shown = await input.pending.preview(actor, op, args);
   } catch (error) {
     if (isOpError(error) && error.code !== 'internal')
       return `Not prepared (${opName}): ${oneLine(error.render(actor.locale))}`;
     throw error;
   }
-  if (dry.changes.length === 0) return `Not prepared (${opName}): it would change nothing.`;
-  const card = await proposalCard(core.db.knex, op, dry.output, dry.changes, actor.locale);
-  const now = input.now();
-  const proposal = await saveProposal(core.db.knex, {
-    id: core.newId('prp'),
-    householdId: actor.householdId ?? '',
-    memberId: actor.memberId ?? '',
-    now,
-    ttlMs: limits.proposalTtlMs,
-    payload: {
-      op: op.name,
-      args,
-      title: card.title,
-      lines: card.lines,
-      destructive: card.destructive,
-      channel: actor.channel,
-      status: 'pending',
-      audit_id: null,
-      decided_at: null,
-      undone_at: null,
-      changes: changeFingerprint(dry.changes),
-    },
-  });
+  if (shown.changes.length === 0) return `Not prepared (${opName}): it would change nothing.`;
+  const { card } = shown;
+  const proposal = await input.pending.store(actor, shown);
   result.cards.push({
     id: proposal.id,
     op: op.name,
@@ -303,7 +283,7 @@ async function prepare(
     destructive: card.destructive,
     expiresAt: proposal.expiresAt,
   });
-  const preview = neutralJson(dry.output);
+  const preview = neutralJson(shown.output);
   const detail =
     Buffer.byteLength(preview) <= 4_000 ? `\n${dataBlock(`${op.name}_preview`, preview)}` : '';
   return `Prepared, not applied: proposal ${proposal.id}, card "${card.title}". The member confirms or discards it on the card; do not ask them to type a confirmation. New ids in the preview are not real until then.${detail}`;

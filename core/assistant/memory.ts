@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
+import type { PendingChange, PendingChanges } from '../pending/index.ts';
 import type { Message } from './model.ts';
-import { type Proposal, recentProposals } from './proposals.ts';
 
 /**
  * What the assistant remembers of a member's conversation, all in the database with an expiry:
@@ -10,7 +10,7 @@ import { type Proposal, recentProposals } from './proposals.ts';
  */
 export interface Memory {
   turns: Array<{ question: string; answer: string }>;
-  proposals: Proposal[];
+  proposals: PendingChange[];
 }
 
 interface TurnRow {
@@ -20,6 +20,7 @@ interface TurnRow {
 
 export async function loadMemory(
   db: Knex,
+  proposals: Pick<PendingChanges, 'recent'>,
   memberId: string,
   now: Date,
   limits: { turns: number; ttlMs: number },
@@ -31,8 +32,8 @@ export async function loadMemory(
     .orderBy('id', 'desc')
     .limit(limits.turns)
     .select('question', 'answer')) as TurnRow[];
-  const proposals = await recentProposals(db, memberId, new Date(now.getTime() - limits.ttlMs), 10);
-  return { turns: rows.reverse(), proposals };
+  const recent = await proposals.recent(memberId, new Date(now.getTime() - limits.ttlMs), 10);
+  return { turns: rows.reverse(), proposals: recent };
 }
 
 export async function rememberTurn(
@@ -69,16 +70,16 @@ export function memoryMessages(memory: Memory): Message[] {
 
 /** The proposals as data: what was prepared and what the member did (or that it still waits). */
 export function proposalFacts(memory: Memory, now: Date): Array<Record<string, string>> {
-  return memory.proposals.map((p) => ({
-    proposal: p.id,
-    card: p.title,
+  return memory.proposals.map(({ id, expiresAt, payload }) => ({
+    proposal: id,
+    card: payload.card.title,
     status:
-      p.status === 'pending' && p.expiresAt <= now.toISOString()
+      payload.status === 'pending' && expiresAt <= now.toISOString()
         ? 'expired'
-        : p.undone_at
+        : payload.undone_at
           ? 'undone'
-          : p.status === 'pending'
+          : payload.status === 'pending'
             ? 'waiting for the member'
-            : p.status,
+            : payload.status,
   }));
 }

@@ -1,45 +1,62 @@
-/**
- * What a button does, stored as JSON in a `flows` row and replayed by whichever process receives
- * the press. Keep them small and self-contained: everything a press needs is in here.
- */
-export type Action =
-  /** `page`: set when the button sits on an /activity page (its cursor), which is then redrawn. */
-  | { t: 'undo'; audit: string; page?: string | null }
-  | { t: 'subs_page'; offset: number; text: string | null }
-  | { t: 'totals'; group_by: 'none' | 'category' | 'payment_method' | 'member' | 'tag' }
-  | { t: 'token'; scope: 'read' | 'write' | 'trusted'; name: string }
-  | { t: 'activity_page'; before: string | null }
-  | { t: 'onboard_currency'; currency: string }
-  | { t: 'onboard_tz'; currency: string; tz: string }
-  | { t: 'onboard_other'; step: 'currency' | 'tz'; currency: string | null }
-  | { t: 'link_group'; chatId: string; title: string | null }
-  | { t: 'add_set'; draft: AddDraft }
-  | { t: 'add_confirm'; draft: AddDraft }
-  | { t: 'cancel' }
-  | { t: 'paid'; sub: string; due: string }
-  | { t: 'skip'; sub: string; due: string }
-  | { t: 'set_language'; language: 'en' | 'es' }
-  | { t: 'set_time'; time: string }
-  | { t: 'set_offsets'; offsets: number[] }
-  | { t: 'command'; command: string }
-  /** The assistant's proposal cards: `p` is the proposal id (a `flows` row of kind proposal). */
-  | { t: 'ai_confirm'; p: string }
-  | { t: 'ai_discard'; p: string }
-  | { t: 'ai_undo'; p: string };
-
-export type ActionKind = Action['t'];
+import { z } from 'zod';
 
 /** A subscription being put together by `/add` before it is created. */
-export interface AddDraft {
-  name: string;
-  amount: string;
-  currency: string | null;
-  cycle: 'day' | 'week' | 'month' | 'year' | null;
+export const AddDraftSchema = z.object({
+  name: z.string(),
+  amount: z.string(),
+  currency: z.string().nullable(),
+  cycle: z.enum(['day', 'week', 'month', 'year']).nullable(),
   /** Units per cycle (quarterly: 3 months); absent means 1. */
-  every?: number;
+  every: z.number().optional(),
   /** The first charge date (YYYY-MM-DD), or null for "today". */
-  date: string | null;
-}
+  date: z.string().nullable(),
+});
+export type AddDraft = z.infer<typeof AddDraftSchema>;
+
+/**
+ * What a button does, stored as JSON in a `flows` row and replayed by whichever process receives
+ * the press. Keep them small and self-contained: everything a press needs is in here. The schema
+ * reads a stored row back: a row written by older code that no longer parses is an expired button.
+ */
+export const ActionSchema = z.discriminatedUnion('t', [
+  /** `page`: set when the button sits on an /activity page (its cursor), which is then redrawn. */
+  z.object({ t: z.literal('undo'), audit: z.string(), page: z.string().nullable().optional() }),
+  z.object({ t: z.literal('subs_page'), offset: z.number(), text: z.string().nullable() }),
+  z.object({
+    t: z.literal('totals'),
+    group_by: z.enum(['none', 'category', 'payment_method', 'member', 'tag']),
+  }),
+  z.object({
+    t: z.literal('token'),
+    scope: z.enum(['read', 'write', 'trusted']),
+    name: z.string(),
+  }),
+  z.object({ t: z.literal('activity_page'), before: z.string().nullable() }),
+  z.object({ t: z.literal('onboard_currency'), currency: z.string() }),
+  z.object({ t: z.literal('onboard_tz'), currency: z.string(), tz: z.string() }),
+  z.object({
+    t: z.literal('onboard_other'),
+    step: z.enum(['currency', 'tz']),
+    currency: z.string().nullable(),
+  }),
+  z.object({ t: z.literal('link_group'), chatId: z.string(), title: z.string().nullable() }),
+  z.object({ t: z.literal('add_set'), draft: AddDraftSchema }),
+  z.object({ t: z.literal('add_confirm'), draft: AddDraftSchema }),
+  z.object({ t: z.literal('cancel') }),
+  z.object({ t: z.literal('paid'), sub: z.string(), due: z.string() }),
+  z.object({ t: z.literal('skip'), sub: z.string(), due: z.string() }),
+  z.object({ t: z.literal('set_language'), language: z.enum(['en', 'es']) }),
+  z.object({ t: z.literal('set_time'), time: z.string() }),
+  z.object({ t: z.literal('set_offsets'), offsets: z.array(z.number()) }),
+  z.object({ t: z.literal('command'), command: z.string() }),
+  /** The assistant's cards: `p` is the pending change's id (core/pending). */
+  z.object({ t: z.literal('ai_confirm'), p: z.string() }),
+  z.object({ t: z.literal('ai_discard'), p: z.string() }),
+  z.object({ t: z.literal('ai_undo'), p: z.string() }),
+]);
+export type Action = z.infer<typeof ActionSchema>;
+
+export type ActionKind = Action['t'];
 
 /**
  * Actions that must run at most once per message (a second press is refused). Pressing one uses

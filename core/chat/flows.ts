@@ -1,8 +1,11 @@
 import { createHash } from 'node:crypto';
 
+import { z } from 'zod';
+
+import { PENDING_FLOWS } from '../pending/store.ts';
 import type { Database } from '../store/connection.ts';
-import { claimFlow, type FlowRow } from '../store/repos/flows.ts';
-import type { Action, AddDraft } from './actions.ts';
+import { defineFlow, purgeFlows } from '../store/repos/flows.ts';
+import { type Action, ActionSchema, AddDraftSchema } from './actions.ts';
 
 /**
  * Button presses and pending questions live in the `flows` table, never only in memory, so any
@@ -23,10 +26,12 @@ export interface Owner {
   who: string | null;
 }
 
-interface ButtonsPayload {
-  actions: Action[];
-  who: string | null;
-}
+/** One message's buttons (kind `button`): their actions, and the person they were written for. */
+const BUTTONS = defineFlow({
+  kind: 'button',
+  ttlMs: BUTTON_TTL_MS,
+  payload: z.object({ actions: z.array(ActionSchema), who: z.string().nullable() }),
+});
 
 export async function saveButtons(
   db: Database,
@@ -35,16 +40,12 @@ export async function saveButtons(
   now: Date,
   id: string,
 ): Promise<string> {
-  const payload: ButtonsPayload = { actions, who: owner.who };
-  await db.knex('flows').insert({
+  await BUTTONS.save(db.knex, {
     id,
-    household_id: owner.householdId,
-    member_id: owner.memberId,
-    kind: 'button',
-    payload: JSON.stringify(payload),
-    expires_at: new Date(now.getTime() + BUTTON_TTL_MS).toISOString(),
-    used_at: null,
-    created_at: now.toISOString(),
+    householdId: owner.householdId,
+    memberId: owner.memberId,
+    payload: { actions, who: owner.who },
+    now,
   });
   return id;
 }
@@ -60,33 +61,41 @@ export async function loadPress(db: Database, payload: string, now: Date): Promi
   const match = PAYLOAD.exec(payload);
   if (!match) return { ok: false, reason: 'invalid' };
   const [, flowId = '', index = '0'] = match;
-  const row = (await db.knex('flows').where({ id: flowId, kind: 'button' }).first()) as
-    FlowRow | undefined;
+  const row = await BUTTONS.load(db.knex, flowId);
   if (!row) return { ok: false, reason: 'expired' };
-  if (row.expires_at <= now.toISOString()) return { ok: false, reason: 'expired' };
-  const parsed = JSON.parse(row.payload) as ButtonsPayload;
-  const action = parsed.actions[Number(index)];
+  if (row.expiresAt <= now.toISOString()) return { ok: false, reason: 'expired' };
+  const action = row.payload.actions[Number(index)];
   if (!action) return { ok: false, reason: 'invalid' };
   return {
     ok: true,
     flowId,
     action,
-    owner: { householdId: row.household_id, memberId: row.member_id, who: parsed.who },
-    used: row.used_at !== null,
+    owner: { householdId: row.householdId, memberId: row.memberId, who: row.payload.who },
+    used: row.usedAt !== null,
   };
 }
 
 /** Marks a message's buttons used; true for the one press that got there first (any process). */
 export async function claimButtons(db: Database, flowId: string, now: Date): Promise<boolean> {
-  return claimFlow(db.knex, { id: flowId, kind: 'button' }, now);
+  return BUTTONS.claim(db.knex, flowId, now);
+}
+
+/** Gives a message's buttons back: the action a press claimed them for did not happen. */
+export async function releaseButtons(db: Database, flowId: string): Promise<void> {
+  await BUTTONS.release(db.knex, flowId);
 }
 
 /** What the engine waits for in a conversation's next text message. */
-export type Awaiting =
-  | { t: 'add_line' }
-  | { t: 'add_amount'; draft: Omit<AddDraft, 'amount'> }
-  | { t: 'onboard_currency' }
-  | { t: 'onboard_tz'; currency: string };
+const AwaitingSchema = z.discriminatedUnion('t', [
+  z.object({ t: z.literal('add_line') }),
+  z.object({ t: z.literal('add_amount'), draft: AddDraftSchema.omit({ amount: true }) }),
+  z.object({ t: z.literal('onboard_currency') }),
+  z.object({ t: z.literal('onboard_tz'), currency: z.string() }),
+]);
+export type Awaiting = z.infer<typeof AwaitingSchema>;
+
+/** A conversation's open question (kind `await`): one row per conversation, replaced by the next. */
+const AWAIT = defineFlow({ kind: 'await', ttlMs: AWAIT_TTL_MS, payload: AwaitingSchema });
 
 function awaitId(conversationKey: string): string {
   return `aw_${createHash('sha256').update(conversationKey).digest('hex').slice(0, 32)}`;
@@ -100,19 +109,12 @@ export async function setAwaiting(
   awaiting: Awaiting,
   now: Date,
 ): Promise<void> {
-  const id = awaitId(conversationKey);
-  await db.knex.transaction(async (trx) => {
-    await trx('flows').where({ id }).delete();
-    await trx('flows').insert({
-      id,
-      household_id: owner.householdId,
-      member_id: owner.memberId,
-      kind: 'await',
-      payload: JSON.stringify(awaiting),
-      expires_at: new Date(now.getTime() + AWAIT_TTL_MS).toISOString(),
-      used_at: null,
-      created_at: now.toISOString(),
-    });
+  await AWAIT.replace(db.knex, {
+    id: awaitId(conversationKey),
+    householdId: owner.householdId,
+    memberId: owner.memberId,
+    payload: awaiting,
+    now,
   });
 }
 
@@ -123,11 +125,16 @@ export async function takeAwaiting(
   now: Date,
 ): Promise<Awaiting | null> {
   const id = awaitId(conversationKey);
-  const row = (await db.knex('flows').where({ id, kind: 'await' }).first()) as FlowRow | undefined;
-  if (!row) return null;
-  const deleted = await db.knex('flows').where({ id, created_at: row.created_at }).delete();
-  if (Number(deleted) !== 1 || row.expires_at <= now.toISOString()) return null;
-  return JSON.parse(row.payload) as Awaiting;
+  const row = await AWAIT.load(db.knex, id);
+  if (!row) {
+    // A row that no longer parses is gone: it must not keep the conversation waiting.
+    await AWAIT.remove(db.knex, id);
+    return null;
+  }
+  // Only the one message that deletes this very question answers it (any process).
+  const taken = await AWAIT.remove(db.knex, id, { createdAt: row.createdAt });
+  if (!taken || row.expiresAt <= now.toISOString()) return null;
+  return row.payload;
 }
 
 /** Whether the next text in this conversation answers an open question (a price, a time zone…). */
@@ -136,26 +143,20 @@ export async function isAwaiting(
   conversationKey: string,
   now: Date,
 ): Promise<boolean> {
-  const row = (await db
-    .knex('flows')
-    .where({ id: awaitId(conversationKey), kind: 'await' })
-    .first('expires_at')) as { expires_at: string } | undefined;
-  return row !== undefined && row.expires_at > now.toISOString();
+  return AWAIT.isOpen(db.knex, awaitId(conversationKey), now);
 }
 
 /** Forgets an open question (a command was sent instead of an answer). Reads first: most commands have none. */
 export async function clearAwaiting(db: Database, conversationKey: string): Promise<void> {
   const id = awaitId(conversationKey);
-  const open = (await db.knex('flows').where({ id }).first('id')) as { id: string } | undefined;
-  if (open) await db.knex('flows').where({ id }).delete();
+  // Open since the epoch: any row, expired or not, is forgotten.
+  if (await AWAIT.isOpen(db.knex, id, new Date(0))) await AWAIT.remove(db.knex, id);
 }
 
-/** Deletes expired button and question rows; returns how many. */
+/**
+ * Deletes expired rows of every kind (buttons, questions, pending changes once their Undo window
+ * has passed too); returns how many. The scheduler's one purge.
+ */
 export async function purgeExpiredFlows(db: Database, now: Date): Promise<number> {
-  const deleted = await db
-    .knex('flows')
-    .whereIn('kind', ['button', 'await'])
-    .andWhere('expires_at', '<=', now.toISOString())
-    .delete();
-  return Number(deleted);
+  return purgeFlows(db.knex, now, PENDING_FLOWS);
 }

@@ -47,11 +47,14 @@ describe.each(ERAS)('confirming agent changes (%s era)', (era) => {
     });
     expect(textOf(result)).toContain('Change Netflix?');
     expect(textOf(result)).toContain('15.99 EUR → 17.99 EUR');
+    expect(textOf(result)).toMatch(/It would change [1-9]\d* record\(s\)/);
+    expect(textOf(result)).not.toMatch(/\{[a-z_]+\}/);
     expect(textOf(result)).toContain(`confirmation_id "${preview.confirmation_id}"`);
     expect(await amount()).toBe(1599);
+    // A pending change of the MCP surface (core/pending), bound to the member and the token.
     const flow = await h.db.knex('flows').where({ id: preview.confirmation_id }).first();
     expect(flow).toMatchObject({
-      kind: 'confirmation',
+      kind: 'pending_mcp',
       household_id: h.householdId,
       member_id: h.ownerId,
       used_at: null,
@@ -60,7 +63,17 @@ describe.each(ERAS)('confirming agent changes (%s era)', (era) => {
       op: 'update_subscription',
       args: { id: subId, amount: '17.99' },
       token_id: tokenId,
+      channel: 'mcp',
       changes: expect.any(String),
+      card: {
+        title: 'Change Netflix?',
+        lines: [expect.stringContaining('15.99 EUR → 17.99 EUR'), 'Price history: +1'],
+        destructive: false,
+      },
+      status: 'pending',
+      audit_id: null,
+      decided_at: null,
+      undone_at: null,
     });
   });
 
@@ -302,8 +315,9 @@ describe('confirming through elicitation', () => {
     expect(asked).toHaveLength(1);
     expect(asked[0]).toContain('15.99 EUR → 17.99 EUR');
     expect(asked[0]).toContain('Apply this change?');
+    expect(asked[0]).not.toMatch(/\{[a-z_]+\}/);
     // The question named a stored preview, now used: it cannot be answered twice.
-    const flows = await h.db.knex('flows').where({ kind: 'confirmation' });
+    const flows = await h.db.knex('flows').where({ kind: 'pending_mcp' });
     expect(flows).toHaveLength(1);
     expect(flows[0].used_at).not.toBeNull();
   });

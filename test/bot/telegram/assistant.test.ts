@@ -176,7 +176,7 @@ describe('the assistant in Telegram', () => {
     expect(discarded.text).toBe('✖️ Discarded: Change Netflix\nNothing was changed.');
     expect(discarded.reply_markup).toBeUndefined();
     expect(await amount(ids.netflix)).toBe(1599);
-    const row = (await core.db.knex('flows').where({ kind: 'proposal' }).first()) as {
+    const row = (await core.db.knex('flows').where({ kind: 'pending_assistant' }).first()) as {
       payload: string;
     };
     expect(JSON.parse(row.payload).status).toBe('discarded');

@@ -106,7 +106,7 @@ describe.each(['anthropic', 'openai'] as const)('the assistant over %s', (protoc
       payload: string;
       expires_at: string;
     };
-    expect(stored.kind).toBe('proposal');
+    expect(stored.kind).toBe('pending_assistant');
     expect(stored.member_id).toBe(w.member.memberId);
     expect(JSON.parse(stored.payload).args).toEqual({ id: netflix, amount: '17.99' });
     expect(stored.expires_at).toBe(

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { z } from 'zod';
 
 import { formatAmount, NO_CURRENCY } from '../domain/money.ts';
 import { type Locale, t, TEXT_KEYS } from '../i18n/index.ts';
@@ -6,14 +7,16 @@ import type { AnyOp } from '../kernel/op.ts';
 import type { Change, Row } from '../store/tracked.ts';
 
 /**
- * The card of a proposal, written by Exhale from the dry run (the op, its output, the rows it would
- * change): never from the model's words. Values shown are what the database would hold.
+ * The card of a pending change, written by Exhale from the dry run (the op, its output, the rows it
+ * would change): never from a model's words. Values shown are what the database would hold. This is
+ * the one writer of such cards: MCP previews, the assistant's cards and every later surface show it.
  */
-export interface ProposalCard {
-  title: string;
-  lines: string[];
-  destructive: boolean;
-}
+export const CardSchema = z.object({
+  title: z.string(),
+  lines: z.array(z.string()),
+  destructive: z.boolean(),
+});
+export type Card = z.infer<typeof CardSchema>;
 
 const MAX_LINES = 8;
 /** Columns that change with everything, or say nothing to a person. */
@@ -37,13 +40,14 @@ const REFERENCES: Record<string, string> = {
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-export async function proposalCard(
+/** Writes the card of a change from its dry run, in the reader's language. */
+export async function previewCard(
   db: Knex,
   op: AnyOp,
   output: unknown,
   changes: readonly Change[],
   locale: Locale,
-): Promise<ProposalCard> {
+): Promise<Card> {
   const destructive =
     op.effect === 'destructive' ||
     changes.some((c) => c.after === null && c.table === 'subscriptions');
