@@ -1,16 +1,22 @@
 import { fileURLToPath } from 'node:url';
 
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { getRequestListener } from '@hono/node-server';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 
-import { startHttpHost } from '../bot/http/server.ts';
+import { createEdge } from '../bot/http/app.ts';
+import { type HttpHost, listen } from '../bot/http/server.ts';
 import { authenticateToken } from '../core/auth/authenticate.ts';
 import type { Actor } from '../core/kernel/actor.ts';
 import type { Core } from '../core/kernel/core.ts';
 import type { catalog } from '../core/ops/catalog.ts';
 import { createMcpFetchHandler } from '../mcp/http.ts';
+import { mcpRoutes } from '../mcp/routes.ts';
 import { largeHousehold } from './largeHousehold.ts';
 import { type BenchRow, type BenchSuite, medianMs } from './types.ts';
 
@@ -183,8 +189,24 @@ function bareHandler() {
     );
     return server;
   });
-  return async (request: Request) =>
-    new URL(request.url).pathname === '/mcp' ? handler.fetch(request) : null;
+  return handler;
+}
+
+/**
+ * The bare SDK handler on a bare Node server (@hono/node-server's listener, no app, no edge): the
+ * reference that stays the same whatever Exhale's edge does, so the ratio shows what the edge and
+ * the Exhale server cost on top of the SDK.
+ */
+async function startBareServer(): Promise<HttpHost> {
+  const handler = bareHandler();
+  const server = createServer(getRequestListener((request) => handler.fetch(request)));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo; // listening on TCP: always an AddressInfo
+  return {
+    server,
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 async function toolsListBytes(
@@ -240,11 +262,11 @@ export const suite: BenchSuite = {
   name: 'mcp',
   async run(): Promise<BenchRow[]> {
     const h = await household();
-    const exhaleHost = await startHttpHost({
-      port: 0,
-      handlers: [createMcpFetchHandler({ core: h.core })],
-    });
-    const bareHost = await startHttpHost({ port: 0, handlers: [bareHandler()] });
+    // Exhale's /mcp as bot/main.ts serves it: the whole edge with MCP's route group mounted.
+    const edge = createEdge();
+    edge.mount('/', mcpRoutes(createMcpFetchHandler({ core: h.core })));
+    const exhaleHost = await listen(edge, { port: 0 });
+    const bareHost = await startBareServer();
     const rows: BenchRow[] = [];
     try {
       const read = await h.token('read');

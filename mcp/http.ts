@@ -8,6 +8,7 @@ import {
 
 import type { FetchHandler } from '../bot/http/fetchHandler.ts';
 import { authenticateToken } from '../core/auth/authenticate.ts';
+import { isOpError } from '../core/errors/index.ts';
 import { type Actor, scopeAllows } from '../core/kernel/actor.ts';
 import type { Core } from '../core/kernel/core.ts';
 import { missingScope } from '../core/kernel/surface.ts';
@@ -69,7 +70,8 @@ function servedBy(body: unknown): Served[] | null {
 }
 
 /**
- * The MCP endpoint and the discovery documents, as one web-standard handler for the bot's HTTP host.
+ * The MCP endpoint and the discovery documents, as one web-standard handler (the edge serves it
+ * through `mcpRoutes` in `./routes.ts`; tests call it in-process).
  * `/mcp` is stateless Streamable HTTP for both protocol eras (the SDK's createMcpHandler), behind
  * Host/Origin validation and bearer-token auth; every other path is left to the next handler (null).
  */
@@ -160,9 +162,8 @@ export function createMcpFetchHandler(deps: McpFetchDeps): McpFetchHandler {
         parsedBody === undefined ? { authInfo } : { authInfo, parsedBody },
       );
     } catch (error) {
-      // The host's body limit, hit while reading a chunked body (named, not imported: mcp/ does
-      // not depend on the bot at run time).
-      if (error instanceof Error && error.name === 'BodyTooLargeError') return BODY_TOO_LARGE();
+      // The edge's body limit, hit while reading a chunked body: answered as a JSON-RPC error.
+      if (isOpError(error) && error.code === 'too_large') return BODY_TOO_LARGE();
       console.error('mcp: request failed', error);
       return new Response(INTERNAL_ERROR, {
         status: 500,
