@@ -51,7 +51,7 @@ export async function startExhale(
   // background); it is served at the path Telegram posts to, behind the edge's JSON check.
   const mountWebhook = (handler: FetchHandler): void => {
     for (const path of webhookPaths(config.EXHALE_PUBLIC_URL))
-      edge.mount(path, webhookRoutes(handler, edge));
+      edge.mount(path, webhookRoutes(handler));
   };
   let channels;
   try {

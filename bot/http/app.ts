@@ -5,7 +5,7 @@
  * every route shares:
  *
  * - a request id (`c.var.requestId`, from a sane `X-Request-Id` or generated) on every response and
- *   in every line the edge logs;
+ *   in every line logged through `c.var.log`;
  * - the body limit (413 for a declared or a chunked body past it);
  * - `/healthz`;
  * - one error mapping: a thrown `OpError` answers `ERROR_CODES[code].http` with
@@ -20,6 +20,10 @@
  * export function miniAppRoutes(core: Core): RouteGroup {
  *   const group = new Hono<EdgeEnv>();
  *   group.post('/ops/:name', async (c) => c.json(await callOp(core, c)));   // an OpError → onError
+ *   group.post('/import', async (c) => {
+ *     c.var.log('import started');   // "http <request id> POST /api/import: import started"
+ *     …
+ *   });
  *   return group;
  * }
  * // bot/main.ts: the composition root mounts it
@@ -30,7 +34,7 @@
  * and mounts its webhook when it is up); the routes it has when mounted are the ones served, so
  * build it fully first. Mount a path once: the first group to match a request answers it.
  */
-import { type Context, Hono } from 'hono';
+import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { TrieRouter } from 'hono/router/trie-router';
 
@@ -42,8 +46,10 @@ import { requestId } from './requestId.ts';
 /** What every route of the edge can read from its context. */
 export interface EdgeEnv {
   Variables: {
-    /** The request's id, as answered in `X-Request-Id`: put it in every log line about the request. */
+    /** The request's id, as answered in `X-Request-Id`. */
     requestId: string;
+    /** Writes one line about this request to the process log, prefixed `http <id> <METHOD> <path>:`. */
+    log: EdgeLog;
   };
 }
 
@@ -64,8 +70,6 @@ export interface Edge {
   readonly app: Hono<EdgeEnv>;
   /** Serves `group`'s routes under `path` (`'/'` for a group whose routes are absolute paths). */
   mount(path: string, group: RouteGroup): void;
-  /** Writes one line about a request, prefixed with its method, path and request id. */
-  log(c: Context<EdgeEnv>, line: string, error?: unknown): void;
 }
 
 const consoleLog: EdgeLog = (line, error) => {
@@ -79,10 +83,14 @@ export function createEdge(options: EdgeOptions = {}): Edge {
   // TrieRouter, not Hono's default: the default compiles its matcher on the first request and then
   // refuses new routes, and a group may be mounted after the server is up.
   const app = new Hono<EdgeEnv>({ router: new TrieRouter() });
-  const log: Edge['log'] = (c, line, error) =>
-    write(`http ${c.var.requestId} ${c.req.method} ${c.req.path}: ${line}`, error);
 
   app.use(requestId());
+  app.use(async (c, next) => {
+    c.set('log', (line, error) =>
+      write(`http ${c.var.requestId} ${c.req.method} ${c.req.path}: ${line}`, error),
+    );
+    await next();
+  });
   app.use(bodyLimit(options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES));
   app.all('/healthz', (c) => c.json({ ok: true }));
   app.notFound((c) => errorResponse(c, new OpError('not_found')));
@@ -90,13 +98,9 @@ export function createEdge(options: EdgeOptions = {}): Edge {
     // A response the thrower built on purpose (a challenge with its headers) goes out as it is.
     if (error instanceof HTTPException && error.res) return error.getResponse();
     const mapped = toEdgeError(error);
-    if (mapped.httpStatus >= 500) log(c, `${mapped.httpStatus} ${mapped.code}`, error);
+    if (mapped.httpStatus >= 500) c.var.log(`${mapped.httpStatus} ${mapped.code}`, error);
     return errorResponse(c, mapped);
   });
 
-  return {
-    app,
-    mount: (path, group) => void app.route(path, group),
-    log,
-  };
+  return { app, mount: (path, group) => void app.route(path, group) };
 }

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 
 import { OpError } from '../../core/errors/index.ts';
-import type { Edge, EdgeEnv, RouteGroup } from './app.ts';
+import type { EdgeEnv, RouteGroup } from './app.ts';
 import type { FetchHandler } from './fetchHandler.ts';
 
 /**
@@ -14,7 +14,7 @@ import type { FetchHandler } from './fetchHandler.ts';
  * is not JSON, the handler's own parse fails: that answers 400 `invalid_input` and logs one line,
  * and no update is processed (grammY would otherwise throw, a 500).
  */
-export function webhookRoutes(handler: FetchHandler, edge: Pick<Edge, 'log'>): RouteGroup {
+export function webhookRoutes(handler: FetchHandler): RouteGroup {
   const group = new Hono<EdgeEnv>();
   group.post('/', async (c) => {
     const text = await c.req.raw.text();
@@ -28,7 +28,7 @@ export function webhookRoutes(handler: FetchHandler, edge: Pick<Edge, 'log'>): R
       return (await handler(new Request(c.req.raw, { body: text }))) ?? c.notFound();
     } catch (error) {
       if (!malformed || !(error instanceof SyntaxError)) throw error;
-      edge.log(c, 'webhook body is not JSON; answered 400, nothing processed');
+      c.var.log('webhook body is not JSON; answered 400, nothing processed');
       throw new OpError('invalid_input');
     }
   });

@@ -136,7 +136,7 @@ export async function createWorld(
           streaming: opts.streaming,
           log,
         });
-        if (telegram.webhook) edge.mount(WEBHOOK_PATH, webhookRoutes(telegram.webhook, edge));
+        if (telegram.webhook) edge.mount(WEBHOOK_PATH, webhookRoutes(telegram.webhook));
       } else {
         telegram = await startTelegram({
           core,
@@ -180,7 +180,7 @@ export async function createWorld(
           const handler = pool[next % pool.length];
           next += 1;
           return handler ? handler(request) : Promise.resolve(null);
-        }, edge),
+        }),
       );
       const procs: BotProcess[] = [];
       for (const [index, core] of cores.entries()) {

@@ -28,6 +28,10 @@ function sampleRoutes(): Hono<EdgeEnv> {
     throw new Error('database exploded at /srv/exhale/core/store.ts:12');
   });
   group.post('/echo', async (c) => c.text(await c.req.text()));
+  group.get('/note', (c) => {
+    c.var.log('a note from the group');
+    return c.body(null, 204);
+  });
   return group;
 }
 
@@ -130,6 +134,14 @@ describe('the HTTP edge', () => {
     expect(logged).toHaveLength(1);
     expect(logged[0]?.line).toBe('http req-boom-1 GET /sample/boom: 500 internal');
     expect(logged[0]?.error).toBeInstanceOf(Error);
+  });
+
+  it("lets a group log a line about its request, under the request's id", async () => {
+    const response = await fetch(`${host.url}/sample/note`, { headers: { 'x-request-id': 'n-1' } });
+    expect(response.status).toBe(204);
+    expect(logged).toEqual([
+      { line: 'http n-1 GET /sample/note: a note from the group', error: undefined },
+    ]);
   });
 
   it('answers every response with a request id: the caller’s when sane, else a fresh one', async () => {
