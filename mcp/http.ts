@@ -6,7 +6,7 @@ import {
   originValidationResponse,
 } from '@modelcontextprotocol/server';
 
-import type { FetchHandler } from '../bot/http/fetchHandler.ts';
+import type { EdgeLog } from '../bot/http/app.ts';
 import { authenticateToken } from '../core/auth/authenticate.ts';
 import { isOpError } from '../core/errors/index.ts';
 import { type Actor, scopeAllows } from '../core/kernel/actor.ts';
@@ -16,8 +16,6 @@ import { bearerToken, insufficientScope, unauthorized } from './bearer.ts';
 import { createDiscovery, isDiscoveryPath } from './discovery.ts';
 import { noticeFor } from './notifications.ts';
 import { createExhaleMcpServer } from './server.ts';
-
-export type { FetchHandler };
 
 export interface McpFetchDeps {
   core: Core;
@@ -29,8 +27,15 @@ export interface McpFetchDeps {
 
 export const MCP_PATH = '/mcp';
 
-/** The handler, plus `close()` to end open `subscriptions/listen` streams so the host can shut down. */
-export type McpFetchHandler = FetchHandler & { close(): Promise<void> };
+/**
+ * The handler, plus `close()` to end open `subscriptions/listen` streams so the host can shut down.
+ * `log`, when given (the edge's `c.var.log`), takes its failure lines, so they carry the request id.
+ */
+export type McpFetchHandler = ((request: Request, log?: EdgeLog) => Promise<Response | null>) & {
+  close(): Promise<void>;
+};
+
+const consoleLog: EdgeLog = (line, error) => console.error(line, error);
 
 const BODY_TOO_LARGE = (): Response =>
   new Response(
@@ -114,7 +119,7 @@ export function createMcpFetchHandler(deps: McpFetchDeps): McpFetchHandler {
     if (notice.listChanged) handler.notify.resourcesChanged();
   });
 
-  const handle: FetchHandler = async (request) => {
+  const handle = async (request: Request, log: EdgeLog = consoleLog): Promise<Response | null> => {
     const url = new URL(request.url);
     const isMcp = url.pathname === MCP_PATH;
     const base = publicBase ?? url.origin;
@@ -164,7 +169,7 @@ export function createMcpFetchHandler(deps: McpFetchDeps): McpFetchHandler {
     } catch (error) {
       // The edge's body limit, hit while reading a chunked body: answered as a JSON-RPC error.
       if (isOpError(error) && error.code === 'too_large') return BODY_TOO_LARGE();
-      console.error('mcp: request failed', error);
+      log('mcp: request failed', error);
       return new Response(INTERNAL_ERROR, {
         status: 500,
         headers: { 'content-type': 'application/json' },
