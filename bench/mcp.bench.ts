@@ -1,23 +1,31 @@
 import { fileURLToPath } from 'node:url';
 
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { getRequestListener } from '@hono/node-server';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
+import { Hono } from 'hono';
 import { z } from 'zod';
 
-import { startHttpHost } from '../bot/http/server.ts';
+import { createEdge, type EdgeEnv } from '../bot/http/app.ts';
+import { type HttpHost, listen } from '../bot/http/server.ts';
 import { authenticateToken } from '../core/auth/authenticate.ts';
 import type { Actor } from '../core/kernel/actor.ts';
 import type { Core } from '../core/kernel/core.ts';
 import type { catalog } from '../core/ops/catalog.ts';
 import { createMcpFetchHandler } from '../mcp/http.ts';
+import { mcpRoutes } from '../mcp/routes.ts';
 import { largeHousehold } from './largeHousehold.ts';
 import { type BenchRow, type BenchSuite, medianMs } from './types.ts';
 
 /**
  * MCP over HTTP and stdio: tools/call throughput and latency for read tools on a 500-subscription
- * household against a bare SDK server with one trivial tool (same machine, same run, same load),
- * a stdio round trip, and what tools/list costs an agent's context.
+ * household against a bare SDK server with one trivial tool on the same HTTP edge (same machine,
+ * same run, same load), what the edge itself costs (that bare server behind it and on a bare Node
+ * listener), a stdio round trip, and what tools/list costs an agent's context.
  */
 const SUBSCRIPTIONS = 500;
 const CONCURRENCY = 16;
@@ -183,8 +191,36 @@ function bareHandler() {
     );
     return server;
   });
-  return async (request: Request) =>
-    new URL(request.url).pathname === '/mcp' ? handler.fetch(request) : null;
+  return handler;
+}
+
+/**
+ * The bare SDK handler on the HTTP edge, served as Exhale's /mcp is (a route group at /mcp): the
+ * reference for what Exhale's MCP server and ops cost on top of the SDK, on the same HTTP stack.
+ */
+async function startBareOnEdge(): Promise<HttpHost> {
+  const handler = bareHandler();
+  const group = new Hono<EdgeEnv>();
+  group.all('/mcp', (c) => handler.fetch(c.req.raw));
+  const edge = createEdge();
+  edge.mount('/', group);
+  return listen(edge, { port: 0 });
+}
+
+/**
+ * The bare SDK handler on a bare Node listener (@hono/node-server's, no app): against the same
+ * handler on the edge, it shows what the edge itself (routing, request id, body limit) costs.
+ */
+async function startBareServer(): Promise<HttpHost> {
+  const handler = bareHandler();
+  const server = createServer(getRequestListener((request) => handler.fetch(request)));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo; // listening on TCP: always an AddressInfo
+  return {
+    server,
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 async function toolsListBytes(
@@ -240,11 +276,12 @@ export const suite: BenchSuite = {
   name: 'mcp',
   async run(): Promise<BenchRow[]> {
     const h = await household();
-    const exhaleHost = await startHttpHost({
-      port: 0,
-      handlers: [createMcpFetchHandler({ core: h.core })],
-    });
-    const bareHost = await startHttpHost({ port: 0, handlers: [bareHandler()] });
+    // Exhale's /mcp as bot/main.ts serves it: the whole edge with MCP's route group mounted.
+    const edge = createEdge();
+    edge.mount('/', mcpRoutes(createMcpFetchHandler({ core: h.core })));
+    const exhaleHost = await listen(edge, { port: 0 });
+    const bareHost = await startBareOnEdge();
+    const rawHost = await startBareServer();
     const rows: BenchRow[] = [];
     try {
       const read = await h.token('read');
@@ -256,6 +293,26 @@ export const suite: BenchSuite = {
         ['list_subscriptions (limit 20)', 'list_subscriptions', { limit: 20 }],
         ['get_upcoming', 'get_upcoming', {}],
       ];
+      // The edge alone: the same trivial SDK server behind it and on a bare Node listener.
+      const edgeCost = await compare(
+        toolCall(`${rawHost.url}/mcp`, null, 'echo', { text: 'hello' }),
+        bareCall,
+      );
+      rows.push({
+        name: 'mcp http: bare SDK server on a bare Node listener, 1 trivial tool',
+        median: round(edgeCost.bare.rps, 0),
+        unit: 'req/s',
+        note: describe(edgeCost.bare, `, ${CONCURRENCY} concurrent`),
+      });
+      rows.push({
+        name: 'mcp http: the same server behind the HTTP edge',
+        median: round(edgeCost.target.rps, 0),
+        unit: 'req/s',
+        note: describe(
+          edgeCost.target,
+          `, ${round(edgeCost.target.rps / edgeCost.bare.rps, 2)}x the bare listener (the edge's own cost)`,
+        ),
+      });
       for (const [label, name, args] of calls) {
         if (!h.core.catalog.some((op) => op.name === name)) continue;
         // The op alone, without MCP or HTTP: the ceiling the kernel and SQLite set for this tool.
@@ -278,7 +335,7 @@ export const suite: BenchSuite = {
           toolCall(`${exhaleHost.url}/mcp`, read, name, args),
         );
         rows.push({
-          name: `mcp http: bare SDK server, 1 trivial tool (paired with ${name})`,
+          name: `mcp http: bare SDK server on the edge, 1 trivial tool (paired with ${name})`,
           median: round(bare.rps, 0),
           unit: 'req/s',
           note: describe(bare, `, ${CONCURRENCY} concurrent`),
@@ -310,6 +367,7 @@ export const suite: BenchSuite = {
     } finally {
       await exhaleHost.close();
       await bareHost.close();
+      await rawHost.close();
       await h.close();
     }
     return rows;

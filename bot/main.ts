@@ -1,32 +1,43 @@
 import { createMcpFetchHandler } from '../mcp/http.ts';
+import { mcpRoutes } from '../mcp/routes.ts';
 import { startChannels } from './channels.ts';
 import { type Config, ConfigError } from './config.ts';
 import { startEcbRefresh } from './ecbRates.ts';
+import { createEdge, type Edge } from './http/app.ts';
 import type { FetchHandler } from './http/fetchHandler.ts';
-import { type HttpHost, startHttpHost } from './http/server.ts';
+import { type HttpHost, listen } from './http/server.ts';
+import { webhookRoutes } from './http/webhook.ts';
 import { describeDatabase, openRuntime, type Runtime } from './runtime.ts';
+import { WEBHOOK_PATH } from './telegram/index.ts';
 
 export interface RunningExhale {
   runtime: Runtime;
   http: HttpHost;
+  /** The HTTP edge: mount a route group on it (`edge.mount(path, group)`). */
+  edge: Edge;
   stop(): Promise<void>;
 }
 
 /**
  * The composition root of the primary process: configuration, database (migrated), core, the HTTP
- * host and every channel that is configured. With nothing configured it still starts and says
- * what to set next.
+ * edge with every surface's route group and every channel that is configured. With nothing
+ * configured it still starts and says what to set next.
  */
 export async function startExhale(
   config: Config,
   options: { quiet?: boolean } = {},
 ): Promise<RunningExhale> {
   const runtime = await openRuntime(config);
+  const log = (line: string, error?: unknown): void => {
+    if (error === undefined) console.log(line);
+    else console.error(line, error);
+  };
+  const edge = createEdge({ log });
   const mcp = createMcpFetchHandler({ core: runtime.core, publicUrl: config.EXHALE_PUBLIC_URL });
-  const handlers: FetchHandler[] = [mcp];
+  edge.mount('/', mcpRoutes(mcp));
   let http: HttpHost;
   try {
-    http = await startHttpHost({ port: config.EXHALE_PORT, host: config.EXHALE_HOST, handlers });
+    http = await listen(edge, { port: config.EXHALE_PORT, host: config.EXHALE_HOST });
   } catch (error) {
     await mcp.close();
     await runtime.close();
@@ -36,13 +47,15 @@ export async function startExhale(
     n: number | string;
   }>;
 
-  const log = (line: string, error?: unknown): void => {
-    if (error === undefined) console.log(line);
-    else console.error(line, error);
+  // The Telegram webhook arrives as a FetchHandler (possibly late: Telegram connects in the
+  // background); it is served at the path Telegram posts to, behind the edge's JSON check.
+  const mountWebhook = (handler: FetchHandler): void => {
+    for (const path of webhookPaths(config.EXHALE_PUBLIC_URL))
+      edge.mount(path, webhookRoutes(handler));
   };
   let channels;
   try {
-    channels = await startChannels(runtime.core, config, (handler) => handlers.push(handler), log);
+    channels = await startChannels(runtime.core, config, mountWebhook, log);
   } catch (error) {
     await mcp.close();
     await http.close();
@@ -89,7 +102,16 @@ export async function startExhale(
       });
     }
   }
-  return { runtime, http, stop };
+  return { runtime, http, edge, stop };
+}
+
+/**
+ * Where Telegram posts updates: `/telegram/webhook`, and also under the public URL's path when it
+ * has one (https://example.com/exhale → /exhale/telegram/webhook) for a proxy that keeps the prefix.
+ */
+function webhookPaths(publicUrl: string | undefined): string[] {
+  const prefix = publicUrl ? new URL(publicUrl).pathname.replace(/\/+$/, '') : '';
+  return prefix ? [WEBHOOK_PATH, `${prefix}${WEBHOOK_PATH}`] : [WEBHOOK_PATH];
 }
 
 /** A failure to listen, as a sentence naming the variable to change. */

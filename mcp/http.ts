@@ -6,8 +6,9 @@ import {
   originValidationResponse,
 } from '@modelcontextprotocol/server';
 
-import type { FetchHandler } from '../bot/http/fetchHandler.ts';
+import type { EdgeLog } from '../bot/http/app.ts';
 import { authenticateToken } from '../core/auth/authenticate.ts';
+import { isOpError } from '../core/errors/index.ts';
 import { type Actor, scopeAllows } from '../core/kernel/actor.ts';
 import type { Core } from '../core/kernel/core.ts';
 import { missingScope } from '../core/kernel/surface.ts';
@@ -15,8 +16,6 @@ import { bearerToken, insufficientScope, unauthorized } from './bearer.ts';
 import { createDiscovery, isDiscoveryPath } from './discovery.ts';
 import { noticeFor } from './notifications.ts';
 import { createExhaleMcpServer } from './server.ts';
-
-export type { FetchHandler };
 
 export interface McpFetchDeps {
   core: Core;
@@ -28,8 +27,15 @@ export interface McpFetchDeps {
 
 export const MCP_PATH = '/mcp';
 
-/** The handler, plus `close()` to end open `subscriptions/listen` streams so the host can shut down. */
-export type McpFetchHandler = FetchHandler & { close(): Promise<void> };
+/**
+ * The handler, plus `close()` to end open `subscriptions/listen` streams so the host can shut down.
+ * `log`, when given (the edge's `c.var.log`), takes its failure lines, so they carry the request id.
+ */
+export type McpFetchHandler = ((request: Request, log?: EdgeLog) => Promise<Response | null>) & {
+  close(): Promise<void>;
+};
+
+const consoleLog: EdgeLog = (line, error) => console.error(line, error);
 
 const BODY_TOO_LARGE = (): Response =>
   new Response(
@@ -69,7 +75,8 @@ function servedBy(body: unknown): Served[] | null {
 }
 
 /**
- * The MCP endpoint and the discovery documents, as one web-standard handler for the bot's HTTP host.
+ * The MCP endpoint and the discovery documents, as one web-standard handler (the edge serves it
+ * through `mcpRoutes` in `./routes.ts`; tests call it in-process).
  * `/mcp` is stateless Streamable HTTP for both protocol eras (the SDK's createMcpHandler), behind
  * Host/Origin validation and bearer-token auth; every other path is left to the next handler (null).
  */
@@ -112,7 +119,7 @@ export function createMcpFetchHandler(deps: McpFetchDeps): McpFetchHandler {
     if (notice.listChanged) handler.notify.resourcesChanged();
   });
 
-  const handle: FetchHandler = async (request) => {
+  const handle = async (request: Request, log: EdgeLog = consoleLog): Promise<Response | null> => {
     const url = new URL(request.url);
     const isMcp = url.pathname === MCP_PATH;
     const base = publicBase ?? url.origin;
@@ -160,10 +167,9 @@ export function createMcpFetchHandler(deps: McpFetchDeps): McpFetchHandler {
         parsedBody === undefined ? { authInfo } : { authInfo, parsedBody },
       );
     } catch (error) {
-      // The host's body limit, hit while reading a chunked body (named, not imported: mcp/ does
-      // not depend on the bot at run time).
-      if (error instanceof Error && error.name === 'BodyTooLargeError') return BODY_TOO_LARGE();
-      console.error('mcp: request failed', error);
+      // The edge's body limit, hit while reading a chunked body: answered as a JSON-RPC error.
+      if (isOpError(error) && error.code === 'too_large') return BODY_TOO_LARGE();
+      log('mcp: request failed', error);
       return new Response(INTERNAL_ERROR, {
         status: 500,
         headers: { 'content-type': 'application/json' },

@@ -1,29 +1,7 @@
 /**
- * A mountable piece of the HTTP host, web-standard: it answers the requests it owns and returns
- * null for the others, so the host tries the next one. MCP, the Mini App API, OAuth and platform
- * webhooks are all FetchHandlers.
+ * A web-standard handler that answers the requests it owns and returns null for the others. The
+ * Telegram webhook (`bot/telegram`) and MCP (`mcp/http.ts`) are written this way; the edge serves
+ * one inside a route group (`webhookRoutes` in `./webhook.ts`, `mcpRoutes` in `mcp/routes.ts`),
+ * where null falls through to the edge's 404.
  */
 export type FetchHandler = (request: Request) => Promise<Response | null>;
-
-/**
- * What reading a request body throws when it grows past the host's limit (a chunked body has no
- * length to check up front). A handler that reads the body answers it with `tooLarge()`.
- */
-export class BodyTooLargeError extends Error {
-  constructor() {
-    super('request body too large');
-    this.name = 'BodyTooLargeError';
-  }
-}
-
-export function isBodyTooLarge(error: unknown): boolean {
-  return error instanceof Error && error.name === 'BodyTooLargeError';
-}
-
-/** 413, closing the connection (the rest of the body is not read). */
-export function tooLarge(): Response {
-  return new Response(JSON.stringify({ error: 'too_large', message: 'Request body too large.' }), {
-    status: 413,
-    headers: { 'content-type': 'application/json', connection: 'close' },
-  });
-}

@@ -1,15 +1,15 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { Readable, Transform } from 'node:stream';
+import { createServer, type Server } from 'node:http';
 
-import { BodyTooLargeError, type FetchHandler, isBodyTooLarge, tooLarge } from './fetchHandler.ts';
+import { getRequestListener, RequestError } from '@hono/node-server';
+
+import { OpError } from '../../core/errors/index.ts';
+import type { Edge } from './app.ts';
+import { REQUEST_ID_HEADER, requestIdFrom } from './requestId.ts';
 
 export interface HttpHostOptions {
   port: number;
-  host?: string;
-  /** Tried in order; the first non-null response wins. */
-  handlers: FetchHandler[];
-  /** Largest request body accepted, in bytes (default 4 MiB). */
-  maxBodyBytes?: number;
+  /** The address to listen on (default 127.0.0.1). */
+  host?: string | undefined;
 }
 
 export interface HttpHost {
@@ -19,115 +19,44 @@ export interface HttpHost {
   close(): Promise<void>;
 }
 
-const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
-
-/** Converts a Node request to a web Request; the body streams through with a size limit. */
-function toRequest(req: IncomingMessage, base: string, maxBody: number): Request {
-  const url = new URL(req.url ?? '/', base);
-  const headers = new Headers();
-  for (const [key, value] of Object.entries(req.headers)) {
-    if (Array.isArray(value)) for (const v of value) headers.append(key, v);
-    else if (value !== undefined) headers.set(key, value);
-  }
-  const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
-  let seen = 0;
-  // Past the limit the body stream fails with BodyTooLargeError (the reader answers 413); the
-  // socket is left open so that answer reaches the client, and closed after it.
-  const guard = new Transform({
-    transform(chunk: Buffer, _encoding, callback) {
-      seen += chunk.length;
-      if (seen > maxBody) callback(new BodyTooLargeError());
-      else callback(null, chunk);
-    },
-  });
-  const limited = hasBody ? Readable.toWeb(req.pipe(guard)) : undefined;
-  return new Request(url, {
-    method: req.method ?? 'GET',
-    headers,
-    body: limited as ReadableStream<Uint8Array> | undefined,
-    duplex: 'half',
-  } as RequestInit);
-}
-
-async function send(res: ServerResponse, response: Response): Promise<void> {
-  res.statusCode = response.status;
-  response.headers.forEach((value, key) => res.setHeader(key, value));
-  if (!response.body) {
-    res.end();
-    return;
-  }
-  const reader = response.body.getReader();
-  res.on('close', () => void reader.cancel().catch(() => undefined));
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    res.write(value);
-  }
-  res.end();
-}
-
-/** A plain JSON response; every error body of the host has this shape and never a stack trace. */
-export function json(
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-): Response {
+/**
+ * What never reaches the app is answered here, in the edge's error shape: a request Node parsed but
+ * that names no valid URL (a malformed Host header, a backslash in the path) is `invalid_input`;
+ * a failure of the app itself (its error handler threw) is `internal`, logged once.
+ */
+function outsideTheApp(error: unknown): Response {
+  const id = requestIdFrom(undefined);
+  const fault =
+    error instanceof RequestError ? new OpError('invalid_input') : new OpError('internal');
+  if (fault.code === 'internal') console.error(`http ${id}: the app failed`, error);
+  const body = { error: fault.code, message: fault.render('en') };
   return new Response(JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+    status: fault.httpStatus,
+    headers: { 'content-type': 'application/json', [REQUEST_ID_HEADER]: id },
   });
 }
 
-/** Starts the one HTTP server of the process, serving `/healthz` and every mounted handler. */
-export async function startHttpHost(options: HttpHostOptions): Promise<HttpHost> {
-  const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
+/**
+ * Serves the edge over HTTP/1.1 with `@hono/node-server`, which turns Node's request into a
+ * web-standard one lazily (headers and body only when read) and streams responses as they are
+ * produced (SSE goes out unbuffered). Rejects with the listen error (EADDRINUSE…) for the caller to
+ * explain.
+ */
+export async function listen(edge: Edge, options: HttpHostOptions): Promise<HttpHost> {
   const host = options.host ?? '127.0.0.1';
-  let base = `http://${host}:${options.port}`;
-  const server = createServer((req, res) => {
-    void (async () => {
-      try {
-        const declared = Number(req.headers['content-length'] ?? 0);
-        if (declared > maxBody) {
-          await send(res, json(413, { error: 'too_large', message: 'Request body too large.' }));
-          return;
-        }
-        const request = toRequest(req, base, maxBody);
-        const { pathname } = new URL(request.url);
-        if (pathname === '/healthz') {
-          await send(res, json(200, { ok: true }));
-          return;
-        }
-        for (const handler of options.handlers) {
-          const response = await handler(request);
-          if (response) {
-            await send(res, response);
-            return;
-          }
-        }
-        await send(res, json(404, { error: 'not_found', message: 'Not found.' }));
-      } catch (error) {
-        if (isBodyTooLarge(error)) {
-          if (!res.headersSent) await send(res, tooLarge());
-          req.destroy();
-          return;
-        }
-        console.error('http request failed', error);
-        if (!res.headersSent)
-          await send(res, json(500, { error: 'internal', message: 'Internal error.' }));
-        else res.end();
-      }
-    })();
-  });
+  const server = createServer(getRequestListener(edge.app.fetch, { errorHandler: outsideTheApp }));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port, host, () => resolve());
+    server.listen(options.port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
   });
   const address = server.address();
-  if (address && typeof address === 'object')
-    base = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+  const port = address && typeof address === 'object' ? address.port : options.port;
   return {
     server,
-    url: base,
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

@@ -5,11 +5,14 @@ import path from 'node:path';
 
 import knex from 'knex';
 
+import { createEdge } from '../../bot/http/app.ts';
+import type { FetchHandler } from '../../bot/http/fetchHandler.ts';
+import { type HttpHost, listen } from '../../bot/http/server.ts';
+import { webhookRoutes } from '../../bot/http/webhook.ts';
 import { startScheduler, type Scheduler } from '../../bot/scheduler.ts';
-import { startTelegram, type TelegramHandle } from '../../bot/telegram/index.ts';
+import { startTelegram, type TelegramHandle, WEBHOOK_PATH } from '../../bot/telegram/index.ts';
 import type { StreamingOptions } from '../../bot/telegram/live.ts';
 import type { ChatAssistant } from '../../core/chat/index.ts';
-import { startHttpHost, type HttpHost } from '../../bot/http/server.ts';
 import { memberActor, newcomerActor, type Actor } from '../../core/kernel/actor.ts';
 import { Core } from '../../core/kernel/core.ts';
 import { catalog } from '../../core/ops/catalog.ts';
@@ -120,11 +123,9 @@ export async function createWorld(
       let http: HttpHost | null = null;
       let telegram: TelegramHandle;
       if (opts.mode === 'webhook') {
-        let handler: ((r: Request) => Promise<Response | null>) | null = null;
-        http = await startHttpHost({
-          port: 0,
-          handlers: [(request) => (handler ? handler(request) : Promise.resolve(null))],
-        });
+        // The webhook is mounted once Telegram is up, as bot/main.ts does.
+        const edge = createEdge({ log });
+        http = await listen(edge, { port: 0 });
         telegram = await startTelegram({
           core,
           token: tg.token,
@@ -135,7 +136,7 @@ export async function createWorld(
           streaming: opts.streaming,
           log,
         });
-        handler = telegram.webhook;
+        if (telegram.webhook) edge.mount(WEBHOOK_PATH, webhookRoutes(telegram.webhook));
       } else {
         telegram = await startTelegram({
           core,
@@ -169,18 +170,18 @@ export async function createWorld(
       return proc;
     },
     async startBalanced() {
-      const pool: Array<(r: Request) => Promise<Response | null>> = [];
+      const pool: FetchHandler[] = [];
       let next = 0;
-      const balancer = await startHttpHost({
-        port: 0,
-        handlers: [
-          (request) => {
-            const handler = pool[next % pool.length];
-            next += 1;
-            return handler ? handler(request) : Promise.resolve(null);
-          },
-        ],
-      });
+      const edge = createEdge({ log: (message, error) => logged.push({ message, error }) });
+      const balancer = await listen(edge, { port: 0 });
+      edge.mount(
+        WEBHOOK_PATH,
+        webhookRoutes((request) => {
+          const handler = pool[next % pool.length];
+          next += 1;
+          return handler ? handler(request) : Promise.resolve(null);
+        }),
+      );
       const procs: BotProcess[] = [];
       for (const [index, core] of cores.entries()) {
         const log = (message: string, error?: unknown): void => {

@@ -1,9 +1,18 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-import { type HttpHost, startHttpHost } from '../../bot/http/server.ts';
-import { createMcpFetchHandler } from '../../mcp/http.ts';
+import { createEdge } from '../../bot/http/app.ts';
+import { type HttpHost, listen } from '../../bot/http/server.ts';
+import { createMcpFetchHandler, type McpFetchHandler } from '../../mcp/http.ts';
+import { mcpRoutes } from '../../mcp/routes.ts';
 import { createMcpTestHousehold, type McpTestHousehold } from './helpers.ts';
+
+/** The HTTP edge on a free port with MCP's route group mounted, as `bot/main.ts` composes it. */
+async function serve(handler: McpFetchHandler, maxBodyBytes?: number): Promise<HttpHost> {
+  const edge = createEdge({ maxBodyBytes });
+  edge.mount('/', mcpRoutes(handler));
+  return listen(edge, { port: 0 });
+}
 
 const LEGACY_HEADERS = {
   'content-type': 'application/json',
@@ -20,13 +29,13 @@ const initialize = JSON.stringify({
   },
 });
 
-describe('the /mcp endpoint on the HTTP host', () => {
+describe('the /mcp endpoint on the HTTP edge', () => {
   let h: McpTestHousehold;
   let host: HttpHost;
   let token: string;
   beforeEach(async () => {
     h = await createMcpTestHousehold();
-    host = await startHttpHost({ port: 0, handlers: [createMcpFetchHandler({ core: h.core })] });
+    host = await serve(createMcpFetchHandler({ core: h.core }));
     token = (await h.token('read')).token;
   });
   afterEach(async () => {
@@ -134,11 +143,7 @@ describe('the /mcp endpoint on the HTTP host', () => {
   });
 
   it('lets the host refuse an oversized body before MCP sees it', async () => {
-    const small = await startHttpHost({
-      port: 0,
-      handlers: [createMcpFetchHandler({ core: h.core })],
-      maxBodyBytes: 1024,
-    });
+    const small = await serve(createMcpFetchHandler({ core: h.core }), 1024);
     try {
       const response = await fetch(`${small.url}/mcp`, {
         method: 'POST',
@@ -178,7 +183,7 @@ describe('the /mcp endpoint on the HTTP host', () => {
 
   it('ends open listen streams on close, so the host can shut down', async () => {
     const handler = createMcpFetchHandler({ core: h.core });
-    const own = await startHttpHost({ port: 0, handlers: [handler] });
+    const own = await serve(handler);
     const client = new Client(
       { name: 'listener', version: '1' },
       { versionNegotiation: { mode: { pin: '2026-07-28' } } },

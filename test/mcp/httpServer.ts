@@ -1,7 +1,9 @@
 // An HTTP host serving /mcp for a fresh test household, for checking the conformance script by hand
 // where `exhale` does not mount MCP yet. Prints the base URL and a token on stdout, logs on stderr.
-import { startHttpHost } from '../../bot/http/server.ts';
+import { createEdge } from '../../bot/http/app.ts';
+import { listen } from '../../bot/http/server.ts';
 import { createMcpFetchHandler } from '../../mcp/http.ts';
+import { mcpRoutes } from '../../mcp/routes.ts';
 import { createTestHousehold } from '../helpers/testCore.ts';
 
 const h = await createTestHousehold();
@@ -11,10 +13,9 @@ const { output } = await h.core.invoke('create_token', h.owner, {
   name: 'conformance',
   scope: scope === 'trusted' || scope === 'write' ? scope : 'read',
 });
-const host = await startHttpHost({
-  port: Number(process.env.PORT ?? 0),
-  handlers: [createMcpFetchHandler({ core: h.core })],
-});
+const edge = createEdge();
+edge.mount('/', mcpRoutes(createMcpFetchHandler({ core: h.core })));
+const host = await listen(edge, { port: Number(process.env.PORT ?? 0) });
 console.log(`${host.url} ${output.token}`);
 const stop = async () => {
   await host.close();
