@@ -5,7 +5,6 @@ export type { ChatAssistant, ChatEngineOptions } from './engine.ts';
 export { ChatEngine } from './engine.ts';
 export { purgeExpiredFlows } from './flows.ts';
 export { agentNotice, reminderReply } from './features/notices.ts';
-export { memberTelegramId } from './identity.ts';
 export { firstTime, purgeFirstTimes } from './once.ts';
 export type {
   Button,

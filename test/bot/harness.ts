@@ -5,8 +5,11 @@ import path from 'node:path';
 
 import knex from 'knex';
 
-import { startScheduler, type Scheduler } from '../../bot/scheduler.ts';
-import { startTelegram, type TelegramHandle } from '../../bot/telegram/index.ts';
+import { type ChannelWork, startChannelWork } from '../../bot/channels.ts';
+import type { Scheduler } from '../../bot/scheduler.ts';
+import { telegramAdapter } from '../../bot/telegram/adapter.ts';
+import type { TelegramHandle } from '../../bot/telegram/index.ts';
+import { ChannelRegistry } from '../../core/channels/index.ts';
 import type { StreamingOptions } from '../../bot/telegram/live.ts';
 import type { ChatAssistant } from '../../core/chat/index.ts';
 import { startHttpHost, type HttpHost } from '../../bot/http/server.ts';
@@ -66,6 +69,8 @@ export async function openSharedDatabases(
 export interface BotProcess {
   core: Core;
   telegram: TelegramHandle;
+  /** The process's channel registry (Telegram, plus any a test registers). */
+  channels: ChannelRegistry;
   scheduler: Scheduler;
   http: HttpHost | null;
   /** Webhook requests this process answered (behind the balancer). */
@@ -89,6 +94,42 @@ export interface World {
   /** Every process on webhooks behind one round-robin load balancer (the public URL). */
   startBalanced(): Promise<BotProcess[]>;
   close(): Promise<void>;
+}
+
+/**
+ * One process's channels as `exhale` starts them (bot/channels.ts): a registry with the Telegram
+ * adapter, started, and the scheduler and agent notices over it. The scheduler ticks only when a
+ * test calls `tick()`.
+ */
+async function startProcessChannels(
+  core: Core,
+  log: (message: string, error?: unknown) => void,
+  deps: Omit<Parameters<typeof telegramAdapter>[0], 'core' | 'log'>,
+): Promise<{
+  registry: ChannelRegistry;
+  telegram: TelegramHandle;
+  work: ChannelWork;
+  stop(): Promise<void>;
+}> {
+  const registry = new ChannelRegistry(core.db, log);
+  const adapter = telegramAdapter({ ...deps, core, log });
+  registry.register(adapter);
+  await registry.start();
+  const telegram = adapter.handle;
+  if (!telegram) throw new Error('Telegram did not start');
+  const work = startChannelWork(core, registry, log, {
+    intervalMs: 3_600_000,
+    clock: () => new Date(core.clock()),
+  });
+  return {
+    registry,
+    telegram,
+    work,
+    async stop() {
+      work.stop();
+      await registry.stop();
+    },
+  };
 }
 
 /**
@@ -118,50 +159,33 @@ export async function createWorld(
         logged.push({ message, error });
       };
       let http: HttpHost | null = null;
-      let telegram: TelegramHandle;
+      let handler: ((r: Request) => Promise<Response | null>) | null = null;
       if (opts.mode === 'webhook') {
-        let handler: ((r: Request) => Promise<Response | null>) | null = null;
         http = await startHttpHost({
           port: 0,
           handlers: [(request) => (handler ? handler(request) : Promise.resolve(null))],
         });
-        telegram = await startTelegram({
-          core,
-          token: tg.token,
-          apiRoot: tg.apiRoot,
-          publicUrl: http.url,
-          miniAppUrl: opts.miniAppUrl,
-          assistant: opts.assistant,
-          streaming: opts.streaming,
-          log,
-        });
-        handler = telegram.webhook;
-      } else {
-        telegram = await startTelegram({
-          core,
-          token: tg.token,
-          apiRoot: tg.apiRoot,
-          miniAppUrl: opts.miniAppUrl,
-          assistant: opts.assistant,
-          streaming: opts.streaming,
-          log,
-        });
       }
+      const channel = await startProcessChannels(core, log, {
+        token: tg.token,
+        apiRoot: tg.apiRoot,
+        publicUrl: http?.url,
+        miniAppUrl: opts.miniAppUrl,
+        assistant: opts.assistant,
+        streaming: opts.streaming,
+        mount: (h) => {
+          handler = h;
+        },
+      });
       const proc: BotProcess = {
         core,
-        telegram,
+        telegram: channel.telegram,
+        channels: channel.registry,
         http,
         hits: 0,
-        scheduler: startScheduler({
-          core,
-          send: (memberId, reply) => telegram.sendToMember(memberId, reply),
-          intervalMs: 3_600_000,
-          clock: () => new Date(clock.now),
-          log,
-        }),
+        scheduler: channel.work.scheduler,
         async stop() {
-          proc.scheduler.stop();
-          await telegram.stop();
+          await channel.stop();
           await http?.close();
         },
       };
@@ -186,35 +210,26 @@ export async function createWorld(
         const log = (message: string, error?: unknown): void => {
           logged.push({ message: `[${index}] ${message}`, error });
         };
-        const telegram = await startTelegram({
-          core,
+        const channel = await startProcessChannels(core, log, {
           token: tg.token,
           apiRoot: tg.apiRoot,
           publicUrl: balancer.url,
-          log,
+          mount: (webhook) => {
+            pool.push((request) => {
+              proc.hits += 1;
+              return webhook(request);
+            });
+          },
         });
-        const webhook = telegram.webhook;
-        if (webhook) {
-          pool.push((request) => {
-            proc.hits += 1;
-            return webhook(request);
-          });
-        }
         const proc: BotProcess = {
           core,
-          telegram,
+          telegram: channel.telegram,
+          channels: channel.registry,
           http: index === 0 ? balancer : null,
           hits: 0,
-          scheduler: startScheduler({
-            core,
-            send: (memberId, reply) => telegram.sendToMember(memberId, reply),
-            intervalMs: 3_600_000,
-            clock: () => new Date(clock.now),
-            log,
-          }),
+          scheduler: channel.work.scheduler,
           async stop() {
-            proc.scheduler.stop();
-            await telegram.stop();
+            await channel.stop();
             if (proc.http) await proc.http.close();
           },
         };

@@ -4,6 +4,7 @@ import { OpError } from '../../errors/index.ts';
 import { defineOp } from '../../kernel/op.ts';
 import type { Row } from '../../store/tracked.ts';
 import { household, memberId, nowIso, requireOwned } from '../shared/context.ts';
+import { unlinkIdentities } from './identities.ts';
 
 export const removeMember = defineOp({
   name: 'remove_member',
@@ -68,6 +69,7 @@ export const removeMember = defineOp({
       .select('id')) as Array<{ id: string }>;
     for (const token of tokens)
       await ctx.tx.update('tokens', token.id, { revoked_at: nowIso(ctx) });
+    await unlinkIdentities(ctx, input.id);
     await ctx.tx.remove('members', input.id);
     return { removed: input.id, subscriptions_moved: subs.length, tokens_revoked: tokens.length };
   },
