@@ -84,6 +84,8 @@ export interface World {
   cores: Core[];
   /** Errors the bot logged: a scenario checks it stayed empty (or has exactly the expected ones). */
   logged: Array<{ message: string; error: unknown }>;
+  /** Resolves once a process has logged a message equal to `message` (it is checked on every log). */
+  waitForLog(message: string): Promise<void>;
   start(options?: {
     mode?: 'polling' | 'webhook';
     index?: number;
@@ -146,17 +148,33 @@ export async function createWorld(
   const dbs = shared ? shared.dbs : [await openTestDatabase()];
   const cores = dbs.map((db) => new Core({ db, catalog, clock: () => new Date(clock.now) }));
   const logged: World['logged'] = [];
+  const logWaiters = new Set<() => void>();
+  const record = (message: string, error: unknown): void => {
+    logged.push({ message, error });
+    for (const waiter of [...logWaiters]) waiter();
+  };
   const running: BotProcess[] = [];
   const world: World = {
     tg,
     clock,
     cores,
     logged,
+    waitForLog(message) {
+      return new Promise((resolve) => {
+        const check = (): void => {
+          if (!logged.some((l) => l.message === message)) return;
+          logWaiters.delete(check);
+          resolve();
+        };
+        logWaiters.add(check);
+        check();
+      });
+    },
     async start(opts = {}) {
       const core = cores[opts.index ?? 0];
       if (!core) throw new Error('no such process');
       const log = (message: string, error?: unknown): void => {
-        logged.push({ message, error });
+        record(message, error);
       };
       let http: HttpHost | null = null;
       let handler: ((r: Request) => Promise<Response | null>) | null = null;
@@ -208,7 +226,7 @@ export async function createWorld(
       const procs: BotProcess[] = [];
       for (const [index, core] of cores.entries()) {
         const log = (message: string, error?: unknown): void => {
-          logged.push({ message: `[${index}] ${message}`, error });
+          record(`[${index}] ${message}`, error);
         };
         const channel = await startProcessChannels(core, log, {
           token: tg.token,
