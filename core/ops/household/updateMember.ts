@@ -53,7 +53,7 @@ export const updateMember = defineOp({
         if (owners.length <= 1) throw new OpError('conflict', 'errors.last_owner');
       }
     }
-    const row = await ctx.tx.update('members', input.id, {
+    const patch = {
       name: input.name,
       language: input.language,
       reminder_offsets: input.reminder_offsets
@@ -61,7 +61,11 @@ export const updateMember = defineOp({
         : undefined,
       reminder_time: input.reminder_time,
       role: input.role,
-    });
+    };
+    // Only the channel order given: the member's row is not touched (nor recorded as a change).
+    const row = Object.values(patch).some((v) => v !== undefined)
+      ? await ctx.tx.update('members', input.id, patch)
+      : target;
     if (input.channels) await orderIdentities(ctx, input.id, input.channels);
     return memberView(row);
   },
