@@ -1,6 +1,9 @@
 // The chat engine's public surface for channel adapters (bot/telegram, bot/terminal, bot/slack).
 export type { Action, AddDraft } from './actions.ts';
-export { availableCommands, commandMenu, COMMANDS } from './commands.ts';
+export type { CommandSpec } from './commands.ts';
+export type { ChatFeature } from './feature.ts';
+export { defineFeature } from './feature.ts';
+export { FEATURES } from './features/index.ts';
 export type { ChatAssistant, ChatEngineOptions } from './engine.ts';
 export { ChatEngine } from './engine.ts';
 export { purgeExpiredFlows } from './flows.ts';

@@ -2,6 +2,7 @@ import type { Actor } from '../kernel/actor.ts';
 import type { Core, InvokeOptions, InvokeResult } from '../kernel/core.ts';
 import { type Locale, t, type TextParams } from '../i18n/index.ts';
 import type { Database } from '../store/connection.ts';
+import type { ChatAssistant } from './features/assistant.ts';
 import type { Owner } from './flows.ts';
 import { conversationKeyOf, personKey } from './identity.ts';
 import { ReplyBuilder } from './reply.ts';
@@ -14,6 +15,15 @@ const TYPING_AFTER_MS = 300;
 export interface EngineContext {
   readonly core: Core;
   readonly miniAppUrl: string | null;
+  /** The built-in assistant, when the process has one (its cards' buttons need it). */
+  readonly assistant: ChatAssistant | null;
+  /** The registered features' command menu (/help). */
+  commandMenu(
+    locale: Locale,
+    place: 'private' | 'group',
+  ): Array<{ command: string; description: string }>;
+  /** Runs a command as if the speaker had typed it (a button that runs one). */
+  runCommand(turn: Turn, name: string, args: string): Promise<void>;
 }
 
 /** One event being answered: who speaks, where, through which channel, and helpers to reply. */
