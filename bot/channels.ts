@@ -145,6 +145,7 @@ export async function startChannels(
       }
     });
   } else if (refused(outcome)) {
+    work.stop();
     throw new ChannelConfigError(
       `Telegram refused EXHALE_TELEGRAM_TOKEN (${describe(outcome)}). Check the token from @BotFather.`,
     );
