@@ -63,13 +63,13 @@ export class ChannelRegistry implements Deliverer {
    * `start` resolved; a rejection propagates and leaves it off (call again to retry).
    */
   async start(name?: string): Promise<void> {
+    if (name !== undefined && !this.adapters.some((a) => a.name === name))
+      throw new Error(`no channel ${name} is registered`);
     for (const adapter of this.adapters) {
       if ((name !== undefined && adapter.name !== name) || this.on.has(adapter.name)) continue;
       await adapter.start();
       this.on.add(adapter.name);
     }
-    if (name !== undefined && !this.adapters.some((a) => a.name === name))
-      throw new Error(`no channel ${name} is registered`);
   }
 
   /** Stops every channel that is on, the last started first; a failing stop is logged. */
