@@ -10,7 +10,7 @@ export const removeMember = defineOp({
   name: 'remove_member',
   title: 'Remove a member',
   description:
-    'Removes a member from the household. Their subscriptions (private ones included) and their shares of shared costs move to the member named in transfer_to, by default the owner who removes them; their agent tokens are revoked. Only the owner may; the owner cannot remove themself.',
+    'Removes a member from the household. Their subscriptions (private ones included) and their shares of shared costs move to the member named in transfer_to, by default the owner who removes them; their agent tokens are revoked and their chat accounts (Telegram, Slack) unlinked, so they can start afresh from them. Only the owner may; the owner cannot remove themself.',
   input: z.object({
     id: z.string().describe('The member to remove.'),
     transfer_to: z
