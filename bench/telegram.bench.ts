@@ -131,13 +131,20 @@ async function seed(file: string): Promise<void> {
     name: `Member ${i}`,
     role: 'member',
     language: 'en',
-    telegram_user_id: String(1001 + i),
-    slack_user_id: null,
     reminder_offsets: '[3,1]',
     reminder_time: '09:00',
     created_at: now,
   }));
   await db.knex.batchInsert('members', members, 100);
+  const identities = members.map((m, i) => ({
+    id: `telegram:${1001 + i}`,
+    member_id: m.id,
+    platform: 'telegram',
+    external_id: String(1001 + i),
+    position: 0,
+    created_at: now,
+  }));
+  await db.knex.batchInsert('member_identities', identities, 100);
   const subs = Array.from({ length: SUBSCRIPTIONS }, (_, i) =>
     syntheticSubscription(i, {
       householdId,

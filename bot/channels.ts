@@ -1,12 +1,14 @@
 import { GrammyError } from 'grammy';
 
 import { createAssistant, overridesFromEnv } from '../core/assistant/index.ts';
+import { ChannelRegistry, startAgentNotices } from '../core/channels/index.ts';
+import type { Core } from '../core/kernel/core.ts';
 
 import type { Config } from './config.ts';
 import type { FetchHandler } from './http/fetchHandler.ts';
 import type { AppCore } from './runtime.ts';
 import { type Scheduler, startScheduler } from './scheduler.ts';
-import { startTelegram, type TelegramHandle } from './telegram/index.ts';
+import { telegramAdapter } from './telegram/adapter.ts';
 
 export interface Channels {
   /** One line per channel for the start-up message. */
@@ -29,8 +31,37 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** What runs over the channels of a process, whichever are on. */
+export interface ChannelWork {
+  scheduler: Scheduler;
+  stop(): void;
+}
+
 /**
- * Starts the configured chat channels and the reminder scheduler. A token Telegram rejects stops
+ * Starts what works through a process's channels, whichever are on (Telegram, the terminal, none
+ * yet): the reminder scheduler and the notices of changes agents made. Neither depends on a
+ * platform: each member is reached through the registry.
+ */
+export function startChannelWork(
+  core: Core,
+  channels: ChannelRegistry,
+  log: (line: string, error?: unknown) => void,
+  options: { intervalMs?: number; clock?: () => Date } = {},
+): ChannelWork {
+  const scheduler = startScheduler({ core, channels, log, ...options });
+  const unsubscribe = startAgentNotices(core, channels, log);
+  return {
+    scheduler,
+    stop() {
+      unsubscribe();
+      scheduler.stop();
+    },
+  };
+}
+
+/**
+ * Builds the registry of the configured channels (Telegram when EXHALE_TELEGRAM_TOKEN is set),
+ * starts them, and the scheduler and agent notices over them. A token Telegram rejects stops
  * start-up with a sentence naming the variable; an unreachable Telegram is retried every minute
  * while everything else keeps running.
  */
@@ -40,22 +71,25 @@ export async function startChannels(
   mount: (handler: FetchHandler) => void,
   log: (line: string, error?: unknown) => void,
 ): Promise<Channels> {
+  const registry = new ChannelRegistry(core.db, log);
+  const work = startChannelWork(core, registry, log);
   const token = config.EXHALE_TELEGRAM_TOKEN;
   if (!token)
     return {
       status: ['  Telegram: off (set EXHALE_TELEGRAM_TOKEN to connect a bot)'],
-      stop: async () => undefined,
+      stop: async () => {
+        work.stop();
+        await registry.stop();
+      },
     };
 
-  let telegram: TelegramHandle | null = null;
-  let scheduler: Scheduler | null = null;
   let retry: NodeJS.Timeout | null = null;
   let stopped = false;
 
   // Off until an owner configures a provider (or EXHALE_ASSISTANT_* is set): nothing is sent anywhere before.
   const assistant = createAssistant({ core, config: overridesFromEnv(), log });
-  const connect = async (): Promise<void> => {
-    telegram = await startTelegram({
+  registry.register(
+    telegramAdapter({
       assistant,
       core,
       token,
@@ -63,11 +97,10 @@ export async function startChannels(
       publicUrl: config.EXHALE_PUBLIC_URL,
       miniAppUrl: config.EXHALE_MINIAPP_URL,
       log,
-    });
-    if (telegram.webhook) mount(telegram.webhook);
-    const deliver = telegram.sendToMember;
-    scheduler = startScheduler({ core, send: (memberId, reply) => deliver(memberId, reply), log });
-  };
+      mount,
+    }),
+  );
+  const connect = (): Promise<void> => registry.start('telegram');
 
   const refused = (error: unknown): boolean =>
     error instanceof GrammyError && (error.error_code === 401 || error.error_code === 404);
@@ -112,6 +145,7 @@ export async function startChannels(
       }
     });
   } else if (refused(outcome)) {
+    work.stop();
     throw new ChannelConfigError(
       `Telegram refused EXHALE_TELEGRAM_TOKEN (${describe(outcome)}). Check the token from @BotFather.`,
     );
@@ -126,8 +160,8 @@ export async function startChannels(
     stop: async () => {
       stopped = true;
       if (retry) clearTimeout(retry);
-      (scheduler as Scheduler | null)?.stop();
-      await (telegram as TelegramHandle | null)?.stop();
+      work.stop();
+      await registry.stop();
     },
   };
 }

@@ -10,7 +10,8 @@ import { runMcpStdio } from '../mcp/stdio.ts';
 import { runTerminalChat } from './terminal/index.ts';
 import { newcomerActor } from '../core/kernel/actor.ts';
 import { surfaceOps } from '../core/kernel/surface.ts';
-import { ChannelConfigError } from './channels.ts';
+import { ChannelRegistry } from '../core/channels/index.ts';
+import { ChannelConfigError, startChannelWork } from './channels.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { DEMO_NAME, loadDemoHousehold } from './demo.ts';
 import { LocalActorError, resolveLocalActor } from './localActor.ts';
@@ -187,21 +188,28 @@ const commands: Record<string, Command> = {
         household: values.household,
         channel: 'terminal',
       });
-      await runTerminalChat({
-        core: runtime.core,
-        actor,
-        input: process.stdin,
-        output: process.stdout,
-        miniAppUrl: config.EXHALE_MINIAPP_URL,
-        // The person reads the failure as a sentence in the chat; the log keeps one line of it, not
-        // a stack trace in the middle of the conversation.
-        assistant: createAssistant({
+      // The person reads a failure as a sentence in the chat; the log keeps one line of it, not
+      // a stack trace in the middle of the conversation.
+      const log = (message: string, error?: unknown): void =>
+        console.error(`${message}${error instanceof Error ? `: ${error.message}` : ''}`);
+      // This process's only channel is the session itself: reminders and agent notices for the
+      // member at the keyboard are printed in it while it is open.
+      const channels = new ChannelRegistry(runtime.db, log);
+      const work = startChannelWork(runtime.core, channels, log);
+      try {
+        await runTerminalChat({
           core: runtime.core,
-          config: overridesFromEnv(),
-          log: (message, error) =>
-            console.error(`${message}${error instanceof Error ? `: ${error.message}` : ''}`),
-        }),
-      });
+          actor,
+          input: process.stdin,
+          output: process.stdout,
+          miniAppUrl: config.EXHALE_MINIAPP_URL,
+          assistant: createAssistant({ core: runtime.core, config: overridesFromEnv(), log }),
+          channels,
+        });
+      } finally {
+        work.stop();
+        await channels.stop();
+      }
       return 0;
     } finally {
       await runtime.close();

@@ -1,9 +1,5 @@
-import {
-  purgeExpiredFlows,
-  purgeFirstTimes,
-  type Reply,
-  reminderReply,
-} from '../core/chat/index.ts';
+import type { Deliverer } from '../core/channels/index.ts';
+import { purgeExpiredFlows, purgeFirstTimes, reminderReply } from '../core/chat/index.ts';
 import { localDate } from '../core/domain/dates.ts';
 import type { Core } from '../core/kernel/core.ts';
 import {
@@ -16,8 +12,12 @@ import {
 
 export interface SchedulerDeps {
   core: Core;
-  /** Delivers a reply to a member through their channel (Telegram); a throw counts as a failed send. */
-  send: (memberId: string, reply: Reply) => Promise<unknown>;
+  /**
+   * The channels of this process (a `ChannelRegistry`): a reminder is claimed only for a member
+   * one of them reaches, and delivered once through the member's first channel that works; a
+   * throw (every channel failed) counts as a failed send.
+   */
+  channels: Deliverer;
   /** Time between ticks; default 30 s (reminder times have minute precision). */
   intervalMs?: number;
   clock?: () => Date;
@@ -35,7 +35,9 @@ const PURGE_EVERY_MS = 60 * 60_000;
 /**
  * Sends due reminders. Each tick finds what is due (catching up on anything missed while no
  * process ran), claims each reminder in the sent-log before sending it, so with several processes
- * on one database each reminder goes out once, and records the outcome. Ticks never overlap.
+ * on one database each reminder goes out once, and records the outcome. A reminder for a member
+ * no channel of this process reaches is left unclaimed, for a process that does reach them (or
+ * for later, once the member has a channel). Ticks never overlap.
  */
 export function startScheduler(deps: SchedulerDeps): Scheduler {
   const clock = deps.clock ?? deps.core.clock;
@@ -48,12 +50,23 @@ export function startScheduler(deps: SchedulerDeps): Scheduler {
   async function once(): Promise<number> {
     const now = clock();
     let sent = 0;
+    const reachable = new Map<string, boolean>();
     for (const due of await findDueReminders(db, now)) {
       if (stopped) break;
+      const memberId = due.reminder.memberId;
+      let reached = reachable.get(memberId);
+      if (reached === undefined) {
+        reached = await deps.channels.reaches(memberId);
+        reachable.set(memberId, reached);
+      }
+      if (!reached) continue;
       const token = await claimReminder(db, due, now);
       if (token === null) continue;
       try {
-        await deps.send(due.reminder.memberId, await reminderReply(deps.core, due.reminder, now));
+        const reply = await reminderReply(deps.core, due.reminder, now);
+        // A channel that went off since the check: retried after the lease, like a failed send.
+        if ((await deps.channels.deliver(memberId, reply)) === null)
+          throw new Error('no channel reaches the member any more');
         await markSent(db, due.reminder.key, token, clock());
         sent += 1;
       } catch (error) {

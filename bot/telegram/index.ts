@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
 
-import { run, type RunnerHandle } from '@grammyjs/runner';
 import { webhookCallback } from 'grammy';
 
 import { ChatEngine, type ChatAssistant, type Reply } from '../../core/chat/index.ts';
 import type { Core } from '../../core/kernel/core.ts';
 import type { FetchHandler } from '../http/fetchHandler.ts';
 import { ALLOWED_UPDATES, createBot } from './bot.ts';
+import { TelegramChannel } from './channel.ts';
 import type { StreamingOptions } from './live.ts';
-import { sendToMember } from './delivery.ts';
+import { startPolling } from './polling.ts';
 import { registerCommands, registerMiniApp } from './setup.ts';
 
 export interface TelegramDeps {
@@ -34,8 +34,8 @@ export interface TelegramHandle {
   stop(): Promise<void>;
   /** The webhook endpoint to mount on the HTTP host; null in long-polling mode. */
   webhook: FetchHandler | null;
-  /** Sends a reply to a member's private chat (reminders, notices); false when they have no Telegram. */
-  sendToMember(memberId: string, reply: Reply): Promise<boolean>;
+  /** Sends a reply to a person's private chat (reminders, notices), by their Telegram user id. */
+  sendTo(userId: string, reply: Reply): Promise<void>;
   engine: ChatEngine;
 }
 
@@ -52,7 +52,8 @@ export function deriveWebhookSecret(token: string): string {
 /**
  * Starts the Telegram bot: long polling through @grammyjs/runner by default, or a webhook with a
  * secret token when a public URL is set (then `webhook` is the handler to mount). Registers the
- * command menus, and tells members about changes agents made for them over MCP.
+ * command menus. Reminders and agent notices reach members through `sendTo`, called by the
+ * channel registry (`bot/telegram/adapter.ts`).
  */
 export async function startTelegram(deps: TelegramDeps): Promise<TelegramHandle> {
   const log = deps.log ?? ((message: string, error?: unknown) => console.error(message, error));
@@ -72,15 +73,12 @@ export async function startTelegram(deps: TelegramDeps): Promise<TelegramHandle>
   await registerCommands(bot.api, engine);
   if (engine.miniAppUrl) await registerMiniApp(bot.api, engine.miniAppUrl);
 
-  const deliver = (memberId: string, reply: Reply): Promise<boolean> =>
-    sendToMember(bot.api, deps.core.db, username, memberId, reply);
-  const unsubscribe = deps.core.bus.subscribe((event) => {
-    if (event.kind !== 'changed' || event.actor.kind !== 'agent') return;
-    void engine
-      .agentNotice(event)
-      .then((notice) => (notice ? deliver(notice.memberId, notice.reply) : false))
-      .catch((error: unknown) => log('telegram: agent notice failed', error));
-  });
+  const sendTo = async (userId: string, reply: Reply): Promise<void> => {
+    await new TelegramChannel(bot.api, Number(userId), {
+      privateChat: true,
+      botUsername: username,
+    }).send(reply);
+  };
 
   if (deps.publicUrl) {
     const secretToken = deps.webhookSecret ?? deriveWebhookSecret(deps.token);
@@ -98,27 +96,10 @@ export async function startTelegram(deps: TelegramDeps): Promise<TelegramHandle>
         return null;
       return handle(request);
     };
-    return {
-      webhook,
-      engine,
-      sendToMember: deliver,
-      stop: async () => {
-        unsubscribe();
-      },
-    };
+    return { webhook, engine, sendTo, stop: async () => undefined };
   }
 
   await bot.api.deleteWebhook();
-  const runner: RunnerHandle = run(bot, {
-    runner: { fetch: { allowed_updates: [...ALLOWED_UPDATES], timeout: 30 } },
-  });
-  return {
-    webhook: null,
-    engine,
-    sendToMember: deliver,
-    stop: async () => {
-      unsubscribe();
-      if (runner.isRunning()) await runner.stop();
-    },
-  };
+  const polling = startPolling(bot, log);
+  return { webhook: null, engine, sendTo, stop: () => polling.stop() };
 }

@@ -8,6 +8,7 @@ import {
   type Reply,
   type SentRef,
 } from '../../core/chat/index.ts';
+import type { ChannelAdapter, ChannelRegistry } from '../../core/channels/index.ts';
 import type { Actor } from '../../core/kernel/actor.ts';
 import type { Core } from '../../core/kernel/core.ts';
 import { type Locale, localeFrom, t } from '../../core/i18n/index.ts';
@@ -22,6 +23,11 @@ export interface TerminalChatDeps {
   miniAppUrl?: string | undefined;
   /** The built-in assistant: free text goes to it (its answer printed as it is written) when configured. */
   assistant?: ChatAssistant | undefined;
+  /**
+   * The process's channel registry: the session registers itself as the `terminal` channel while
+   * it runs, so reminders and agent notices for the member at the keyboard are printed here.
+   */
+  channels?: ChannelRegistry | undefined;
 }
 
 const QUIT = new Set(['/quit', '/exit', 'quit', 'exit']);
@@ -124,6 +130,10 @@ export async function runTerminalChat(deps: TerminalChatDeps): Promise<void> {
     deepLink: () => null,
   };
 
+  if (deps.channels) {
+    deps.channels.register(terminalAdapter(deps.actor.memberId, channel));
+    await deps.channels.start('terminal');
+  }
   write(t(deps.actor.locale, 'chat.terminal.intro'));
   const lines = createInterface({ input: deps.input, terminal: false, crlfDelay: Infinity });
   for await (const raw of lines) {
@@ -160,4 +170,20 @@ export async function runTerminalChat(deps: TerminalChatDeps): Promise<void> {
     await engine.handle(conv, { kind: 'text', text }, channel);
   }
   lines.close();
+}
+
+/**
+ * The open session as a registry channel: it reaches the one member at the keyboard, and prints
+ * what is delivered like any message (its buttons numbered, answerable in the session).
+ */
+function terminalAdapter(memberId: string | null, channel: Channel): ChannelAdapter {
+  return {
+    name: 'terminal',
+    reach: { local: (id) => memberId !== null && id === memberId },
+    start: async () => undefined,
+    stop: async () => undefined,
+    async deliver(_to, reply) {
+      await channel.send(reply);
+    },
+  };
 }

@@ -5,44 +5,34 @@ import type { ChangeEvent } from '../kernel/events.ts';
 import { type Locale, t } from '../i18n/index.ts';
 import type { Reminder } from '../reminders/types.ts';
 import { type Action, runsOnce } from './actions.ts';
-import { commandMenu, findCommand } from './commands.ts';
+import { commandMenu, type CommandSpec, offeredCommands } from './commands.ts';
+import type { ChatFeature } from './feature.ts';
+import { buildFeatureTables, type FeatureTables } from './featureTables.ts';
 import {
   type Awaiting,
   claimButtons,
   clearAwaiting,
   isAwaiting,
   loadPress,
+  releaseButtons,
   takeAwaiting,
 } from './flows.ts';
-import { pressToken } from './features/access.ts';
-import { pressUndo, showActivity } from './features/activity.ts';
-import {
-  askLive,
-  askWithFile,
-  type ChatAssistant,
-  pressConfirm,
-  pressDiscard,
-  pressUndoProposal,
-} from './features/assistant.ts';
-import { addFromLine, confirmAdd, previewAdd, typedAmount } from './features/add.ts';
-import { change } from './features/changes.ts';
-import { forgetGroup, groupRefusal, pressLink } from './features/groups.ts';
+import { askLive, askWithFile } from './features/assistant.ts';
+import { forgetGroup, groupRefusal } from './features/groups.ts';
 import { helpReply } from './features/help.ts';
-import { showList, showTotals } from './features/lists.ts';
+import { FEATURES } from './features/index.ts';
 import { agentNotice, reminderReply } from './features/notices.ts';
-import {
-  askTimeZone,
-  askTyped,
-  createHousehold,
-  typedCurrency,
-  typedTimeZone,
-} from './features/onboarding.ts';
-import { pressSetting } from './features/settings.ts';
 import { conversationKeyOf, personKey, resolveSpeaker } from './identity.ts';
 import { Turn, type EngineContext } from './turn.ts';
-import type { Channel, ChatEvent, Conversation, IncomingFile, Reply, SentRef } from './types.ts';
-
-export type { ChatAssistant } from './features/assistant.ts';
+import type {
+  Channel,
+  ChatAssistant,
+  ChatEvent,
+  Conversation,
+  IncomingFile,
+  Reply,
+  SentRef,
+} from './types.ts';
 
 export interface ChatEngineOptions {
   core: Core;
@@ -54,10 +44,9 @@ export interface ChatEngineOptions {
    */
   assistant?: ChatAssistant | null | undefined;
   log?: ((message: string, error?: unknown) => void) | undefined;
+  /** The features the engine answers with; default every feature (`features/index.ts`). */
+  features?: readonly ChatFeature[] | undefined;
 }
-
-/** Commands that work in a group before it is linked to a household. */
-const UNLINKED_GROUP_COMMANDS = new Set(['start', 'help', 'link']);
 
 const COMMAND = /^\/([A-Za-z0-9_]{1,32})(?:@[A-Za-z0-9_]+)?(?:\s+([\s\S]*))?$/;
 
@@ -69,8 +58,11 @@ const COMMAND = /^\/([A-Za-z0-9_]{1,32})(?:@[A-Za-z0-9_]+)?(?:\s+([\s\S]*))?$/;
 export class ChatEngine implements EngineContext {
   readonly core: Core;
   readonly miniAppUrl: string | null;
-  private readonly assistant: ChatAssistant | null;
+  readonly assistant: ChatAssistant | null;
   private readonly log: (message: string, error?: unknown) => void;
+  private readonly tables: FeatureTables;
+  /** The features' commands this catalog offers on chat, in menu order. */
+  private readonly commands: readonly CommandSpec[];
 
   constructor(options: ChatEngineOptions) {
     this.core = options.core;
@@ -78,6 +70,8 @@ export class ChatEngine implements EngineContext {
       options.miniAppUrl && options.miniAppUrl.startsWith('https://') ? options.miniAppUrl : null;
     this.assistant = options.assistant ?? null;
     this.log = options.log ?? ((message, error) => console.error(message, error));
+    this.tables = buildFeatureTables(options.features ?? FEATURES);
+    this.commands = offeredCommands(this.core, this.tables.commands);
   }
 
   /**
@@ -133,12 +127,12 @@ export class ChatEngine implements EngineContext {
     return forgetGroup(this.core.db, channel, chatId);
   }
 
-  /** The command menu, for Telegram's setMyCommands. */
+  /** The command menu of the registered features, for /help and Telegram's setMyCommands. */
   commandMenu(
     locale: Locale,
     place: 'private' | 'group',
   ): Array<{ command: string; description: string }> {
-    return commandMenu(this.core, locale, place);
+    return commandMenu(this.core, this.commands, locale, place);
   }
 
   /** The message a due reminder is delivered as. */
@@ -157,7 +151,7 @@ export class ChatEngine implements EngineContext {
     const cmd = COMMAND.exec(trimmed);
     if (cmd) {
       await clearAwaiting(turn.db, turn.conversationKey);
-      await this.command(turn, (cmd[1] ?? '').toLowerCase(), cmd[2] ?? '');
+      await this.runCommand(turn, (cmd[1] ?? '').toLowerCase(), cmd[2] ?? '');
       return;
     }
     // The answer to a question the bot asked this person here ("How much does it cost?"), in a
@@ -214,11 +208,6 @@ export class ChatEngine implements EngineContext {
     return (await this.assistant.isConfigured(householdId)) ? this.assistant : null;
   }
 
-  private requireAssistant(): ChatAssistant {
-    if (!this.assistant) throw new OpError('unavailable', 'assistant.off');
-    return this.assistant;
-  }
-
   /** In a group only members of the linked household are answered; says why when not. */
   private async groupAllows(turn: Turn): Promise<boolean> {
     if (turn.speaker.newcomer) {
@@ -233,8 +222,9 @@ export class ChatEngine implements EngineContext {
     return true;
   }
 
-  private async command(turn: Turn, name: string, args: string): Promise<void> {
-    const spec = findCommand(this.core, name);
+  /** Runs a command for the speaker, if it exists, they may use it, and here. */
+  async runCommand(turn: Turn, name: string, args: string): Promise<void> {
+    const spec = this.commands.find((c) => c.command === name);
     if (!spec) {
       await turn.send(helpReply(turn, turn.t('chat.unknown_command', { command: name })));
       return;
@@ -251,7 +241,7 @@ export class ChatEngine implements EngineContext {
       await turn.say(turn.t('chat.group_only', { command: spec.command }));
       return;
     }
-    if (turn.inGroup && !UNLINKED_GROUP_COMMANDS.has(spec.command)) {
+    if (turn.inGroup && spec.beforeLink !== true) {
       const refusal = await groupRefusal(turn);
       if (refusal) {
         await turn.say(refusal);
@@ -261,22 +251,12 @@ export class ChatEngine implements EngineContext {
     await spec.run(turn, args);
   }
 
-  /** The next text after a question the engine asked. */
+  /** The next text after a question the engine asked, to the feature that asked it. */
   private async answer(turn: Turn, awaiting: Awaiting, text: string): Promise<void> {
-    switch (awaiting.t) {
-      case 'add_line':
-        return addFromLine(turn, text);
-      case 'add_amount':
-        return typedAmount(turn, awaiting.draft, text);
-      case 'onboard_currency':
-        return typedCurrency(turn, text);
-      case 'onboard_tz':
-        return typedTimeZone(turn, awaiting.currency, text);
-      default: {
-        const unreachable: never = awaiting;
-        return unreachable;
-      }
-    }
+    const handler = this.tables.answers.get(awaiting.t);
+    // Every kind has a feature (checked in features/index.ts); a missing one is a programming error.
+    if (!handler) throw new OpError('internal');
+    await handler(turn, awaiting, text);
   }
 
   private async press(turn: Turn, payload: string, ref: SentRef | null): Promise<void> {
@@ -309,7 +289,7 @@ export class ChatEngine implements EngineContext {
         await this.act(turn, pressed.action, ref);
       } catch (error) {
         // The action did not happen: let the button be pressed again.
-        await turn.db.knex('flows').where({ id: pressed.flowId }).update({ used_at: null });
+        await releaseButtons(turn.db, pressed.flowId);
         throw error;
       }
       return;
@@ -321,59 +301,10 @@ export class ChatEngine implements EngineContext {
     await turn.notice(text);
   }
 
+  /** A pressed button's action, to the feature that handles its kind. */
   private async act(turn: Turn, action: Action, ref: SentRef | null): Promise<void> {
-    switch (action.t) {
-      case 'undo':
-        return pressUndo(turn, action.audit, action.page, ref);
-      case 'subs_page':
-        return showList(turn, action.text ?? '', ref, action.offset);
-      case 'totals':
-        return showTotals(turn, action.group_by, ref);
-      case 'activity_page':
-        return showActivity(turn, action.before, ref);
-      case 'onboard_currency':
-        return askTimeZone(turn, action.currency, ref);
-      case 'onboard_tz':
-        return createHousehold(turn, action.currency, action.tz, ref);
-      case 'onboard_other':
-        return askTyped(turn, action.step, action.currency, ref);
-      case 'link_group':
-        return pressLink(turn, action.chatId, action.title, ref);
-      case 'add_set':
-        return previewAdd(turn, action.draft, ref);
-      case 'add_confirm':
-        return confirmAdd(turn, action.draft, ref);
-      case 'cancel':
-        return turn.update(ref, turn.reply().say(turn.t('chat.cancelled')));
-      case 'paid':
-      case 'skip':
-        if (ref && turn.channel.clearButtons) await turn.channel.clearButtons(ref);
-        return change(
-          turn,
-          action.t === 'paid' ? 'mark_charge_paid' : 'skip_charge',
-          { subscription_id: action.sub, due_date: action.due },
-          null,
-        );
-      case 'set_language':
-        return pressSetting(turn, { language: action.language }, ref);
-      case 'set_time':
-        return pressSetting(turn, { reminder_time: action.time }, ref);
-      case 'set_offsets':
-        return pressSetting(turn, { reminder_offsets: action.offsets }, ref);
-      case 'token':
-        return pressToken(turn, action.scope, action.name, ref);
-      case 'command':
-        return this.command(turn, action.command, '');
-      case 'ai_confirm':
-        return pressConfirm(turn, this.requireAssistant(), action.p, ref);
-      case 'ai_discard':
-        return pressDiscard(turn, this.requireAssistant(), action.p, ref);
-      case 'ai_undo':
-        return pressUndoProposal(turn, this.requireAssistant(), action.p, ref);
-      default: {
-        const unreachable: never = action;
-        return unreachable;
-      }
-    }
+    const handler = this.tables.actions.get(action.t);
+    if (!handler) throw new OpError('internal');
+    await handler(turn, action, ref);
   }
 }

@@ -1,6 +1,8 @@
 import { type Actor, memberActor, newcomerActor } from '../kernel/actor.ts';
+import type { Platform } from '../domain/schemas.ts';
 import { localeFrom } from '../i18n/index.ts';
 import type { Database } from '../store/connection.ts';
+import { memberOfAccount } from '../store/repos/identities.ts';
 import type { Conversation, Person, Speaker } from './types.ts';
 
 interface MemberRow {
@@ -9,8 +11,6 @@ interface MemberRow {
   name: string;
   role: string;
   language: string;
-  telegram_user_id: string | null;
-  slack_user_id: string | null;
 }
 
 /** `<channel>:<external id>`: who pressed, for buttons written before the person had a member. */
@@ -18,9 +18,9 @@ export function personKey(who: Person): string {
   return `${who.channel}:${who.externalId ?? who.actor?.memberId ?? 'local'}`;
 }
 
-function externalColumn(who: Person): 'telegram_user_id' | 'slack_user_id' | null {
-  if (who.channel === 'telegram') return 'telegram_user_id';
-  if (who.channel === 'slack') return 'slack_user_id';
+/** The platform whose accounts identify people on a channel; null for the terminal (a known actor). */
+function platformOf(who: Person): Platform | null {
+  if (who.channel === 'telegram' || who.channel === 'slack') return who.channel;
   return null;
 }
 
@@ -37,13 +37,12 @@ export async function resolveSpeaker(db: Database, who: Person): Promise<Speaker
     return newcomer(who, who.actor.locale);
   }
   if (who.actor) return newcomer(who, who.actor.locale);
-  const column = externalColumn(who);
-  if (column && who.externalId) {
-    const row = (await db
-      .knex('members')
-      .where(column, who.externalId)
-      .orderBy('created_at')
-      .first()) as MemberRow | undefined;
+  const platform = platformOf(who);
+  if (platform && who.externalId) {
+    const memberId = await memberOfAccount(db.knex, platform, who.externalId);
+    const row = memberId
+      ? ((await db.knex('members').where({ id: memberId }).first()) as MemberRow | undefined)
+      : undefined;
     if (row) return fromMember(row, who.channel);
   }
   return newcomer(who, hint);
@@ -55,25 +54,14 @@ function fromMember(row: MemberRow, channel: Actor['channel']): Speaker {
 }
 
 function newcomer(who: Person, locale: Speaker['locale']): Speaker {
-  const externalId =
-    who.channel === 'telegram' && who.externalId
-      ? { telegram: who.externalId }
-      : who.channel === 'slack' && who.externalId
-        ? { slack: who.externalId }
-        : undefined;
+  const platform = platformOf(who);
+  const externalId = platform && who.externalId ? { [platform]: who.externalId } : undefined;
   return {
     actor: newcomerActor(who.channel, locale, externalId),
     locale,
     newcomer: true,
     memberName: null,
   };
-}
-
-/** The member's platform id, for delivering a message to them outside a conversation. */
-export async function memberTelegramId(db: Database, memberId: string): Promise<string | null> {
-  const row = (await db.knex('members').where({ id: memberId }).first('telegram_user_id')) as
-    { telegram_user_id: string | null } | undefined;
-  return row?.telegram_user_id ?? null;
 }
 
 /** Identifies a person in a chat: the key of the question the engine waits for them to answer. */

@@ -1,11 +1,14 @@
 // The chat engine's public surface for channel adapters (bot/telegram, bot/terminal, bot/slack).
 export type { Action, AddDraft } from './actions.ts';
-export { availableCommands, commandMenu, COMMANDS } from './commands.ts';
-export type { ChatAssistant, ChatEngineOptions } from './engine.ts';
+export type { CommandSpec } from './commands.ts';
+export type { ChatFeature } from './feature.ts';
+export { defineFeature } from './feature.ts';
+export { FEATURES } from './features/index.ts';
+export type { ChatEngineOptions } from './engine.ts';
+export type { ChatAssistant } from './types.ts';
 export { ChatEngine } from './engine.ts';
 export { purgeExpiredFlows } from './flows.ts';
 export { agentNotice, reminderReply } from './features/notices.ts';
-export { memberTelegramId } from './identity.ts';
 export { firstTime, purgeFirstTimes } from './once.ts';
 export type {
   Button,

@@ -5,7 +5,7 @@ import type { Database } from '../store/connection.ts';
 import type { Owner } from './flows.ts';
 import { conversationKeyOf, personKey } from './identity.ts';
 import { ReplyBuilder } from './reply.ts';
-import type { Channel, Conversation, SentRef, Speaker } from './types.ts';
+import type { Channel, ChatAssistant, Conversation, SentRef, Speaker } from './types.ts';
 
 /** Wait this long before showing "typing…": quick answers need no indicator (and no API call). */
 const TYPING_AFTER_MS = 300;
@@ -14,6 +14,15 @@ const TYPING_AFTER_MS = 300;
 export interface EngineContext {
   readonly core: Core;
   readonly miniAppUrl: string | null;
+  /** The built-in assistant, when the process has one (its cards' buttons need it). */
+  readonly assistant: ChatAssistant | null;
+  /** The registered features' command menu (/help). */
+  commandMenu(
+    locale: Locale,
+    place: 'private' | 'group',
+  ): Array<{ command: string; description: string }>;
+  /** Runs a command as if the speaker had typed it (a button that runs one). */
+  runCommand(turn: Turn, name: string, args: string): Promise<void>;
 }
 
 /** One event being answered: who speaks, where, through which channel, and helpers to reply. */

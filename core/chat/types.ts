@@ -1,3 +1,4 @@
+import type { Assistant } from '../assistant/index.ts';
 import type { Actor, Channel as ChannelName } from '../kernel/actor.ts';
 import type { Locale } from '../i18n/index.ts';
 
@@ -122,3 +123,9 @@ export interface Speaker {
   newcomer: boolean;
   memberName: string | null;
 }
+
+/** What the engine needs of the built-in assistant; core/assistant's `Assistant` fits as it is. */
+export type ChatAssistant = Pick<
+  Assistant,
+  'isConfigured' | 'ask' | 'confirm' | 'discard' | 'undo'
+>;

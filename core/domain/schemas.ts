@@ -92,6 +92,14 @@ export const Household = z.object({
 });
 export type Household = z.infer<typeof Household>;
 
+/**
+ * The chat platforms a member can have an account on (a `member_identities` row each). A channel
+ * reaches a member through their account on its platform; the Mini App's web push will add one.
+ */
+export const PLATFORMS = ['telegram', 'slack'] as const;
+export const Platform = z.enum(PLATFORMS);
+export type Platform = z.infer<typeof Platform>;
+
 export const Member = z.object({
   id: z.string(),
   name: z.string(),

@@ -1,3 +1,4 @@
+import type { Platform } from '../domain/schemas.ts';
 import type { Locale } from '../i18n/index.ts';
 
 /** Token scopes, least to most: read, write, trusted (writes without confirmation). */
@@ -37,8 +38,11 @@ export interface Actor {
    * sees no private subscription, not even the speaker's own, in lists, totals or activity.
    */
   audience?: 'personal' | 'shared' | undefined;
-  /** External identity used when joining or creating a household from a chat platform. */
-  externalId?: { telegram?: string; slack?: string } | undefined;
+  /**
+   * The platform account someone comes with when creating or joining a household from a chat
+   * (their Telegram user id): recorded as the new member's identity.
+   */
+  externalId?: Partial<Record<Platform, string>> | undefined;
 }
 
 export function scopeAllows(have: Scope, need: Scope): boolean {

@@ -9,6 +9,7 @@ export type Row = Record<string, string | number | null>;
 export const TRACKED_TABLES = [
   'households',
   'members',
+  'member_identities',
   'invites',
   'categories',
   'payment_methods',
@@ -28,6 +29,7 @@ export type TrackedTable = (typeof TRACKED_TABLES)[number];
 const REFERENCES: Partial<Record<TrackedTable, ReadonlyArray<readonly [TrackedTable, string]>>> = {
   households: [['members', 'household_id']],
   members: [
+    ['member_identities', 'member_id'],
     ['subscriptions', 'member_id'],
     ['subscription_shares', 'member_id'],
     ['tokens', 'member_id'],

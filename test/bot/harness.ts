@@ -5,12 +5,15 @@ import path from 'node:path';
 
 import knex from 'knex';
 
+import { type ChannelWork, startChannelWork } from '../../bot/channels.ts';
 import { createEdge } from '../../bot/http/app.ts';
 import type { FetchHandler } from '../../bot/http/fetchHandler.ts';
 import { type HttpHost, listen } from '../../bot/http/server.ts';
 import { webhookRoutes } from '../../bot/http/webhook.ts';
-import { startScheduler, type Scheduler } from '../../bot/scheduler.ts';
-import { startTelegram, type TelegramHandle, WEBHOOK_PATH } from '../../bot/telegram/index.ts';
+import type { Scheduler } from '../../bot/scheduler.ts';
+import { telegramAdapter } from '../../bot/telegram/adapter.ts';
+import { type TelegramHandle, WEBHOOK_PATH } from '../../bot/telegram/index.ts';
+import { ChannelRegistry } from '../../core/channels/index.ts';
 import type { StreamingOptions } from '../../bot/telegram/live.ts';
 import type { ChatAssistant } from '../../core/chat/index.ts';
 import { memberActor, newcomerActor, type Actor } from '../../core/kernel/actor.ts';
@@ -69,6 +72,8 @@ export async function openSharedDatabases(
 export interface BotProcess {
   core: Core;
   telegram: TelegramHandle;
+  /** The process's channel registry (Telegram, plus any a test registers). */
+  channels: ChannelRegistry;
   scheduler: Scheduler;
   http: HttpHost | null;
   /** Webhook requests this process answered (behind the balancer). */
@@ -82,6 +87,8 @@ export interface World {
   cores: Core[];
   /** Errors the bot logged: a scenario checks it stayed empty (or has exactly the expected ones). */
   logged: Array<{ message: string; error: unknown }>;
+  /** Resolves once a process has logged a message equal to `message` (it is checked on every log). */
+  waitForLog(message: string): Promise<void>;
   start(options?: {
     mode?: 'polling' | 'webhook';
     index?: number;
@@ -92,6 +99,42 @@ export interface World {
   /** Every process on webhooks behind one round-robin load balancer (the public URL). */
   startBalanced(): Promise<BotProcess[]>;
   close(): Promise<void>;
+}
+
+/**
+ * One process's channels as `exhale` starts them (bot/channels.ts): a registry with the Telegram
+ * adapter, started, and the scheduler and agent notices over it. The scheduler ticks only when a
+ * test calls `tick()`.
+ */
+async function startProcessChannels(
+  core: Core,
+  log: (message: string, error?: unknown) => void,
+  deps: Omit<Parameters<typeof telegramAdapter>[0], 'core' | 'log'>,
+): Promise<{
+  registry: ChannelRegistry;
+  telegram: TelegramHandle;
+  work: ChannelWork;
+  stop(): Promise<void>;
+}> {
+  const registry = new ChannelRegistry(core.db, log);
+  const adapter = telegramAdapter({ ...deps, core, log });
+  registry.register(adapter);
+  await registry.start();
+  const telegram = adapter.handle;
+  if (!telegram) throw new Error('Telegram did not start');
+  const work = startChannelWork(core, registry, log, {
+    intervalMs: 3_600_000,
+    clock: () => new Date(core.clock()),
+  });
+  return {
+    registry,
+    telegram,
+    work,
+    async stop() {
+      work.stop();
+      await registry.stop();
+    },
+  };
 }
 
 /**
@@ -108,61 +151,65 @@ export async function createWorld(
   const dbs = shared ? shared.dbs : [await openTestDatabase()];
   const cores = dbs.map((db) => new Core({ db, catalog, clock: () => new Date(clock.now) }));
   const logged: World['logged'] = [];
+  const logWaiters = new Set<() => void>();
+  const record = (message: string, error: unknown): void => {
+    logged.push({ message, error });
+    for (const waiter of [...logWaiters]) waiter();
+  };
   const running: BotProcess[] = [];
   const world: World = {
     tg,
     clock,
     cores,
     logged,
+    waitForLog(message) {
+      return new Promise((resolve) => {
+        const check = (): void => {
+          if (!logged.some((l) => l.message === message)) return;
+          logWaiters.delete(check);
+          resolve();
+        };
+        logWaiters.add(check);
+        check();
+      });
+    },
     async start(opts = {}) {
       const core = cores[opts.index ?? 0];
       if (!core) throw new Error('no such process');
       const log = (message: string, error?: unknown): void => {
-        logged.push({ message, error });
+        record(message, error);
       };
       let http: HttpHost | null = null;
-      let telegram: TelegramHandle;
+      let handler: ((r: Request) => Promise<Response | null>) | null = null;
       if (opts.mode === 'webhook') {
         // The webhook is mounted once Telegram is up, as bot/main.ts does.
         const edge = createEdge({ log });
         http = await listen(edge, { port: 0 });
-        telegram = await startTelegram({
-          core,
-          token: tg.token,
-          apiRoot: tg.apiRoot,
-          publicUrl: http.url,
-          miniAppUrl: opts.miniAppUrl,
-          assistant: opts.assistant,
-          streaming: opts.streaming,
-          log,
-        });
-        if (telegram.webhook) edge.mount(WEBHOOK_PATH, webhookRoutes(telegram.webhook));
-      } else {
-        telegram = await startTelegram({
-          core,
-          token: tg.token,
-          apiRoot: tg.apiRoot,
-          miniAppUrl: opts.miniAppUrl,
-          assistant: opts.assistant,
-          streaming: opts.streaming,
-          log,
-        });
+        edge.mount(
+          WEBHOOK_PATH,
+          webhookRoutes((request) => (handler ? handler(request) : Promise.resolve(null))),
+        );
       }
+      const channel = await startProcessChannels(core, log, {
+        token: tg.token,
+        apiRoot: tg.apiRoot,
+        publicUrl: http?.url,
+        miniAppUrl: opts.miniAppUrl,
+        assistant: opts.assistant,
+        streaming: opts.streaming,
+        mount: (h) => {
+          handler = h;
+        },
+      });
       const proc: BotProcess = {
         core,
-        telegram,
+        telegram: channel.telegram,
+        channels: channel.registry,
         http,
         hits: 0,
-        scheduler: startScheduler({
-          core,
-          send: (memberId, reply) => telegram.sendToMember(memberId, reply),
-          intervalMs: 3_600_000,
-          clock: () => new Date(clock.now),
-          log,
-        }),
+        scheduler: channel.work.scheduler,
         async stop() {
-          proc.scheduler.stop();
-          await telegram.stop();
+          await channel.stop();
           await http?.close();
         },
       };
@@ -185,37 +232,28 @@ export async function createWorld(
       const procs: BotProcess[] = [];
       for (const [index, core] of cores.entries()) {
         const log = (message: string, error?: unknown): void => {
-          logged.push({ message: `[${index}] ${message}`, error });
+          record(`[${index}] ${message}`, error);
         };
-        const telegram = await startTelegram({
-          core,
+        const channel = await startProcessChannels(core, log, {
           token: tg.token,
           apiRoot: tg.apiRoot,
           publicUrl: balancer.url,
-          log,
+          mount: (webhook) => {
+            pool.push((request) => {
+              proc.hits += 1;
+              return webhook(request);
+            });
+          },
         });
-        const webhook = telegram.webhook;
-        if (webhook) {
-          pool.push((request) => {
-            proc.hits += 1;
-            return webhook(request);
-          });
-        }
         const proc: BotProcess = {
           core,
-          telegram,
+          telegram: channel.telegram,
+          channels: channel.registry,
           http: index === 0 ? balancer : null,
           hits: 0,
-          scheduler: startScheduler({
-            core,
-            send: (memberId, reply) => telegram.sendToMember(memberId, reply),
-            intervalMs: 3_600_000,
-            clock: () => new Date(clock.now),
-            log,
-          }),
+          scheduler: channel.work.scheduler,
           async stop() {
-            proc.scheduler.stop();
-            await telegram.stop();
+            await channel.stop();
             if (proc.http) await proc.http.close();
           },
         };

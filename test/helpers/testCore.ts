@@ -16,13 +16,13 @@ export const TEST_NOW = new Date('2026-03-02T10:00:00.000Z');
 
 /**
  * A fresh, migrated database: an in-memory SQLite file, or a schema of its own on the test
- * PostgreSQL server (dropped by `close`).
+ * PostgreSQL server (dropped by `close`). `migrated: false` leaves it empty (migration tests).
  */
-export async function openTestDatabase(): Promise<Database> {
+export async function openTestDatabase(options: { migrated?: boolean } = {}): Promise<Database> {
   const url = process.env.EXHALE_TEST_DATABASE_URL;
   if (!url) {
     const db = openDatabase({ sqliteFile: ':memory:' });
-    await migrate(db);
+    if (options.migrated !== false) await migrate(db);
     return db;
   }
   const schema = `t_${randomBytes(6).toString('hex')}`;
@@ -38,7 +38,7 @@ export async function openTestDatabase(): Promise<Database> {
       await k.destroy();
     },
   };
-  await migrate(db);
+  if (options.migrated !== false) await migrate(db);
   return db;
 }
 

@@ -1,6 +1,7 @@
 import { formatDate } from '../format.ts';
 import type { SentRef } from '../types.ts';
 import type { Turn } from '../turn.ts';
+import { defineFeature } from '../feature.ts';
 
 /** `/invite`: a one-time invite (`create_invite`) as a deep link that opens the bot with `/start <code>`. */
 export async function createInviteLink(turn: Turn): Promise<void> {
@@ -62,3 +63,21 @@ export async function pressToken(
     reply.row(reply.action(turn.t('chat.button.revoke'), { t: 'undo', audit: result.auditId }));
   await turn.update(ref, reply);
 }
+
+/** Letting others in: invite links for people, tokens for agents (both private: they are secrets). */
+export const accessFeature = defineFeature({
+  name: 'access',
+  commands: [
+    {
+      command: 'invite',
+      op: 'create_invite',
+      place: 'private',
+      newcomer: false,
+      run: createInviteLink,
+    },
+    { command: 'token', op: 'create_token', place: 'private', newcomer: false, run: startToken },
+  ],
+  actions: {
+    token: (turn, action, ref) => pressToken(turn, action.scope, action.name, ref),
+  },
+});

@@ -1,6 +1,7 @@
 import type { InvokeResult } from '../../kernel/core.ts';
 import type { SentRef } from '../types.ts';
 import type { Turn } from '../turn.ts';
+import { defineFeature } from '../feature.ts';
 
 export const ACTIVITY_PAGE = 5;
 
@@ -131,3 +132,22 @@ export async function pressUndo(
   if (ref && turn.channel.clearButtons) await turn.channel.clearButtons(ref);
   await showUndone(turn, result);
 }
+
+/** The activity log (private: it names everyone's changes) and Undo. */
+export const activityFeature = defineFeature({
+  name: 'activity',
+  commands: [
+    {
+      command: 'activity',
+      op: 'list_activity',
+      place: 'private',
+      newcomer: false,
+      run: (turn) => showActivity(turn, null, null),
+    },
+    { command: 'undo', op: 'undo', place: 'private', newcomer: false, run: undoLatest },
+  ],
+  actions: {
+    undo: (turn, action, ref) => pressUndo(turn, action.audit, action.page, ref),
+    activity_page: (turn, action, ref) => showActivity(turn, action.before, ref),
+  },
+});

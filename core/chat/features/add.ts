@@ -8,6 +8,7 @@ import { parseAddLine } from '../parseAdd.ts';
 import type { SentRef } from '../types.ts';
 import type { Turn } from '../turn.ts';
 import { showChange } from './changes.ts';
+import { defineFeature } from '../feature.ts';
 
 const CYCLES = ['month', 'year', 'week'] as const;
 const COMMON_CURRENCIES = ['EUR', 'USD', 'GBP'];
@@ -233,3 +234,19 @@ async function duplicateNote(turn: Turn, name: string): Promise<string | null> {
   const same = items.some((s) => searchKey(s.name) === searchKey(name));
   return same ? turn.t('chat.add.duplicate', { name }) : null;
 }
+
+/** /add: a subscription from one line, or asked for step by step, previewed before it is created. */
+export const addFeature = defineFeature({
+  name: 'add',
+  commands: [
+    { command: 'add', op: 'create_subscription', place: 'any', newcomer: false, run: startAdd },
+  ],
+  actions: {
+    add_set: (turn, action, ref) => previewAdd(turn, action.draft, ref),
+    add_confirm: (turn, action, ref) => confirmAdd(turn, action.draft, ref),
+  },
+  answers: {
+    add_line: (turn, _awaiting, text) => addFromLine(turn, text),
+    add_amount: (turn, awaiting, text) => typedAmount(turn, awaiting.draft, text),
+  },
+});

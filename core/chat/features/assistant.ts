@@ -1,20 +1,9 @@
-import type {
-  Assistant,
-  AssistantMessage,
-  AssistantReply,
-  ProposalView,
-} from '../../assistant/index.ts';
+import type { AssistantMessage, AssistantReply, ProposalView } from '../../assistant/index.ts';
 import { LIMITS } from '../../assistant/limits.ts';
 import { isOpError, OpError } from '../../errors/index.ts';
 import type { ReplyBuilder } from '../reply.ts';
 import type { Turn } from '../turn.ts';
-import type { Channel, IncomingFile, SentRef } from '../types.ts';
-
-/** What the engine needs of the built-in assistant; core/assistant's `Assistant` fits as it is. */
-export type ChatAssistant = Pick<
-  Assistant,
-  'isConfigured' | 'ask' | 'confirm' | 'discard' | 'undo'
->;
+import type { Channel, ChatAssistant, IncomingFile, SentRef } from '../types.ts';
 
 /** Telegram's "typing…" lasts about 5 s, so it is sent again this often while an answer is written. */
 const TYPING_EVERY_MS = 4_000;

@@ -2,6 +2,7 @@ import type { Database } from '../../store/connection.ts';
 import type { SentRef } from '../types.ts';
 import type { Turn } from '../turn.ts';
 import { helpReply } from './help.ts';
+import { defineFeature } from '../feature.ts';
 
 export interface ChatLink {
   id: string;
@@ -120,3 +121,21 @@ export async function groupRefusal(turn: Turn): Promise<string | null> {
   if (link.household_id !== turn.actor.householdId) return turn.t('chat.group.linked_elsewhere');
   return null;
 }
+
+/** Group chats: /link ties a group to the household of the member who links it. */
+export const groupsFeature = defineFeature({
+  name: 'groups',
+  commands: [
+    {
+      command: 'link',
+      op: null,
+      place: 'group',
+      newcomer: false,
+      beforeLink: true,
+      run: linkGroup,
+    },
+  ],
+  actions: {
+    link_group: (turn, action, ref) => pressLink(turn, action.chatId, action.title, ref),
+  },
+});

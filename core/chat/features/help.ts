@@ -1,4 +1,4 @@
-import { commandMenu } from '../commands.ts';
+import { defineFeature } from '../feature.ts';
 import type { ReplyBuilder } from '../reply.ts';
 import type { Turn } from '../turn.ts';
 
@@ -9,7 +9,7 @@ export function addMiniAppButton(turn: Turn, reply: ReplyBuilder): void {
     reply.row(reply.webapp(turn.t('chat.button.open_app'), url));
 }
 
-/** The command list, written for the kind of chat it is shown in. */
+/** The command list (every registered feature's commands), written for the kind of chat it is shown in. */
 export function helpReply(turn: Turn, intro?: string): ReplyBuilder {
   const reply = turn.reply();
   if (intro) reply.say(intro);
@@ -18,7 +18,7 @@ export function helpReply(turn: Turn, intro?: string): ReplyBuilder {
     return reply;
   }
   if (!intro) reply.say(turn.t('chat.help.title'));
-  for (const item of commandMenu(turn.core, turn.locale, turn.inGroup ? 'group' : 'private')) {
+  for (const item of turn.engine.commandMenu(turn.locale, turn.inGroup ? 'group' : 'private')) {
     reply.say(`/${item.command} — ${item.description}`);
   }
   reply.say('');
@@ -30,3 +30,15 @@ export function helpReply(turn: Turn, intro?: string): ReplyBuilder {
 export async function showHelp(turn: Turn): Promise<void> {
   await turn.send(helpReply(turn));
 }
+
+/** /help, and the buttons any feature may show: run a command, or cancel what was being prepared. */
+export const helpFeature = defineFeature({
+  name: 'help',
+  commands: [
+    { command: 'help', op: null, place: 'any', newcomer: true, beforeLink: true, run: showHelp },
+  ],
+  actions: {
+    command: (turn, action) => turn.engine.runCommand(turn, action.command, ''),
+    cancel: (turn, _action, ref) => turn.update(ref, turn.reply().say(turn.t('chat.cancelled'))),
+  },
+});

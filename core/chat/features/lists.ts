@@ -4,6 +4,7 @@ import { cycleText, formatDate, money, relativeDay } from '../format.ts';
 import { conversionLines } from './conversion.ts';
 import type { SentRef } from '../types.ts';
 import type { Turn } from '../turn.ts';
+import { defineFeature } from '../feature.ts';
 
 export const PAGE_SIZE = 10;
 
@@ -183,3 +184,29 @@ export async function showTotals(turn: Turn, groupBy: GroupBy, ref: SentRef | nu
   );
   await turn.update(ref, reply);
 }
+
+/** What the household has: /list (paged), /upcoming and /totals (grouped by buttons). */
+export const listsFeature = defineFeature({
+  name: 'lists',
+  commands: [
+    {
+      command: 'list',
+      op: 'list_subscriptions',
+      place: 'any',
+      newcomer: false,
+      run: (turn, args) => showList(turn, args, null),
+    },
+    { command: 'upcoming', op: 'get_upcoming', place: 'any', newcomer: false, run: showUpcoming },
+    {
+      command: 'totals',
+      op: 'get_totals',
+      place: 'any',
+      newcomer: false,
+      run: (turn) => showTotals(turn, 'none', null),
+    },
+  ],
+  actions: {
+    subs_page: (turn, action, ref) => showList(turn, action.text ?? '', ref, action.offset),
+    totals: (turn, action, ref) => showTotals(turn, action.group_by, ref),
+  },
+});

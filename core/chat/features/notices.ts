@@ -3,10 +3,13 @@ import type { Core } from '../../kernel/core.ts';
 import { renderSummary } from '../../i18n/activity.ts';
 import { localeFrom, t } from '../../i18n/index.ts';
 import type { Reminder } from '../../reminders/types.ts';
+import { defineFeature } from '../feature.ts';
 import { formatDate, money, relativeDay } from '../format.ts';
 import { firstTime } from '../once.ts';
 import { ReplyBuilder } from '../reply.ts';
-import type { Reply } from '../types.ts';
+import type { Reply, SentRef } from '../types.ts';
+import type { Turn } from '../turn.ts';
+import { change } from './changes.ts';
 
 /** The message a reminder is delivered as, with buttons to mark the charge paid, skip it, or cancel. */
 export async function reminderReply(core: Core, r: Reminder, now: Date): Promise<Reply> {
@@ -90,3 +93,23 @@ export async function agentNotice(
     ),
   };
 }
+
+/** A reminder's Paid or Skip: the charge is recorded through its op, and the reminder loses its buttons. */
+async function settle(
+  turn: Turn,
+  op: 'mark_charge_paid' | 'skip_charge',
+  action: { sub: string; due: string },
+  ref: SentRef | null,
+): Promise<void> {
+  if (ref && turn.channel.clearButtons) await turn.channel.clearButtons(ref);
+  await change(turn, op, { subscription_id: action.sub, due_date: action.due }, null);
+}
+
+/** What reaches members outside a conversation: reminders (their buttons) and agent notices. */
+export const noticesFeature = defineFeature({
+  name: 'notices',
+  actions: {
+    paid: (turn, action, ref) => settle(turn, 'mark_charge_paid', action, ref),
+    skip: (turn, action, ref) => settle(turn, 'skip_charge', action, ref),
+  },
+});

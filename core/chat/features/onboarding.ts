@@ -6,6 +6,7 @@ import type { SentRef } from '../types.ts';
 import type { Turn } from '../turn.ts';
 import { offerLink } from './groups.ts';
 import { addMiniAppButton, helpReply } from './help.ts';
+import { defineFeature } from '../feature.ts';
 
 /** Currencies offered as buttons on first start, by language; any other can be typed. */
 const CURRENCIES: Record<'en' | 'es', string[]> = {
@@ -255,3 +256,20 @@ function becomeMember(
   if (turn.conv.who.actor) turn.conv.who.actor = actor;
   turn.speaker = { actor, locale: actor.locale, newcomer: false, memberName: member.name };
 }
+
+/** First contact: /start (also with an invite code or a group link), and the household set-up. */
+export const onboardingFeature = defineFeature({
+  name: 'onboarding',
+  commands: [
+    { command: 'start', op: null, place: 'any', newcomer: true, beforeLink: true, run: start },
+  ],
+  actions: {
+    onboard_currency: (turn, action, ref) => askTimeZone(turn, action.currency, ref),
+    onboard_tz: (turn, action, ref) => createHousehold(turn, action.currency, action.tz, ref),
+    onboard_other: (turn, action, ref) => askTyped(turn, action.step, action.currency, ref),
+  },
+  answers: {
+    onboard_currency: (turn, _awaiting, text) => typedCurrency(turn, text),
+    onboard_tz: (turn, awaiting, text) => typedTimeZone(turn, awaiting.currency, text),
+  },
+});

@@ -2,6 +2,7 @@ import { resultLines } from '../cards.ts';
 import type { SentRef } from '../types.ts';
 import type { Turn } from '../turn.ts';
 import { change } from './changes.ts';
+import { defineFeature } from '../feature.ts';
 
 const TIMES = ['08:00', '09:00', '13:00', '19:00'];
 const OFFSETS: number[][] = [[3, 1], [1], [7, 1], [0], []];
@@ -102,3 +103,23 @@ export async function pressSetting(
   await change(turn, 'update_member', { id: turn.actor.memberId, ...patch }, null);
   if (ref) await showSettings(turn, '', ref);
 }
+
+/** /settings: the speaker's language and reminders, changed with buttons. */
+export const settingsFeature = defineFeature({
+  name: 'settings',
+  commands: [
+    {
+      command: 'settings',
+      op: 'update_member',
+      place: 'private',
+      newcomer: false,
+      run: showSettings,
+    },
+  ],
+  actions: {
+    set_language: (turn, action, ref) => pressSetting(turn, { language: action.language }, ref),
+    set_time: (turn, action, ref) => pressSetting(turn, { reminder_time: action.time }, ref),
+    set_offsets: (turn, action, ref) =>
+      pressSetting(turn, { reminder_offsets: action.offsets }, ref),
+  },
+});

@@ -5,6 +5,7 @@ import { defineOp } from '../../kernel/op.ts';
 import { nowIso } from '../shared/context.ts';
 import { canonicalTimeZone } from '../../domain/dates.ts';
 import { Currency, Household, Language, Member, Name, TimeZone } from '../../domain/schemas.ts';
+import { linkIdentities } from './_lib/identities.ts';
 import { DEFAULT_REMINDERS, householdView, memberView } from './_lib/views.ts';
 
 export const createHousehold = defineOp({
@@ -48,11 +49,10 @@ export const createHousehold = defineOp({
       name: input.owner_name,
       role: 'owner',
       language: input.language,
-      telegram_user_id: ctx.actor.externalId?.telegram ?? null,
-      slack_user_id: ctx.actor.externalId?.slack ?? null,
       ...DEFAULT_REMINDERS,
       created_at: now,
     });
+    await linkIdentities(ctx, String(member.id), now);
     return { household: householdView(household), member: memberView(member) };
   },
 });

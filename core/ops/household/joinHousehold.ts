@@ -5,6 +5,7 @@ import { defineOp } from '../../kernel/op.ts';
 import type { Row } from '../../store/tracked.ts';
 import { nowIso } from '../shared/context.ts';
 import { Household, Language, Member, Name } from '../../domain/schemas.ts';
+import { linkIdentities } from './_lib/identities.ts';
 import { DEFAULT_REMINDERS, householdView, memberView } from './_lib/views.ts';
 
 export const joinHousehold = defineOp({
@@ -44,11 +45,10 @@ export const joinHousehold = defineOp({
       name: input.name,
       role: 'member',
       language: input.language,
-      telegram_user_id: ctx.actor.externalId?.telegram ?? null,
-      slack_user_id: ctx.actor.externalId?.slack ?? null,
       ...DEFAULT_REMINDERS,
       created_at: now,
     });
+    await linkIdentities(ctx, String(member.id), now);
     await ctx.tx.update('invites', String(invite.id), { used_by: String(member.id), used_at: now });
     return { household: householdView(householdRow), member: memberView(member) };
   },

@@ -7,12 +7,13 @@ import { household, memberId, nowIso, requireOwned } from '../shared/context.ts'
 import { Id } from '../../domain/schemas.ts';
 import type { ShareRow } from '../../store/repos/rows.ts';
 import type { SubscriptionRow } from '../../store/repos/subscriptions.ts';
+import { unlinkIdentities } from './_lib/identities.ts';
 
 export const removeMember = defineOp({
   name: 'remove_member',
   title: 'Remove a member',
   description:
-    'Removes a member from the household. Their subscriptions (private ones included) and their shares of shared costs move to the member named in transfer_to, by default the owner who removes them; their agent tokens are revoked. Only the owner may; the owner cannot remove themself.',
+    'Removes a member from the household. Their subscriptions (private ones included) and their shares of shared costs move to the member named in transfer_to, by default the owner who removes them; their agent tokens are revoked and their chat accounts (Telegram, Slack) unlinked, so they can start afresh from them. Only the owner may; the owner cannot remove themself.',
   input: z.object({
     id: Id.describe('The member to remove.'),
     transfer_to: z
@@ -72,6 +73,7 @@ export const removeMember = defineOp({
       .select('id');
     for (const token of tokens)
       await ctx.tx.update('tokens', token.id, { revoked_at: nowIso(ctx) });
+    await unlinkIdentities(ctx, input.id);
     await ctx.tx.remove('members', input.id);
     return { removed: input.id, subscriptions_moved: subs.length, tokens_revoked: tokens.length };
   },

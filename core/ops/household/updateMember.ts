@@ -4,14 +4,15 @@ import { OpError } from '../../errors/index.ts';
 import { defineOp } from '../../kernel/op.ts';
 import type { Row } from '../../store/tracked.ts';
 import { household, requireOwned } from '../shared/context.ts';
-import { Id, Language, Member, Name } from '../../domain/schemas.ts';
+import { Id, Language, Member, Name, Platform, PLATFORMS } from '../../domain/schemas.ts';
+import { orderIdentities } from './_lib/identities.ts';
 import { memberView } from './_lib/views.ts';
 
 export const updateMember = defineOp({
   name: 'update_member',
   title: 'Update a member',
   description:
-    "Changes a member's name, language, reminder days (days before a charge, e.g. [3, 1]) and reminder time (HH:MM in the household's time zone), or role. Members change themselves; the owner may change anyone and is the only one who may change roles.",
+    "Changes a member's name, language, reminder days (days before a charge, e.g. [3, 1]) and reminder time (HH:MM in the household's time zone), the order of their chat channels (which one reminders and notices try first), or role. Members change themselves; the owner may change anyone and is the only one who may change roles.",
   input: z.object({
     id: Id.describe("The member's id (see list_members)."),
     name: Name.optional(),
@@ -22,6 +23,14 @@ export const updateMember = defineOp({
       .regex(/^([01]\d|2[0-3]):[0-5]\d$/)
       .optional(),
     role: z.enum(['owner', 'member']).optional(),
+    channels: z
+      .array(Platform)
+      .max(PLATFORMS.length)
+      .refine((list) => new Set(list).size === list.length, 'Name each channel once.')
+      .optional()
+      .describe(
+        'The chat platforms to reach this member on, preferred first, such as ["slack", "telegram"]. Reminders go through the first that works. Platforms the member has no account on are ignored; accounts not listed keep their order after these.',
+      ),
   }),
   output: Member,
   effect: 'write',
@@ -40,7 +49,7 @@ export const updateMember = defineOp({
         if (owners.length <= 1) throw new OpError('conflict', 'errors.last_owner');
       }
     }
-    const row = await ctx.tx.update('members', input.id, {
+    const patch = {
       name: input.name,
       language: input.language,
       reminder_offsets: input.reminder_offsets
@@ -48,7 +57,12 @@ export const updateMember = defineOp({
         : undefined,
       reminder_time: input.reminder_time,
       role: input.role,
-    });
+    };
+    // Only the channel order given: the member's row is not touched (nor recorded as a change).
+    const row = Object.values(patch).some((v) => v !== undefined)
+      ? await ctx.tx.update('members', input.id, patch)
+      : target;
+    if (input.channels) await orderIdentities(ctx, input.id, input.channels);
     return memberView(row);
   },
 });

@@ -4,6 +4,7 @@ import * as initial from './202611300001_initial.ts';
 import * as reminders from './202611300002_reminders.ts';
 import * as assistant from './202611300003_assistant.ts';
 import * as pendingChanges from './202612010001_pending_changes.ts';
+import * as memberIdentities from './202612010002_member_identities.ts';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -16,6 +17,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['202611300002_reminders', reminders],
   ['202611300003_assistant', assistant],
   ['202612010001_pending_changes', pendingChanges],
+  ['202612010002_member_identities', memberIdentities],
 ];
 
 /** A knex migration source over the list above, so migrations work the same from source and tests. */

@@ -1,7 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
+import { type ChatFeature, FEATURES } from '../../../core/chat/index.ts';
+import { t } from '../../../core/i18n/index.ts';
 import type { TgUser } from '../../fakes/telegramBotApi.ts';
 import { createWorld, seedHousehold, type World } from '../harness.ts';
+
+/** Every registered feature, as the engine reads the list. */
+const declared: readonly ChatFeature[] = FEATURES;
 
 describe('Telegram commands', () => {
   let w: World;
@@ -16,6 +21,27 @@ describe('Telegram commands', () => {
   afterEach(async () => w.close());
 
   const subs = () => w.cores[0]!.db.knex('subscriptions').orderBy('name');
+
+  it("registers the features' commands as the menus of private and group chats, in English and Spanish", async () => {
+    const calls = w.tg.callsOf('setMyCommands').filter((c) => c.ok);
+    const menu = (place: 'private' | 'group', language: 'en' | 'es') =>
+      declared
+        .flatMap((f) => f.commands ?? [])
+        .filter((c) => c.place === 'any' || c.place === place)
+        .map((c) => ({ command: c.command, description: t(language, `chat.cmd.${c.command}`) }));
+    const sent = calls.map((c) => ({
+      scope: (c.params.scope as { type: string }).type,
+      language: c.params.language_code ?? 'default',
+      commands: c.params.commands,
+    }));
+    expect(sent).toEqual([
+      { scope: 'all_private_chats', language: 'default', commands: menu('private', 'en') },
+      { scope: 'all_private_chats', language: 'es', commands: menu('private', 'es') },
+      { scope: 'all_group_chats', language: 'default', commands: menu('group', 'en') },
+      { scope: 'all_group_chats', language: 'es', commands: menu('group', 'es') },
+    ]);
+    expect(menu('group', 'es').map((c) => c.command)).toContain('link');
+  });
 
   it('adds a subscription from one line and shows it as a card with Undo, which removes it, and Redo brings it back', async () => {
     const card = await w.tg.ask(ana, '/add Netflix 15.99 EUR monthly 5');

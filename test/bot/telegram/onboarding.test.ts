@@ -34,8 +34,10 @@ describe('Telegram onboarding', () => {
       name: 'Ana',
       role: 'owner',
       language: 'es',
-      telegram_user_id: '1001',
     });
+    expect(await db('member_identities').select('member_id', 'platform', 'external_id')).toEqual([
+      { member_id: member.id, platform: 'telegram', external_id: '1001' },
+    ]);
     expect(w.logged).toEqual([]);
   });
 

@@ -123,10 +123,15 @@ describe('ChatEngine', () => {
   });
 
   it('finds a Telegram person by their user id and speaks their language', async () => {
-    await h.db
-      .knex('members')
-      .where({ id: h.ownerId })
-      .update({ telegram_user_id: '555', language: 'es' });
+    await h.db.knex('members').where({ id: h.ownerId }).update({ language: 'es' });
+    await h.db.knex('member_identities').insert({
+      id: 'telegram:555',
+      member_id: h.ownerId,
+      platform: 'telegram',
+      external_id: '555',
+      position: 0,
+      created_at: '2026-03-01T00:00:00.000Z',
+    });
     const conv: Conversation = {
       who: { channel: 'telegram', externalId: '555', displayName: 'Ana', languageCode: 'en' },
       where: { kind: 'private', chatId: '555' },
@@ -172,7 +177,7 @@ describe('ChatEngine', () => {
 
   it('runs onboarding for a person without a household and then speaks as the new member', async () => {
     const db = h.db;
-    await db.knex('members').update({ telegram_user_id: null });
+    expect(await db.knex('member_identities')).toEqual([]);
     const conv: Conversation = {
       who: { channel: 'telegram', externalId: '777', displayName: 'Marta', languageCode: 'es-MX' },
       where: { kind: 'private', chatId: '777' },
@@ -193,7 +198,11 @@ describe('ChatEngine', () => {
       messageId: String(channel.messages.length - 1),
     });
     expect(text(channel.last())).toContain('Tu hogar está listo');
-    const member = await db.knex('members').where({ telegram_user_id: '777' }).first();
+    const identity = await db
+      .knex('member_identities')
+      .where({ platform: 'telegram', external_id: '777' })
+      .first();
+    const member = await db.knex('members').where({ id: identity.member_id }).first();
     expect(member).toMatchObject({ name: 'Marta', role: 'owner', language: 'es' });
     await say('/list', conv);
     expect(text(channel.last())).toContain('Todavía no tienes suscripciones.');

@@ -73,6 +73,7 @@ describe('export_data', () => {
     expect(text).not.toContain('987654321');
     expect(text).not.toContain('U0SECRET');
     expect(Object.keys(doc.members[0] ?? {})).not.toContain('telegram_user_id');
+    expect(text).not.toContain('external_id');
   });
 
   it("leaves out another member's private subscriptions and their charges, but keeps one's own", async () => {

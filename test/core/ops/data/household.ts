@@ -74,6 +74,9 @@ export async function fillHousehold(h: TestHousehold): Promise<RichHousehold> {
     { id: 'fx_manual_usd', household_id: h.householdId, date: '2026-02-01', currency: 'USD', per_eur: 1.0823, source: 'manual' },
     { id: 'fx_ecb_gbp', household_id: '', date: '2026-02-27', currency: 'GBP', per_eur: 0.8412, source: 'ecb' },
   ]);
-  await h.db.knex('members').where({ id: h.ownerId }).update({ telegram_user_id: '987654321', slack_user_id: 'U0SECRET' });
+  await h.db.knex('member_identities').insert([
+    { id: 'telegram:987654321', member_id: h.ownerId, platform: 'telegram', external_id: '987654321', position: 0, created_at: '2026-01-01T00:00:00.000Z' },
+    { id: 'slack:U0SECRET', member_id: h.ownerId, platform: 'slack', external_id: 'U0SECRET', position: 1, created_at: '2026-01-01T00:00:00.000Z' },
+  ]);
   return { luis, netflix: id, diary: diary.output.id, gym: gym.output.id };
 }

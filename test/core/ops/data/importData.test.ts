@@ -69,6 +69,9 @@ describe('import_data (Exhale format)', () => {
       // every member of the file maps to the importer: a split collapses to them paying all of it
       expect(second.subscriptions.every((s) => s.member_id === h.ownerId)).toBe(true);
       expect(second.subscriptions.find((s) => s.name === 'Netflix')?.shares).toEqual([{ member_id: h.ownerId, percent: '100.00' }]);
+      // Chat accounts stay where they are: the file carries none, and the import links none.
+      expect(await h.db.knex('member_identities')).toEqual([]);
+      expect(await source.db.knex('member_identities').pluck('id')).toEqual(expect.arrayContaining(['telegram:987654321', 'slack:U0SECRET']));
     } finally {
       await source.close();
     }
