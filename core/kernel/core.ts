@@ -147,7 +147,7 @@ export class Core<C extends readonly AnyOp[] = readonly AnyOp[]> {
       db: Knex | Knex.Transaction,
     ): Promise<{ output: z.output<O>; tx: TrackedTx; household: Household | null }> => {
       const household = await this.loadHousehold(db, op as unknown as AnyOp, actor);
-      const tx = new TrackedTx(db);
+      const tx = new TrackedTx(db, this.db.dialect);
       const ctx: OpContext = {
         actor,
         household,

@@ -24,7 +24,7 @@ export const removeMember = defineOp({
   exclude: { mcp: 'Removing a person from the household is for the owner to do in person.' },
   summarize: () => ({ key: 'activity.remove_member' }),
   async run(ctx, input) {
-    const target = await requireOwned<Row>(ctx, 'members', 'member', input.id);
+    const target = await requireOwned<Row>(ctx, 'members', 'member', input.id, { forUpdate: true });
     if (input.id === ctx.actor.memberId) throw new OpError('conflict', 'errors.cannot_remove_self');
     const heir = input.transfer_to ?? memberId(ctx);
     if (heir === input.id) throw new OpError('conflict', 'errors.cannot_remove_self');

@@ -24,7 +24,7 @@ export const deleteTag = defineOp({
   scope: 'write',
   summarize: (_input, output) => ({ key: 'activity.delete_tag', params: { name: output.name } }),
   async run(ctx, input) {
-    const tag = await requireOwned<Row>(ctx, 'tags', 'tag', input.id);
+    const tag = await requireOwned<Row>(ctx, 'tags', 'tag', input.id, { forUpdate: true });
     const untagged = await unlinkTag(ctx, input.id);
     await ctx.tx.remove('tags', input.id);
     return {

@@ -28,7 +28,9 @@ export const updateCategory = defineOp({
     params: { name: output.name },
   }),
   async run(ctx, input) {
-    const current = await requireOwned<Row>(ctx, 'categories', 'category', input.id);
+    const current = await requireOwned<Row>(ctx, 'categories', 'category', input.id, {
+      forUpdate: true,
+    });
     if (input.name !== undefined) await assertNameFree(ctx, 'categories', input.name, input.id);
     const row = await applyPatch(ctx, 'categories', current, {
       name: input.name,

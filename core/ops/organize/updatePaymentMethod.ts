@@ -29,7 +29,9 @@ export const updatePaymentMethod = defineOp({
     params: { name: output.name },
   }),
   async run(ctx, input) {
-    const current = await requireOwned<Row>(ctx, 'payment_methods', 'payment_method', input.id);
+    const current = await requireOwned<Row>(ctx, 'payment_methods', 'payment_method', input.id, {
+      forUpdate: true,
+    });
     if (input.name !== undefined)
       await assertNameFree(ctx, 'payment_methods', input.name, input.id);
     const row = await applyPatch(ctx, 'payment_methods', current, {
