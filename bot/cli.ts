@@ -6,6 +6,7 @@ import { authenticateToken } from '../core/auth/index.ts';
 import type { Locale } from '../core/i18n/index.ts';
 import type { Actor } from '../core/kernel/actor.ts';
 import { OpError } from '../core/errors/index.ts';
+import { storeFailure } from '../core/store/failures.ts';
 import { runMcpStdio } from '../mcp/stdio.ts';
 import { runTerminalChat } from './terminal/index.ts';
 import { newcomerActor } from '../core/kernel/actor.ts';
@@ -448,6 +449,13 @@ function reportError(error: unknown): number {
   ) {
     console.error(error.message);
     return 2;
+  }
+  // The database busy or in a conflict outside an op (opening it, finding the member): a sentence,
+  // not the SQL that waited.
+  const failure = storeFailure(error);
+  if (failure === 'busy' || failure === 'conflict') {
+    console.error(new OpError('unavailable', 'errors.busy').render(errorLocale));
+    return 1;
   }
   console.error(new OpError('internal').render(errorLocale));
   console.error(`  (${error instanceof Error ? error.message : String(error)})`);

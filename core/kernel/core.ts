@@ -20,6 +20,7 @@ import { followPrivacy, privateOwnerOf } from './privacy.ts';
 import { changeFingerprint } from './preview.ts';
 import { assertOffered, strictInputOf } from './surface.ts';
 import { parseInput } from './validation.ts';
+import { transactionWithRetry } from './retry.ts';
 
 export interface InvokeOptions {
   /** Run the op and roll back: the result and the changes it would make, nothing written. */
@@ -173,7 +174,7 @@ export class Core<C extends readonly AnyOp[] = readonly AnyOp[]> {
 
     let committed: { output: z.output<O>; changes: Change[]; audited: boolean } | undefined;
     try {
-      committed = await this.db.knex.transaction(async (trx) => {
+      committed = await transactionWithRetry(this.db, async (trx) => {
         const { output, tx, household } = await runOp(trx);
         if (dryRun) throw new DryRunRollback(output, tx.changes);
         if (
