@@ -49,6 +49,13 @@ export function openDatabase(options: DatabaseOptions): Database {
     client: ImmediateSqliteClient,
     connection: { filename },
     useNullAsDefault: true,
+    // knex's default logger writes to stdout, which `exhale mcp` keeps for protocol messages only.
+    log: {
+      warn: (m: unknown) => console.error(String(m)),
+      error: (m: unknown) => console.error(String(m)),
+      deprecate: (m: unknown) => console.error(String(m)),
+      debug: (m: unknown) => console.error(String(m)),
+    },
     pool: {
       min: 1,
       max: 1,
