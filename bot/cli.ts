@@ -7,6 +7,7 @@ import type { Locale } from '../core/i18n/index.ts';
 import type { Actor } from '../core/kernel/actor.ts';
 import { OpError } from '../core/errors/index.ts';
 import { storeFailure } from '../core/store/failures.ts';
+import { jsonTextTooDeep, tooDeep } from '../core/kernel/jsonDepth.ts';
 import { runMcpStdio } from '../mcp/stdio.ts';
 import { runTerminalChat } from './terminal/index.ts';
 import { newcomerActor } from '../core/kernel/actor.ts';
@@ -342,6 +343,8 @@ const commands: Record<string, Command> = {
       return 2;
     }
     let input: unknown;
+    // Deeper nesting than any real input is refused as a sentence before anything walks it.
+    if (jsonTextTooDeep(text)) throw tooDeep();
     try {
       input = JSON.parse(text);
     } catch {
@@ -389,6 +392,8 @@ const commands: Record<string, Command> = {
  * a file is accepted as it is: its document is taken out of the result around it.
  */
 function documentText(text: string): string {
+  // Too deep to take apart here (it would overflow the stack): import_data refuses it in words.
+  if (jsonTextTooDeep(text)) return text;
   try {
     const parsed: unknown = JSON.parse(text);
     const saved = parsed as { filename?: unknown; document?: unknown } | null;
