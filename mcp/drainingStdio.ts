@@ -14,7 +14,7 @@ import {
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 
 /** How long requests still running when stdin ends may take to be answered before we close anyway. */
-export const DRAIN_LIMIT_MS = 30_000;
+const DRAIN_LIMIT_MS = 30_000;
 
 /**
  * The stdio transport, except that the end of stdin does not abort the requests still running:

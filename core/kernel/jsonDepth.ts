@@ -46,9 +46,3 @@ export function jsonTextTooDeep(text: string, max = MAX_JSON_DEPTH): boolean {
   }
   return false;
 }
-
-/** `JSON.parse`, refusing text nested deeper than MAX_JSON_DEPTH first (`key` names the sentence). */
-export function parseJson(text: string, key?: string): unknown {
-  if (jsonTextTooDeep(text)) throw tooDeep(key);
-  return JSON.parse(text) as unknown;
-}

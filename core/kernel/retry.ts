@@ -5,7 +5,7 @@ import type { Database } from '../store/connection.ts';
 import { storeFailure } from '../store/failures.ts';
 
 /** How many times a write transaction runs at most before the call is refused as busy. */
-export const MAX_ATTEMPTS = 6;
+const MAX_ATTEMPTS = 6;
 
 /** The wait before attempt `n` (2, 3, …): doubling from about 4 ms, with jitter so racers spread. */
 function backoffMs(attempt: number): number {
