@@ -110,5 +110,7 @@ export class DrainingStdioTransport implements Transport {
     this.stdin.off('data', this.forward);
     this.stdin.off('end', this.drain);
     this.stdin.off('close', this.drain);
+    // A stdin left flowing would keep the process alive after the connection is over.
+    if (this.stdin.listenerCount('data') === 0) this.stdin.pause();
   }
 }
