@@ -6,6 +6,8 @@ import { authenticateToken } from '../core/auth/index.ts';
 import type { Locale } from '../core/i18n/index.ts';
 import type { Actor } from '../core/kernel/actor.ts';
 import { OpError } from '../core/errors/index.ts';
+import { storeFailure } from '../core/store/failures.ts';
+import { jsonTextTooDeep, tooDeep } from '../core/kernel/jsonDepth.ts';
 import { runMcpStdio } from '../mcp/stdio.ts';
 import { runTerminalChat } from './terminal/index.ts';
 import { newcomerActor } from '../core/kernel/actor.ts';
@@ -349,6 +351,8 @@ const commands: Record<string, Command> = {
       return 2;
     }
     let input: unknown;
+    // Deeper nesting than any real input is refused as a sentence before anything walks it.
+    if (jsonTextTooDeep(text)) throw tooDeep();
     try {
       input = JSON.parse(text);
     } catch {
@@ -396,6 +400,8 @@ const commands: Record<string, Command> = {
  * a file is accepted as it is: its document is taken out of the result around it.
  */
 function documentText(text: string): string {
+  // Too deep to take apart here (it would overflow the stack): import_data refuses it in words.
+  if (jsonTextTooDeep(text)) return text;
   try {
     const parsed: unknown = JSON.parse(text);
     const saved = parsed as { filename?: unknown; document?: unknown } | null;
@@ -456,6 +462,13 @@ function reportError(error: unknown): number {
   ) {
     console.error(error.message);
     return 2;
+  }
+  // The database busy or in a conflict outside an op (opening it, finding the member): a sentence,
+  // not the SQL that waited.
+  const failure = storeFailure(error);
+  if (failure === 'busy' || failure === 'conflict') {
+    console.error(new OpError('unavailable', 'errors.busy').render(errorLocale));
+    return 1;
   }
   console.error(new OpError('internal').render(errorLocale));
   console.error(`  (${error instanceof Error ? error.message : String(error)})`);

@@ -3,6 +3,7 @@ import { serveStdio } from '@modelcontextprotocol/server/stdio';
 
 import type { Actor } from '../core/kernel/actor.ts';
 import type { Core } from '../core/kernel/core.ts';
+import { DrainingStdioTransport } from './drainingStdio.ts';
 import { noticeFor } from './notifications.ts';
 import { createExhaleMcpServer, subscribedUris } from './server.ts';
 
@@ -14,18 +15,22 @@ export interface McpStdioDeps {
 
 /**
  * Serves the same server over stdin/stdout (both protocol eras; the opening message picks one)
- * until stdin closes. Change events of the actor's household become resource notifications.
- * Nothing but protocol messages goes to stdout.
+ * until stdin closes and every request received has been answered (DrainingStdioTransport); the
+ * caller may then close the database. Change events of the actor's household become resource
+ * notifications. Nothing but protocol messages goes to stdout: while serving, console.log and
+ * console.info (knex's own logger among their users) write to stderr.
  */
 export async function runMcpStdio(deps: McpStdioDeps): Promise<void> {
   const { core, actor } = deps;
+  const restoreConsole = consoleToStderr();
   let pinned: McpServer | undefined;
+  const transport = new DrainingStdioTransport();
   const handle = serveStdio(
     (ctx) => {
       pinned = createExhaleMcpServer({ core, actor, era: ctx.era, connection: true });
       return pinned;
     },
-    { onerror: (error) => console.error('mcp stdio:', error.message) },
+    { transport, onerror: (error) => console.error('mcp stdio:', error.message) },
   );
   const unsubscribe = core.bus.subscribe((event) => {
     if (!pinned || event.householdId !== actor.householdId) return;
@@ -39,11 +44,22 @@ export async function runMcpStdio(deps: McpStdioDeps): Promise<void> {
     }
     if (notice.listChanged) void server.sendResourceListChanged().catch(() => undefined);
   });
-  const stdin = process.stdin;
-  await new Promise<void>((resolve) => {
-    stdin.once('end', resolve);
-    stdin.once('close', resolve);
-  });
-  unsubscribe();
-  await handle.close();
+  try {
+    await transport.closed;
+  } finally {
+    unsubscribe();
+    await handle.close();
+    restoreConsole();
+  }
+}
+
+/** Sends console.log and console.info to stderr until the returned function is called. */
+function consoleToStderr(): () => void {
+  const { log, info } = console;
+  console.log = console.error;
+  console.info = console.error;
+  return () => {
+    console.log = log;
+    console.info = info;
+  };
 }

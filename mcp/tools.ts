@@ -8,6 +8,7 @@ import type {
 
 import type { Actor } from '../core/kernel/actor.ts';
 import type { Core } from '../core/kernel/core.ts';
+import { jsonTooDeep, tooDeep } from '../core/kernel/jsonDepth.ts';
 import type { AnyOp } from '../core/kernel/op.ts';
 import { opsFor } from '../core/kernel/surface.ts';
 import { needsConfirmation, registerConfirmTool, runConfirmed } from './confirm.ts';
@@ -58,6 +59,8 @@ export function registerOpTools(
       async (args: unknown, ctx: ServerContext): Promise<CallToolResult | InputRequiredResult> => {
         const actor = actorFor(ctx);
         try {
+          // Refused before anything walks the arguments (a confirmation stores them as JSON).
+          if (jsonTooDeep(args)) throw tooDeep();
           if (needsConfirmation(op, actor, args))
             return await runConfirmed({ core, server }, op, actor, args, ctx);
           return successResult(

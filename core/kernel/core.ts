@@ -17,6 +17,7 @@ import { followPrivacy, privateOwnerOf } from '../store/privacy.ts';
 import { changeFingerprint } from './preview.ts';
 import { assertOffered, strictInputOf } from './surface.ts';
 import { parseInput } from './validation.ts';
+import { transactionWithRetry } from './retry.ts';
 
 export interface InvokeOptions {
   /** Run the op and roll back: the result and the changes it would make, nothing written. */
@@ -144,7 +145,7 @@ export class Core<C extends readonly AnyOp[] = readonly AnyOp[]> {
       db: Knex | Knex.Transaction,
     ): Promise<{ output: z.output<O>; tx: TrackedTx; household: Household | null }> => {
       const household = await this.loadHousehold(db, op as unknown as AnyOp, actor);
-      const tx = new TrackedTx(db);
+      const tx = new TrackedTx(db, this.db.dialect);
       const ctx: OpContext = {
         actor,
         household,
@@ -170,7 +171,7 @@ export class Core<C extends readonly AnyOp[] = readonly AnyOp[]> {
 
     let committed: { output: z.output<O>; changes: Change[]; audited: boolean } | undefined;
     try {
-      committed = await this.db.knex.transaction(async (trx) => {
+      committed = await transactionWithRetry(this.db, async (trx) => {
         const { output, tx, household } = await runOp(trx);
         if (dryRun) throw new DryRunRollback(output, tx.changes);
         if (

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { AMOUNT_PATTERN } from '../domain/schemas.ts';
 import { type Locale, t } from '../i18n/index.ts';
 import { type InputIssue, OpError } from '../errors/index.ts';
+import { jsonTooDeep, tooDeep } from './jsonDepth.ts';
 
 /** Patterns with a sentence of their own; zod reports a regex as its `/…/` text. */
 const PATTERN_KEYS = new Map<string, string>([[String(AMOUNT_PATTERN), 'errors.input.amount']]);
@@ -80,6 +81,8 @@ export function parseInput<S extends z.ZodType>(
   input: unknown,
   locale: Locale,
 ): z.output<S> {
+  // Before zod, which (like everything else that walks it) recurses once per level of nesting.
+  if (jsonTooDeep(input)) throw tooDeep();
   const result = schema.safeParse(input ?? {}, { error: errorMap(locale) });
   if (result.success) return result.data;
   const issues: InputIssue[] = result.error.issues.map((issue) => ({

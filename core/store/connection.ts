@@ -4,6 +4,7 @@ import path from 'node:path';
 import knex, { type Knex } from 'knex';
 
 import { migrationSource } from './migrations/index.ts';
+import { ImmediateSqliteClient } from './sqliteClient.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -41,10 +42,20 @@ export function openDatabase(options: DatabaseOptions): Database {
   }
   const filename = options.sqliteFile ?? ':memory:';
   if (filename !== ':memory:') mkdirSync(path.dirname(filename), { recursive: true });
+  // Several processes may share the file (the CLI while the server runs): WAL lets readers read
+  // while one writes, transactions take the write lock as they begin (ImmediateSqliteClient), and
+  // a writer waits up to busy_timeout for its turn.
   const k = knex({
-    client: 'sqlite3',
+    client: ImmediateSqliteClient,
     connection: { filename },
     useNullAsDefault: true,
+    // knex's default logger writes to stdout, which `exhale mcp` keeps for protocol messages only.
+    log: {
+      warn: (m: unknown) => console.error(String(m)),
+      error: (m: unknown) => console.error(String(m)),
+      deprecate: (m: unknown) => console.error(String(m)),
+      debug: (m: unknown) => console.error(String(m)),
+    },
     pool: {
       min: 1,
       max: 1,

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 
 import { OpError } from '../errors/index.ts';
+import type { Dialect } from './connection.ts';
 
 /** A stored row as the database returns it: text, numbers and nulls only (see the migration). */
 export type Row = Record<string, string | number | null>;
@@ -75,12 +76,24 @@ export function sameRow(a: Row | null, b: Row | null): boolean {
 /**
  * The only way ops write: every insert, update and delete goes through here inside the op's
  * transaction and is recorded with its before and after image. Reads use `from()`.
+ *
+ * Before-images are the rows as they were when *this* transaction changed them. On PostgreSQL
+ * (read committed) another transaction may change a row between our read and our write, so a
+ * write reads its before-image with `SELECT … FOR UPDATE`: the row is locked until commit, and
+ * the image is the latest committed version. SQLite needs no row locks: a write transaction
+ * holds the database's write lock from its start (`BEGIN IMMEDIATE`, see connection.ts).
  */
 export class TrackedTx {
   readonly changes: Change[] = [];
+  private readonly locking: boolean;
 
-  /** A transaction for writes; plain knex for reads, which run outside one. */
-  constructor(readonly trx: Knex | Knex.Transaction) {}
+  /** A transaction for writes; plain knex for reads, which run outside one (and lock nothing). */
+  constructor(
+    readonly trx: Knex | Knex.Transaction,
+    dialect: Dialect = 'sqlite',
+  ) {
+    this.locking = dialect === 'postgres' && trx.isTransaction === true;
+  }
 
   /**
    * A query builder for reads, typed by the row it reads (`from<AuditRow>('audit_entries')`), so
@@ -90,8 +103,28 @@ export class TrackedTx {
     return this.trx<T, T[]>(table);
   }
 
+  /**
+   * `query` with its rows of `table` locked until this transaction ends, when it is a write on a
+   * database with row locks (PostgreSQL); `query` itself otherwise. An op that reads a row to
+   * compute what it writes reads it through here, so no other writer changes it in between
+   * (`requireSubscription` does for the subscription an op acts on).
+   */
+  locked<TRecord extends object, TResult>(
+    query: Knex.QueryBuilder<TRecord, TResult>,
+    table: string,
+  ): Knex.QueryBuilder<TRecord, TResult> {
+    return this.locking ? query.forUpdate(table) : query;
+  }
+
   async get(table: TrackedTable, id: string): Promise<Row | null> {
     const row = (await this.trx(table).where({ id }).first()) as Row | undefined;
+    return row ? canonicalRow(row) : null;
+  }
+
+  /** The row as this transaction is about to change it, locked (see the class comment). */
+  private async getForWrite(table: TrackedTable, id: string): Promise<Row | null> {
+    const row = (await this.locked(this.trx(table).where({ id }), table).first()) as
+      Row | undefined;
     return row ? canonicalRow(row) : null;
   }
 
@@ -108,7 +141,7 @@ export class TrackedTx {
     id: string,
     patch: Record<string, string | number | null | undefined>,
   ): Promise<Row> {
-    const before = await this.get(table, id);
+    const before = await this.getForWrite(table, id);
     if (!before) throw new OpError('internal');
     const clean = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
     if (Object.keys(clean).length > 0) await this.trx(table).where({ id }).update(clean);
@@ -118,7 +151,7 @@ export class TrackedTx {
   }
 
   async remove(table: TrackedTable, id: string): Promise<Row | null> {
-    const before = await this.get(table, id);
+    const before = await this.getForWrite(table, id);
     if (!before) return null;
     await this.trx(table).where({ id }).delete();
     this.record(table, id, before, null);
@@ -127,7 +160,11 @@ export class TrackedTx {
 
   /** Removes every row matching `where`, each recorded, and returns how many. */
   async removeWhere(table: TrackedTable, where: Record<string, string | number>): Promise<number> {
-    const rows = (await this.trx(table).where(where).select('id')) as Array<{ id: string }>;
+    // Locked all at once in id order, so two transactions removing overlapping sets never deadlock.
+    const rows = (await this.locked(
+      this.trx(table).where(where).orderBy('id').select('id'),
+      table,
+    )) as Array<{ id: string }>;
     for (const row of rows) await this.remove(table, row.id);
     return rows.length;
   }
@@ -135,7 +172,8 @@ export class TrackedTx {
   /** Applies recorded changes backwards, refusing when a row is no longer as the change left it. */
   async revert(changes: readonly Change[]): Promise<void> {
     for (const change of [...changes].reverse()) {
-      const current = await this.get(change.table, change.id);
+      // Locked: a concurrent writer (or a second undo of the same entry) waits, then sees our result.
+      const current = await this.getForWrite(change.table, change.id);
       if (!sameRow(current, change.after)) {
         throw new OpError('undo_conflict', 'errors.undo_conflict', recordParams(change));
       }

@@ -91,6 +91,21 @@ describe('the exhale command', () => {
     expect(await count()).toBe(0);
   }, 60_000);
 
+  it('refuses JSON nested 5,000 deep, as its input or a --document file, with a sentence and exit code 2', async () => {
+    const deep = `{"notes":${'['.repeat(5_000)}${']'.repeat(5_000)}}`;
+    const input = await exhale(dir, 'op', 'create_subscription', deep);
+    expect(input.code).toBe(2);
+    expect(input.stderr).toContain('nests more than 64 levels');
+    const file = path.join(dir, 'deep.json');
+    await writeFile(
+      file,
+      `{"format":"exhale/1","subscriptions":${'['.repeat(5_000)}${']'.repeat(5_000)}}`,
+    );
+    const document = await exhale(dir, 'op', 'import_data', '--document', file);
+    expect(document.code).toBe(2);
+    expect(document.stderr).toContain('The file nests more than 64 levels');
+  }, 60_000);
+
   it("tells an op's error as a sentence with exit code 2", async () => {
     const run = await exhale(dir, 'op', 'create_subscription', '{"name":"Gym","amount":"10.999"}');
     expect(run.code).toBe(2);

@@ -1,10 +1,3 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-
-import knex from 'knex';
-
 import { type ChannelWork, startChannelWork } from '../../bot/channels.ts';
 import { createEdge } from '../../bot/http/app.ts';
 import type { FetchHandler } from '../../bot/http/fetchHandler.ts';
@@ -19,8 +12,9 @@ import type { ChatAssistant } from '../../core/chat/index.ts';
 import { memberActor, newcomerActor, type Actor } from '../../core/kernel/actor.ts';
 import { Core } from '../../core/kernel/core.ts';
 import { catalog } from '../../core/ops/catalog.ts';
-import { type Database, migrate, openDatabase } from '../../core/store/connection.ts';
+import type { Database } from '../../core/store/connection.ts';
 import { FakeTelegram, type TgUser } from '../fakes/telegramBotApi.ts';
+import { openSharedTestDatabase } from '../helpers/sharedDatabase.ts';
 import { openTestDatabase, TEST_NOW } from '../helpers/testCore.ts';
 
 /**
@@ -30,43 +24,8 @@ import { openTestDatabase, TEST_NOW } from '../helpers/testCore.ts';
 export async function openSharedDatabases(
   n: number,
 ): Promise<{ dbs: Database[]; close(): Promise<void> }> {
-  const url = process.env.EXHALE_TEST_DATABASE_URL;
-  if (!url) {
-    const dir = mkdtempSync(path.join(tmpdir(), 'exhale-bot-'));
-    const file = path.join(dir, 'exhale.sqlite');
-    const dbs = Array.from({ length: n }, () => openDatabase({ sqliteFile: file }));
-    const [first] = dbs;
-    if (first) await migrate(first);
-    return {
-      dbs,
-      close: async () => {
-        for (const db of dbs) await db.close();
-        rmSync(dir, { recursive: true, force: true });
-      },
-    };
-  }
-  const schema = `t_${randomBytes(6).toString('hex')}`;
-  const admin = knex({ client: 'pg', connection: url });
-  await admin.raw(`create schema ${schema}`);
-  const dbs: Database[] = Array.from({ length: n }, () => {
-    const k = knex({
-      client: 'pg',
-      connection: url,
-      searchPath: [schema],
-      pool: { min: 0, max: 4 },
-    });
-    return { knex: k, dialect: 'postgres' as const, close: () => k.destroy() };
-  });
-  const [first] = dbs;
-  if (first) await migrate(first);
-  return {
-    dbs,
-    close: async () => {
-      for (const db of dbs) await db.close();
-      await admin.raw(`drop schema ${schema} cascade`);
-      await admin.destroy();
-    },
-  };
+  const shared = await openSharedTestDatabase();
+  return { dbs: Array.from({ length: n }, () => shared.open()), close: () => shared.close() };
 }
 
 export interface BotProcess {

@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 import { Client } from '@modelcontextprotocol/client';
@@ -86,5 +88,47 @@ describe('exhale mcp over stdio', () => {
     await client.subscribeResource({ uri: 'exhale://household' });
     await client.callTool({ name: 'update_household', arguments: { name: 'Renamed home' } });
     await expect.poll(() => updated).toEqual(['exhale://household']);
+  });
+
+  it('answers every request still running when its input closes, and writes nothing but protocol messages to stdout', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const lines: string[] = [];
+    const stdout = createInterface({ input: child.stdout });
+    const initialized = new Promise<void>((resolve) => stdout.once('line', () => resolve()));
+    stdout.on('line', (line) => lines.push(line));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    const send = (message: object) => child.stdin.write(`${JSON.stringify(message)}\n`);
+    send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'stdio-test', version: '1' },
+      },
+    });
+    await initialized;
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    const ids = [2, 3, 4, 5, 6, 7];
+    for (const id of ids)
+      send({
+        jsonrpc: '2.0',
+        id,
+        method: 'tools/call',
+        params: {
+          name: id % 2 === 0 ? 'create_subscription' : 'list_subscriptions',
+          arguments: id % 2 === 0 ? { name: `Service ${id}`, amount: '1.00' } : {},
+        },
+      });
+    // The client is done writing while all six are still running.
+    child.stdin.end();
+    expect(await exited).toBe(0);
+    const messages = lines.map((line) => JSON.parse(line) as { jsonrpc?: string; id?: number });
+    expect(messages.every((m) => m.jsonrpc === '2.0')).toBe(true);
+    const answered = messages.flatMap((m) => (m.id === undefined ? [] : [m.id]));
+    expect(answered.sort()).toEqual([1, ...ids]);
   });
 });

@@ -76,6 +76,16 @@ describe.each(ERAS)('MCP tools (%s era)', (era) => {
     expect(create?.inputSchema.additionalProperties).toBe(false);
   });
 
+  it('answers tool arguments nested deeper than any real input with a sentence, not an internal error', async () => {
+    const client = await h.connect((await h.token('trusted')).token, era);
+    const document: unknown = JSON.parse(
+      `{"format":"exhale/1","x":${'['.repeat(200)}${']'.repeat(200)}}`,
+    );
+    const result = await client.callTool({ name: 'import_data', arguments: { document } });
+    expect(result.isError).toBe(true);
+    expect(JSON.stringify(result.content)).toContain('nests more than 64 levels');
+  });
+
   it('calls every tool and always answers with a result, never a protocol error', async () => {
     const client = await h.connect((await h.token('trusted')).token, era);
     await h.core.invoke('create_subscription', h.owner, {

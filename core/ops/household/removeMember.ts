@@ -27,7 +27,7 @@ export const removeMember = defineOp({
   ownerOnly: true,
   exclude: { mcp: 'Removing a person from the household is for the owner to do in person.' },
   async run(ctx, input) {
-    await requireOwned<Row>(ctx, 'members', 'member', input.id);
+    await requireOwned<Row>(ctx, 'members', 'member', input.id, { forUpdate: true });
     if (input.id === ctx.actor.memberId) throw new OpError('conflict', 'errors.cannot_remove_self');
     const heir = input.transfer_to ?? memberId(ctx);
     if (heir === input.id) throw new OpError('conflict', 'errors.cannot_remove_self');

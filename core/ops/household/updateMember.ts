@@ -37,7 +37,7 @@ export const updateMember = defineOp({
   idempotent: true,
   summarize: (_input, output) => ({ name: output.name }),
   async run(ctx, input) {
-    const target = await requireOwned<Row>(ctx, 'members', 'member', input.id);
+    const target = await requireOwned<Row>(ctx, 'members', 'member', input.id, { forUpdate: true });
     const self = ctx.actor.memberId === input.id;
     if (!self && ctx.actor.role !== 'owner') throw new OpError('forbidden', 'errors.owner_only');
     if (input.role !== undefined && input.role !== target.role) {

@@ -23,7 +23,7 @@ export const deleteTag = defineOp({
   effect: 'destructive',
   summarize: (_input, output) => ({ name: output.name }),
   async run(ctx, input) {
-    const tag = await requireOwned<Row>(ctx, 'tags', 'tag', input.id);
+    const tag = await requireOwned<Row>(ctx, 'tags', 'tag', input.id, { forUpdate: true });
     const untagged = await unlinkTag(ctx, input.id);
     await ctx.tx.remove('tags', input.id);
     return {

@@ -32,13 +32,15 @@ export const mergeCategories = defineOp({
   }),
   summaryVariant: (_input, output) => (output.merged.length === 1 ? 'one' : null),
   async run(ctx, input) {
-    const target = await requireOwned<Row>(ctx, 'categories', 'category', input.target_id);
+    const target = await requireOwned<Row>(ctx, 'categories', 'category', input.target_id, {
+      forUpdate: true,
+    });
     const sourceIds = [...new Set(input.source_ids)];
     if (sourceIds.includes(input.target_id))
       throw fieldError(ctx, 'source_ids', 'errors.organize.merge_into_itself');
     const sources: Row[] = [];
     for (const id of sourceIds)
-      sources.push(await requireOwned<Row>(ctx, 'categories', 'category', id));
+      sources.push(await requireOwned<Row>(ctx, 'categories', 'category', id, { forUpdate: true }));
     const moved = await reassignSubscriptions(ctx, 'category_id', sourceIds, input.target_id);
     for (const id of sourceIds) await ctx.tx.remove('categories', id);
     return {

@@ -22,7 +22,7 @@ export const renameTag = defineOp({
   idempotent: true,
   summarize: (_input, output) => ({ name: output.name }),
   async run(ctx, input) {
-    const current = await requireOwned<Row>(ctx, 'tags', 'tag', input.id);
+    const current = await requireOwned<Row>(ctx, 'tags', 'tag', input.id, { forUpdate: true });
     await assertNameFree(ctx, 'tags', input.name, input.id);
     const row = await applyPatch(ctx, 'tags', current, { name: input.name });
     return loadTag(ctx, row);

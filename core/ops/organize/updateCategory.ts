@@ -24,7 +24,9 @@ export const updateCategory = defineOp({
   idempotent: true,
   summarize: (_input, output) => ({ name: output.name }),
   async run(ctx, input) {
-    const current = await requireOwned<Row>(ctx, 'categories', 'category', input.id);
+    const current = await requireOwned<Row>(ctx, 'categories', 'category', input.id, {
+      forUpdate: true,
+    });
     if (input.name !== undefined) await assertNameFree(ctx, 'categories', input.name, input.id);
     const row = await applyPatch(ctx, 'categories', current, {
       name: input.name,

@@ -25,7 +25,9 @@ export const updatePaymentMethod = defineOp({
   idempotent: true,
   summarize: (_input, output) => ({ name: output.name }),
   async run(ctx, input) {
-    const current = await requireOwned<Row>(ctx, 'payment_methods', 'payment_method', input.id);
+    const current = await requireOwned<Row>(ctx, 'payment_methods', 'payment_method', input.id, {
+      forUpdate: true,
+    });
     if (input.name !== undefined)
       await assertNameFree(ctx, 'payment_methods', input.name, input.id);
     const row = await applyPatch(ctx, 'payment_methods', current, {

@@ -18,26 +18,38 @@ export function memberId(ctx: OpContext): string {
   return ctx.actor.memberId;
 }
 
-/** A subscription the actor may see, or "not found" (also for another member's private one). */
+/**
+ * A subscription the actor may see, or "not found" (also for another member's private one). In a
+ * write it is locked until commit (PostgreSQL): the op computes its changes from this row, and
+ * every op changing a subscription or its charges, prices, tags or shares reads it here first, so
+ * such writes to one subscription run one after another, each from the other's result.
+ */
 export async function requireSubscription(ctx: OpContext, id: string): Promise<SubscriptionRow> {
-  const row = await visibleSubscriptions(ctx.tx.trx, ctx.actor, household(ctx).id)
-    .andWhere('subscriptions.id', id)
-    .first();
+  const query = visibleSubscriptions(ctx.tx.trx, ctx.actor, household(ctx).id).andWhere(
+    'subscriptions.id',
+    id,
+  );
+  const row = await ctx.tx.locked(query, 'subscriptions').first();
   if (!row) throw notFound('subscription', id);
   return row;
 }
 
-/** A household-owned row (category, payment method, tag, member, invite, token) by id, or "not found". */
+/**
+ * A household-owned row (category, payment method, tag, member, invite, token) by id, or "not
+ * found". `forUpdate` when the op goes on to change this row from what it read: the row is then
+ * locked until commit (PostgreSQL). Rows only referred to (a category given to a subscription)
+ * are not locked, which keeps lock chains, and so deadlocks, short.
+ */
 export async function requireOwned<T>(
   ctx: OpContext,
   table: 'categories' | 'payment_methods' | 'tags' | 'members' | 'invites' | 'tokens',
   entity: EntityName,
   id: string,
+  options: { forUpdate?: boolean } = {},
 ): Promise<T> {
-  const row = (await ctx.tx
-    .from(table)
-    .where({ id, household_id: household(ctx).id })
-    .first()) as T | undefined;
+  const query = ctx.tx.from(table).where({ id, household_id: household(ctx).id });
+  const row = (await (options.forUpdate ? ctx.tx.locked(query, table) : query).first()) as
+    T | undefined;
   if (!row) throw notFound(entity, id);
   return row;
 }

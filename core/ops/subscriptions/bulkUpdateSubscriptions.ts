@@ -47,12 +47,17 @@ export const bulkUpdateSubscriptions = defineOp({
   summaryVariant: (input, output) => `${input.change.action}${output.changed === 1 ? '_one' : ''}`,
   async run(ctx, input) {
     const ids = [...new Set(input.ids)];
+    // Read and locked (PostgreSQL) in id order, so two bulk changes of overlapping sets never deadlock.
     const rows = await chunked(
-      ids,
+      [...ids].sort(),
       (part) =>
-        visibleSubscriptions(ctx.tx.trx, ctx.actor, household(ctx).id)
-          .whereIn('subscriptions.id', part)
-          .select('subscriptions.*') as Promise<SubscriptionRow[]>,
+        ctx.tx.locked(
+          visibleSubscriptions(ctx.tx.trx, ctx.actor, household(ctx).id)
+            .whereIn('subscriptions.id', part)
+            .orderBy('subscriptions.id')
+            .select('subscriptions.*'),
+          'subscriptions',
+        ) as Promise<SubscriptionRow[]>,
     );
     const byId = new Map(rows.map((r) => [r.id, r]));
     const missing = ids.find((id) => !byId.has(id));

@@ -18,7 +18,7 @@ export const revokeToken = defineOp({
   idempotent: true,
   summarize: (_input, output) => ({ name: output.name }),
   async run(ctx, input) {
-    const row = await requireOwned<TokenRow>(ctx, 'tokens', 'token', input.id);
+    const row = await requireOwned<TokenRow>(ctx, 'tokens', 'token', input.id, { forUpdate: true });
     if (ctx.actor.role !== 'owner' && row.member_id !== ctx.actor.memberId)
       throw notFound('token', input.id);
     if (row.revoked_at !== null) return { id: row.id, name: row.name, revoked_at: row.revoked_at };

@@ -1,5 +1,6 @@
 import { wallosSubscriptions } from '../../../imports/wallos.ts';
 import { OpError } from '../../../errors/index.ts';
+import { jsonTextTooDeep, jsonTooDeep, tooDeep } from '../../../kernel/jsonDepth.ts';
 import { EXHALE_FORMAT } from './document.ts';
 
 /** The largest file an import reads: 5 MB of JSON text. */
@@ -9,6 +10,9 @@ export type SourceFormat = 'exhale' | 'wallos';
 
 /** The document as parsed JSON: a text is size-checked and parsed; parsed JSON is size-checked as text. */
 export function readDocument(document: unknown): unknown {
+  // Nesting is bounded before anything walks the document (JSON.stringify would overflow the stack).
+  if (typeof document === 'string' ? jsonTextTooDeep(document) : jsonTooDeep(document))
+    throw tooDeep('errors.data.too_deep');
   const text = typeof document === 'string' ? document : (JSON.stringify(document) ?? '');
   if (Buffer.byteLength(text, 'utf8') > MAX_IMPORT_BYTES) {
     throw new OpError('too_large', 'errors.data.too_large', { max: '5 MB' });

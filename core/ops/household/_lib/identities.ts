@@ -1,6 +1,6 @@
 import { OpError } from '../../../errors/index.ts';
 import type { OpContext } from '../../../kernel/op.ts';
-import { isUniqueViolation } from '../../../store/errors.ts';
+import { isUniqueViolation } from '../../../store/failures.ts';
 import { identitiesOf, identityId, memberOfAccount } from '../../../store/repos/identities.ts';
 import { PLATFORMS, type Platform } from '../../../domain/schemas.ts';
 

@@ -70,7 +70,7 @@ export async function deleteReassigning(
   reassignTo: string | null,
 ): Promise<Deleted> {
   const { table, column } = DELETABLE[entity];
-  const row = await requireOwned<Row>(ctx, table, entity, id);
+  const row = await requireOwned<Row>(ctx, table, entity, id, { forUpdate: true });
   let target: Row | null = null;
   if (reassignTo !== null) {
     if (reassignTo === id)

@@ -46,6 +46,18 @@ describe('import_data (Exhale format)', () => {
   });
   afterEach(async () => h.close());
 
+  it('refuses a document nested 5,000 deep, as text or already parsed, with a sentence and nothing imported', async () => {
+    const deep = `{"format":"exhale/1","subscriptions":[${'['.repeat(5_000)}${']'.repeat(5_000)}]}`;
+    for (const document of [deep, JSON.parse(deep) as unknown]) {
+      const error = await failure(h.core.invoke('import_data', h.owner, { document }));
+      expect(error.code).toBe('invalid_input');
+      expect(error.render('en')).toMatch(/nest|level/i);
+    }
+    const text = await failure(h.core.invoke('import_data', h.owner, { document: deep }));
+    expect(text).toMatchObject({ key: 'errors.data.too_deep', params: { max: 64 } });
+    expect((await h.core.invoke('list_subscriptions', h.owner, {})).output.total).toBe(0);
+  });
+
   it('round-trips: export, import into a fresh household, export again gives the same subscriptions', async () => {
     const source = await createTestHousehold();
     try {
