@@ -1,0 +1,19 @@
+import { fold } from './dates.ts';
+
+/**
+ * Words that mark a statement line as not a booked transaction, in the languages we read:
+ * pending (not booked yet) and opening/closing balance lines.
+ */
+
+const PENDING =
+  /\b(pending|vorgemerkt|pendiente|en attente|in behandeling|in afwachting|reserviert|prenotato|pendente|autorizacion|authori[sz]ation)\b/;
+const BALANCE =
+  /\b(saldo (iniziale|finale|inicial|final|anterior|precedente|vorheriger|alt|neu)|opening balance|closing balance|balance (brought|carried) forward|anfangssaldo|endsaldo|kontostand (alt|neu)|solde (initial|final|precedent|nouveau|crediteur|debiteur)|nouveau solde|ancien solde|likutis|apyvarta|beginsaldo|eindsaldo|nieuw saldo|oud saldo)\b/;
+
+export function isPendingText(text: string): boolean {
+  return PENDING.test(fold(text));
+}
+
+export function isBalanceLine(text: string): boolean {
+  return BALANCE.test(fold(text));
+}
