@@ -72,7 +72,12 @@ export function parseAmount(cell: string, mark: DecimalMark): number | null {
   digits = digits.split(thousands).join('');
   const parts = digits.split(decimal);
   if (parts.length > 2) return null;
-  const [whole = '', fraction = ''] = parts;
+  const [whole = '', longFraction = ''] = parts;
+  // "-3.77000": zeros past the fourth decimal say nothing.
+  const fraction =
+    longFraction.length > 4 && /^0+$/.test(longFraction.slice(4))
+      ? longFraction.slice(0, 4)
+      : longFraction;
   if (whole === '' || !/^\d+$/.test(whole) || !/^\d*$/.test(fraction) || fraction.length > 4)
     return null;
   const value = Number(whole) * AMOUNT_SCALE + Number(fraction.padEnd(4, '0'));

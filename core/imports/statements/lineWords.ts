@@ -8,7 +8,7 @@ import { fold } from './dates.ts';
 const PENDING =
   /\b(pending|vorgemerkt|pendiente|en attente|in behandeling|in afwachting|reserviert|prenotato|pendente|autorizacion|authori[sz]ation)\b/;
 const BALANCE =
-  /\b(saldo (iniziale|finale|inicial|final|anterior|precedente|vorheriger|alt|neu)|opening balance|closing balance|balance (brought|carried) forward|anfangssaldo|endsaldo|kontostand (alt|neu)|solde (initial|final|precedent|nouveau|crediteur|debiteur)|nouveau solde|ancien solde|likutis|apyvarta|beginsaldo|eindsaldo|nieuw saldo|oud saldo)\b/;
+  /\b(saldo (iniziale|finale|inicial|final|anterior|precedente|vorheriger|alt|neu)|opening balance|closing balance|previous balance|new balance|last month.?s balance|balance (brought|carried) forward|anfangssaldo|endsaldo|kontostand (alt|neu)|solde (initial|final|precedent|nouveau|crediteur|debiteur)|nouveau solde|ancien solde|likutis|apyvarta|beginsaldo|eindsaldo|nieuw saldo|oud saldo)\b/;
 
 export function isPendingText(text: string): boolean {
   return PENDING.test(fold(text));
