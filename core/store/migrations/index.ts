@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import * as initial from './202611300001_initial.ts';
 import * as reminders from './202611300002_reminders.ts';
 import * as assistant from './202611300003_assistant.ts';
+import * as statementImports from './202612010001_statement_imports.ts';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -14,6 +15,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['202611300001_initial', initial],
   ['202611300002_reminders', reminders],
   ['202611300003_assistant', assistant],
+  ['202612010001_statement_imports', statementImports],
 ];
 
 /** A knex migration source over the list above, so migrations work the same from source and tests. */
