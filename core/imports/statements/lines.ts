@@ -1,5 +1,5 @@
 import { type DecimalMark, parseAmount } from './amounts.ts';
-import { fold, monthOfName, parseDate } from './dates.ts';
+import { type DateOrder, dateOrderOf, fold, monthOfName, parseDate } from './dates.ts';
 import { isBalanceLine } from './lineWords.ts';
 import { mostCommon } from './csv.ts';
 import type { ReadStatement, StatementTransaction } from './types.ts';
@@ -19,7 +19,7 @@ const CURRENCY_WORD = /^(EUR|USD|GBP|CHF|SEK|NOK|DKK|PLN|CZK|HUF|ZAR|CAD|AUD|SGD
 const AMOUNT_AT_END =
   /(?:^|\s)(\([\d.,']+[.,]\d{2}\)|[-+]?(?:€|\$|£|EUR|USD|GBP)?\s?[-+]?\d{1,3}(?:[.,'\u00a0 ]\d{3})*[.,]\d{2}|[-+]?\d+[.,]\d{2})(?:\s*(-|\+|CR|DR|Cr|Dr|Af|Bij|AF|BIJ|H|S))?\s*$/;
 const DATE_AT_START =
-  /^\s*(\d{4}-\d{2}-\d{2}|\d{1,2}[./-]\d{1,2}(?:[./-]\d{2,4})?\.?|\d{1,2}\.?\s+[A-Za-zéûäö]{3,9}\.?(?:\s+\d{4})?)(?=\s)/;
+  /^\s*(\d{4}-\d{2}-\d{2}|\d{1,2}\s*[./-]\s*\d{1,2}(?:[./-]\d{2,4})?\.?|\d{1,2}\.?\s+[A-Za-zéûäö]{3,9}\.?(?:\s+\d{4})?)(?=\s)/;
 const CREDIT_WORDS =
   /\b(cr[ée]dit|credit|gutschrift|haben|bij|deposits?|paid in|money in|abono|haber|accrediti|entrate)\b/i;
 const DEBIT_WORDS =
@@ -30,20 +30,22 @@ interface Heading {
   debit: number;
 }
 
-function statementDate(text: string): string | null {
+function statementDate(text: string, order: DateOrder): string | null {
   let latest: string | null = null;
   const full =
-    /\b(\d{1,2}[./-]\d{1,2}[./-]\d{4}|\d{4}-\d{2}-\d{2}|\d{1,2}\s+[A-Za-zéû]{3,9}\s+\d{4})\b/g;
+    /\b(\d{1,2}[./-]\d{1,2}[./-]\d{4}|\d{4}-\d{2}-\d{2}|\d{1,2}\s+[A-Za-zéû]{3,9}\s+\d{4}|[A-Z][a-z]{2,8}\s+\d{1,2},\s+\d{4})\b/g;
   for (const m of text.matchAll(full)) {
-    const d = parseDate(m[1] ?? '', 'dmy');
+    const d = parseDate(m[1] ?? '', order);
     if (d && (!latest || d > latest)) latest = d;
   }
   return latest;
 }
 
 /** The date cell with the statement's year filled in when it has none. */
-function dateWithYear(cell: string, anchor: string | null): string | null {
-  const full = parseDate(cell, 'dmy');
+function dateWithYear(raw: string, anchor: string | null, order: DateOrder): string | null {
+  // "07  /  07": text extraction spreads some dates out.
+  const cell = raw.replace(/\s*([./-])\s*/g, '$1');
+  const full = parseDate(cell, order);
   if (full) return full;
   if (!anchor) return null;
   const year = Number(anchor.slice(0, 4));
@@ -52,8 +54,8 @@ function dateWithYear(cell: string, anchor: string | null): string | null {
   let month: number | null;
   const numeric = /^(\d{1,2})[./-](\d{1,2})\.?$/.exec(cell.trim());
   if (numeric) {
-    day = Number(numeric[1]);
-    month = Number(numeric[2]);
+    day = Number(order === 'dmy' ? numeric[1] : numeric[2]);
+    month = Number(order === 'dmy' ? numeric[2] : numeric[1]);
   } else {
     const named = /^(\d{1,2})\.?\s+([\p{L}]{3,9})\.?$/u.exec(cell.trim());
     if (!named) return null;
@@ -72,7 +74,14 @@ export function readLines(text: string, format: 'pdf' | 'text' = 'text'): ReadSt
     skipped: { pending: 0, balance: 0, unreadable: 0 },
     currency: null,
   };
-  const anchor = statementDate(text);
+  // Day or month first, decided from the dates that start lines, as for a CSV column.
+  const order = dateOrderOf(
+    text.split(/\r\n|\r|\n/).flatMap((l) => {
+      const m = DATE_AT_START.exec(l)?.[1];
+      return m ? [/^\d{1,2}[./-]\d{1,2}\.?$/.test(m) ? `${m.replace(/\.$/, '')}/2000` : m] : [];
+    }),
+  );
+  const anchor = statementDate(text, order);
   const mark: DecimalMark =
     (text.match(/\d,\d{2}\b/g) ?? []).length > (text.match(/\d\.\d{2}\b/g) ?? []).length
       ? ','
@@ -106,7 +115,7 @@ export function readLines(text: string, format: 'pdf' | 'text' = 'text'): ReadSt
       } else last = null;
       continue;
     }
-    const when = dateWithYear(date[1] ?? '', anchor);
+    const when = dateWithYear(date[1] ?? '', anchor, order);
     const value = parseAmount((amount[1] ?? '').replace(/[€$£]|EUR|USD|GBP/g, ''), mark);
     if (!when || value === null) {
       last = null;
@@ -115,7 +124,8 @@ export function readLines(text: string, format: 'pdf' | 'text' = 'text'): ReadSt
     let rest = line.slice(date.index + date[0].length, amount.index).trim();
     // A second date (booking or value date) right after the first.
     const second = DATE_AT_START.exec(rest);
-    if (second && dateWithYear(second[1] ?? '', anchor)) rest = rest.slice(second[0].length).trim();
+    if (second && dateWithYear(second[1] ?? '', anchor, order))
+      rest = rest.slice(second[0].length).trim();
     const words = rest.split(/\s{2,}/).filter((w) => w !== '' && !CURRENCY_WORD.test(w));
     const description = words.join(' ');
     if (isBalanceLine(description)) {
@@ -126,13 +136,10 @@ export function readLines(text: string, format: 'pdf' | 'text' = 'text'): ReadSt
     const signWord = fold(amount[2] ?? '');
     const end = amount.index + amount[0].trimEnd().length;
     let sign: 1 | -1 = -1;
-    if (value < 0 || ['-', 'dr', 'af', 's'].includes(signWord)) sign = -1;
     // "(412.16)": the accounting way of writing the other direction, a payment on a card statement.
-    else if (
-      (amount[1] ?? '').startsWith('(') ||
-      (amount[1] ?? '').startsWith('+') ||
-      ['+', 'cr', 'bij', 'h'].includes(signWord)
-    )
+    if ((amount[1] ?? '').startsWith('(')) sign = 1;
+    else if (value < 0 || ['-', 'dr', 'af', 's'].includes(signWord)) sign = -1;
+    else if ((amount[1] ?? '').startsWith('+') || ['+', 'cr', 'bij', 'h'].includes(signWord))
       sign = 1;
     else if (heading && Math.abs(end - heading.credit) < Math.abs(end - heading.debit)) sign = 1;
     last = {

@@ -32,12 +32,12 @@ export async function pdfText(bytes: Uint8Array): Promise<string> {
         if (!('str' in item) || item.str.trim() === '') continue;
         items.push({ str: item.str, x: item.transform[4] ?? 0, y: item.transform[5] ?? 0 });
       }
-      // Rows: items within 2 points of height share a line; top of the page first.
+      // Rows: items within 3 points of height share a line; top of the page first.
       items.sort((a, b) => b.y - a.y || a.x - b.x);
       const rows: TextItem[][] = [];
       for (const item of items) {
         const row = rows.at(-1);
-        if (row && Math.abs((row[0]?.y ?? 0) - item.y) <= 2) row.push(item);
+        if (row && Math.abs((row[0]?.y ?? 0) - item.y) <= 3) row.push(item);
         else rows.push([item]);
       }
       pages.push(
