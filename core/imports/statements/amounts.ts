@@ -59,7 +59,18 @@ export function decimalMarkOf(cells: readonly string[]): DecimalMark {
 }
 
 /** The cell as a signed integer in ten-thousandths, or null when it is not an amount. */
+const PLAIN = {
+  '.': /^(-?)(\d{1,15})(?:\.(\d{1,4}))?$/,
+  ',': /^(-?)(\d{1,15})(?:,(\d{1,4}))?$/,
+} as const;
+
 export function parseAmount(cell: string, mark: DecimalMark): number | null {
+  // Most cells are plain ("-15.99", "23,50"): read those without the general clean-up.
+  const plain = PLAIN[mark].exec(cell);
+  if (plain) {
+    const value = Number(plain[2]) * AMOUNT_SCALE + Number((plain[3] ?? '').padEnd(4, '0'));
+    if (Number.isSafeInteger(value)) return plain[1] === '-' && value !== 0 ? -value : value;
+  }
   const c = core(cell);
   if (!c) return null;
   let digits = c.digits.replace(/'/g, '');

