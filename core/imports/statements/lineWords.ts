@@ -8,7 +8,7 @@ import { fold } from './dates.ts';
 const PENDING =
   /\b(pending|vorgemerkt|pendiente|en attente|in behandeling|in afwachting|reserviert|prenotato|pendente|autorizacion|authori[sz]ation)\b/;
 const BALANCE =
-  /\b(saldo (iniziale|finale|inicial|final|anterior|precedente|vorheriger|alt|neu)|opening balance|closing balance|previous balance|new balance|last month.?s balance|balance (brought|carried) forward|anfangssaldo|endsaldo|kontostand (alt|neu)|solde (initial|final|precedent|nouveau|crediteur|debiteur)|nouveau solde|ancien solde|likutis|apyvarta|beginsaldo|eindsaldo|nieuw saldo|oud saldo)\b/;
+  /\b(saldo (iniziale|finale|inicial|final|anterior|precedente|vorheriger|alt|neu)|opening balance|closing balance|previous balance|new balance|saldo letzte abrechnung|neuer saldo|alter saldo|last month.?s balance|balance (brought|carried) forward|anfangssaldo|endsaldo|kontostand (alt|neu)|solde (initial|final|precedent|nouveau|crediteur|debiteur)|nouveau solde|ancien solde|likutis|apyvarta|beginsaldo|eindsaldo|nieuw saldo|oud saldo)\b/;
 
 /** Lower case first (cheap); accents folded only for text that has any (NFD is costly per row). */
 function matches(pattern: RegExp, text: string): boolean {

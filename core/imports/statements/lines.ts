@@ -82,10 +82,15 @@ export function readLines(text: string, format: 'pdf' | 'text' = 'text'): ReadSt
     }),
   );
   const anchor = statementDate(text, order);
-  const mark: DecimalMark =
-    (text.match(/\d,\d{2}\b/g) ?? []).length > (text.match(/\d\.\d{2}\b/g) ?? []).length
-      ? ','
-      : '.';
+  // The decimal mark of the amounts that end lines (dates like 22.01.21 would mislead a count over the whole text).
+  let commas = 0;
+  let points = 0;
+  for (const line of text.split(/\r\n|\r|\n/)) {
+    const m = AMOUNT_AT_END.exec(line)?.[1] ?? '';
+    if (/,\d{2}\)?$/.test(m)) commas++;
+    else if (/\.\d{2}\)?$/.test(m)) points++;
+  }
+  const mark: DecimalMark = commas > points ? ',' : '.';
   const currency = mostCommon(
     (text.match(/\b(EUR|USD|GBP|CHF|SEK|PLN|CZK|HUF|SGD|CAD|AUD)\b|[€£]/g) ?? []).map((c) =>
       c === '€' ? 'EUR' : c === '£' ? 'GBP' : c,
