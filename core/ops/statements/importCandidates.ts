@@ -5,6 +5,7 @@ import { defineOp, type OpContext } from '../../kernel/op.ts';
 import type { SubscriptionRow } from '../../store/repos/subscriptions.ts';
 import { household, nowIso } from '../shared/context.ts';
 import { resolveOwner } from '../subscriptions/_lib/fields.ts';
+import { recordPriceChange } from '../subscriptions/_lib/priceHistory.ts';
 import { Id } from '../../domain/schemas.ts';
 import { analyseStatement, type Candidate } from './_lib/analyse.ts';
 import { StatementInput } from './_lib/document.ts';
@@ -67,28 +68,22 @@ async function create(ctx: OpContext, c: Candidate, owner: string): Promise<stri
   return id;
 }
 
-/** A tracked subscription charged at another price: the new price from the day it was first charged. */
+/**
+ * A tracked subscription charged at another price: the new price from the first of the latest
+ * charges at it, put into the price history as update_subscription does (a chain of changes).
+ */
 async function changePrice(ctx: OpContext, c: Candidate, tracked: SubscriptionRow): Promise<void> {
-  const hh = household(ctx);
-  const now = nowIso(ctx);
-  const newMinor = c.amountMinor;
-  // The first of the latest charges at the new price.
   const charges = c.detected.charges;
   let i = charges.length - 1;
   while (i > 0 && charges[i - 1]?.amount === charges[i]?.amount) i--;
   const since = charges[i]?.date ?? c.view.last_charge;
   const effective = since < tracked.first_charge_date ? tracked.first_charge_date : since;
-  await ctx.tx.update('subscriptions', tracked.id, { amount_minor: newMinor, updated_at: now });
-  await ctx.tx.insert('price_changes', {
-    id: ctx.newId('pc'),
-    household_id: hh.id,
-    subscription_id: tracked.id,
-    effective_date: effective,
-    old_amount_minor: Number(tracked.amount_minor),
-    new_amount_minor: newMinor,
-    currency: tracked.currency,
-    created_at: now,
-  });
+  const amount = await recordPriceChange(ctx, tracked, c.amountMinor, effective);
+  if (amount !== tracked.amount_minor)
+    await ctx.tx.update('subscriptions', tracked.id, {
+      amount_minor: amount,
+      updated_at: nowIso(ctx),
+    });
 }
 
 export const importCandidates = defineOp({
