@@ -6,6 +6,7 @@ import { dataOps } from './data/index.ts';
 import { householdOps } from './household/index.ts';
 import { insightsOps } from './insights/index.ts';
 import { organizeOps } from './organize/index.ts';
+import { statementOps } from './statements/index.ts';
 import { subscriptionOps } from './subscriptions/index.ts';
 import { tokenOps } from './tokens/index.ts';
 
@@ -22,6 +23,7 @@ export const catalog = [
   ...insightsOps,
   ...activityOps,
   ...dataOps,
+  ...statementOps,
   ...tokenOps,
   ...assistantOps,
 ] as const satisfies readonly AnyOp[];

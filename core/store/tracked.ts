@@ -23,6 +23,7 @@ export const TRACKED_TABLES = [
   'fx_rates',
   'tokens',
   'assistant_settings',
+  'statement_imports',
 ] as const;
 export type TrackedTable = (typeof TRACKED_TABLES)[number];
 

@@ -123,10 +123,30 @@ export const WRITE_SAMPLES: Record<string, (s: Seed) => Sample | Promise<Sample>
       },
     },
   }),
+  import_candidates: () => ({
+    input: {
+      file_name: 'statement.csv',
+      content: SAMPLE_STATEMENT,
+      candidates: ['disney-plus:month:1'],
+    },
+  }),
 };
+
+/** A small bank CSV with one monthly subscription (Disney Plus) among other spending. */
+export const SAMPLE_STATEMENT = [
+  'Date,Description,Amount',
+  '2025-11-03,DISNEY PLUS 20001,-8.99',
+  '2025-11-12,LIDL DANKT 0391,-23.50',
+  '2025-12-03,DISNEY PLUS 20002,-8.99',
+  '2025-12-20,IKEA 4411,-120.00',
+  '2026-01-05,DISNEY PLUS 20003,-8.99',
+  '2026-01-27,ACME GMBH GEHALT,2500.00',
+  '2026-02-03,DISNEY PLUS 20004,-8.99',
+].join('\n');
 
 /** Valid inputs for read ops that have required fields (the others are called with `{}`). */
 export const READ_SAMPLES: Record<string, (s: Seed) => unknown> = {
+  read_statement: () => ({ file_name: 'statement.csv', content: SAMPLE_STATEMENT }),
   get_subscription: (s) => ({ id: s.netflix }),
   list_subscriptions: (s) => ({
     category_id: s.streaming,

@@ -5,6 +5,7 @@ import * as reminders from './202611300002_reminders.ts';
 import * as assistant from './202611300003_assistant.ts';
 import * as pendingChanges from './202612010001_pending_changes.ts';
 import * as memberIdentities from './202612010002_member_identities.ts';
+import * as statementImports from './202612010003_statement_imports.ts';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -18,6 +19,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['202611300003_assistant', assistant],
   ['202612010001_pending_changes', pendingChanges],
   ['202612010002_member_identities', memberIdentities],
+  ['202612010003_statement_imports', statementImports],
 ];
 
 /** A knex migration source over the list above, so migrations work the same from source and tests. */

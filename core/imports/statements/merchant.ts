@@ -1,0 +1,157 @@
+import { fold } from './dates.ts';
+
+/**
+ * The merchant a statement line is about, as a key that is the same on every line of one
+ * subscription: "PAYPAL *NETFLIX 4029357733", "NETFLIX.COM 866-579-7172 CA" and "Netflix
+ * Amsterdam NL" are all "netflix". Accents and case are folded; payment processors' prefixes
+ * (PayPal, Square, SumUp, Zettle, Apple, Google…), banks' booking words (SEPA direct debit, card
+ * payment), card numbers, dates, times, reference numbers (any token with a digit), web suffixes,
+ * and city and country names at the end are removed; the key is the first two words left.
+ */
+
+const PREFIXES =
+  /^(paypal|pp|sq|sumup|zettle|izettle|sp|tst|apl|apple|google|goog|amzn|pos|ec|cb|crv|vir|prlv|sepa|carte|card|visa|mc|dd|bg|fe|og|ls|bl|ccd|ach|debit|lastschrift|folgelastschrift|erstlastschrift|basislastschrift|kartenzahlung|kartenumsatz|abbuchung|einzugsermachtigung|dauerauftrag|domiciliacion|recibo|compra|pago|adeudo|betaalautomaat|incasso|machtiging|prelevement|paiement|achat|addebito|pagamento|platba|inkaso|purchase|payment|recurring|direct|to|from|transfer|sepa-basislastschrift|sepa-lastschrift)\b[\s*:./-]*/;
+
+/** City and country words that banks append to card lines; removed only after the first word. */
+const PLACES = new Set([
+  'london',
+  'dublin',
+  'amsterdam',
+  'berlin',
+  'munchen',
+  'hamburg',
+  'paris',
+  'madrid',
+  'barcelona',
+  'wien',
+  'vienna',
+  'milano',
+  'roma',
+  'lisboa',
+  'stockholm',
+  'warszawa',
+  'praha',
+  'budapest',
+  'luxembourg',
+  'lux',
+  'cork',
+  'sydney',
+  'new',
+  'york',
+  'san',
+  'francisco',
+  'los',
+  'gatos',
+  'cupertino',
+  'seattle',
+  'itunes.com',
+  'help',
+  'bill',
+  'billing',
+  'gbr',
+  'uk',
+  'gb',
+  'irl',
+  'ie',
+  'nld',
+  'nl',
+  'deu',
+  'de',
+  'fra',
+  'fr',
+  'esp',
+  'es',
+  'ita',
+  'it',
+  'usa',
+  'us',
+  'ca',
+  'au',
+  'aus',
+  'at',
+  'aut',
+  'be',
+  'bel',
+  'ch',
+  'che',
+  'se',
+  'swe',
+  'pl',
+  'pol',
+  'cz',
+  'cze',
+  'hu',
+  'hun',
+  'pt',
+  'prt',
+  'lu',
+  'eu',
+  'int',
+  'www',
+  'com',
+]);
+
+const STOP = new Set([
+  'the',
+  'and',
+  'der',
+  'die',
+  'das',
+  'de',
+  'la',
+  'el',
+  'le',
+  'gmbh',
+  'ag',
+  'ltd',
+  'limited',
+  'inc',
+  'llc',
+  'sa',
+  'sl',
+  'bv',
+  'b.v',
+  'nv',
+  'srl',
+  'spa',
+  'sarl',
+  'sas',
+  'ab',
+  'as',
+  'oy',
+  'kg',
+  'co',
+]);
+
+export function merchantKey(text: string): string {
+  let s = fold(text)
+    .replace(/https?:\/\//g, '')
+    .replace(/\b(www\.)/g, '')
+    // "netflix.com", "spotify.se/help": keep the name before the web suffix.
+    .replace(
+      /([a-z0-9])\.(com|net|org|co\.uk|co|io|tv|de|es|fr|nl|se|it|eu|uk|ie|be|at|ch|pl|cz|app)\b(\/\S*)?/g,
+      '$1',
+    )
+    .replace(/[*#_|/\\()[\]{}"'`,;:+=]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  for (let i = 0; i < 4; i++) {
+    const next = s.replace(PREFIXES, '').trim();
+    if (next === s) break;
+    s = next;
+  }
+  const words = s
+    .split(' ')
+    .map((w) => w.replace(/^[.-]+|[.-]+$/g, ''))
+    .filter((w) => w !== '' && !/\d/.test(w) && !STOP.has(w));
+  const kept = words.filter((w, i) => i === 0 || !PLACES.has(w));
+  return kept.slice(0, 2).join(' ');
+}
+
+/** A person-facing name for a key: "netflix" → "Netflix", "amazon prime" → "Amazon Prime". */
+export function displayName(key: string): string {
+  return key
+    .split(' ')
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join(' ');
+}

@@ -1,0 +1,74 @@
+import { OpError } from '../../errors/index.ts';
+import { readCsv } from './csv.ts';
+import { decodeStatement } from './encoding.ts';
+import { readLines } from './lines.ts';
+import { looksLikeOfx, readOfx } from './ofx.ts';
+import { pdfText } from './pdf.ts';
+import type { ReadStatement } from './types.ts';
+
+/**
+ * One statement file to transactions, whatever its format: OFX/QFX by its header, PDF by its
+ * magic bytes (its text then goes through the line reader), else text: CSV first, and the line
+ * reader when no CSV columns are found (pdftotext output, a pasted statement, later OCR text).
+ * Limits are checked before any parsing, so an oversized file costs nothing; each is refused
+ * with an OpError whose text says which limit and, for an unreadable file, which formats work.
+ */
+
+export const STATEMENT_LIMITS = {
+  bytes: 20 * 1024 * 1024,
+  rows: 100_000,
+  lineChars: 1024 * 1024,
+} as const;
+
+/** The formats a person can send, as the unreadable-file sentence lists them. */
+const FORMATS = 'CSV, OFX/QFX, PDF (with text)';
+
+function checkText(text: string): void {
+  let lines = 0;
+  let start = 0;
+  for (let i = text.indexOf('\n'); ; i = text.indexOf('\n', start)) {
+    const end = i === -1 ? text.length : i;
+    if (end - start > STATEMENT_LIMITS.lineChars)
+      throw new OpError('too_large', 'errors.statements.line_too_long', { max: '1 MB' });
+    if (end > start + 1 || (end > start && text[start] !== '\r')) lines++;
+    if (i === -1) break;
+    start = i + 1;
+  }
+  // A header and a preamble come on top of the rows.
+  if (lines > STATEMENT_LIMITS.rows + 50)
+    throw new OpError('too_large', 'errors.statements.too_many_rows', { max: '100,000' });
+}
+
+function unreadable(): OpError {
+  return new OpError('invalid_input', 'errors.statements.unreadable', { formats: FORMATS });
+}
+
+export async function readStatementFile(
+  bytes: Uint8Array,
+): Promise<ReadStatement & { encoding: string }> {
+  if (bytes.length > STATEMENT_LIMITS.bytes)
+    throw new OpError('too_large', 'errors.statements.too_large', { max: '20 MB' });
+  if (bytes.length === 0) throw unreadable();
+  if (bytes[0] === 0x25 && bytes[1] === 0x50 && bytes[2] === 0x44 && bytes[3] === 0x46) {
+    let text: string;
+    try {
+      text = await pdfText(bytes);
+    } catch {
+      throw unreadable();
+    }
+    checkText(text);
+    const read = readLines(text, 'pdf');
+    if (read.transactions.length === 0) throw unreadable();
+    return { ...read, encoding: 'pdf' };
+  }
+  // Text: a NUL byte means a binary file (a photo, a spreadsheet) that no text reader can use.
+  if (bytes.subarray(0, 8192).includes(0) && !(bytes[0] === 0xff || bytes[0] === 0xfe))
+    throw unreadable();
+  const { text, encoding } = decodeStatement(bytes);
+  checkText(text);
+  const read = looksLikeOfx(text) ? readOfx(text) : readCsv(text);
+  if (read.transactions.length > 0 || read.format === 'ofx') return { ...read, encoding };
+  const lines = readLines(text, 'text');
+  if (lines.transactions.length === 0) throw unreadable();
+  return { ...lines, encoding };
+}

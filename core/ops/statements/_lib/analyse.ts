@@ -1,0 +1,214 @@
+import { minorUnits } from '../../../domain/currencies.ts';
+import { occurrencesBetween } from '../../../domain/cycles.ts';
+import { formatAmount } from '../../../domain/money.ts';
+import { t } from '../../../i18n/index.ts';
+import {
+  type DetectedSubscription,
+  detectSubscriptions,
+  type Reason,
+} from '../../../imports/statements/detect.ts';
+import { merchantKey } from '../../../imports/statements/merchant.ts';
+import { readStatementFile } from '../../../imports/statements/read.ts';
+import type { StatementTransaction } from '../../../imports/statements/types.ts';
+import type { OpContext } from '../../../kernel/op.ts';
+import { type SubscriptionRow, visibleSubscriptions } from '../../../store/repos/subscriptions.ts';
+import { household } from '../../shared/context.ts';
+import { fingerprintOf, statementBytes } from './document.ts';
+import type { CandidateView, StatementSummary } from './schemas.ts';
+
+/** A candidate with what import_candidates needs to write it, in minor units. */
+export interface Candidate {
+  view: CandidateView;
+  detected: DetectedSubscription;
+  amountMinor: number;
+  steps: Array<{ date: string; oldMinor: number; newMinor: number }>;
+  tracked: SubscriptionRow | null;
+}
+
+export interface Analysis {
+  summary: StatementSummary;
+  candidates: Candidate[];
+  transactions: number;
+}
+
+/** Ten-thousandths to the currency's minor units, rounding half away from zero. */
+export function toMinorUnits(scaled: number, currency: string): number {
+  const factor = 10 ** (4 - minorUnits(currency));
+  return Math.sign(scaled) * Math.round(Math.abs(scaled) / factor);
+}
+
+const money = (scaled: number, currency: string) =>
+  formatAmount(toMinorUnits(scaled, currency), currency);
+
+/** The id a candidate keeps between read_statement and import_candidates: merchant and cycle. */
+function candidateId(d: DetectedSubscription): string {
+  return `${d.key.replace(/\s+/g, '-')}:${d.cycle.unit}:${d.cycle.every}`.slice(0, 90);
+}
+
+function firstWord(key: string): string {
+  return key.split(' ')[0] ?? '';
+}
+
+/** The tracked subscription a merchant key is, by name or vendor: same key, or same first word of four letters or more. */
+function sameMerchant(key: string, sub: SubscriptionRow): boolean {
+  for (const text of [sub.name, sub.vendor ?? '']) {
+    const other = merchantKey(text);
+    if (other === '') continue;
+    if (other === key) return true;
+    const word = firstWord(key);
+    if (word.length >= 4 && word === firstWord(other)) return true;
+  }
+  return false;
+}
+
+function why(ctx: OpContext, d: DetectedSubscription): string {
+  const cycle = t(ctx.actor.locale, `statements.cycle.${d.cycle.unit}.${d.cycle.every}`);
+  const part = (r: Reason): string => {
+    switch (r.code) {
+      case 'charges':
+        return t(ctx.actor.locale, 'statements.why.charges', { count: r.count, cycle });
+      case 'regular':
+        return t(ctx.actor.locale, 'statements.why.regular', { days: r.tolerance_days });
+      case 'missed':
+        return t(ctx.actor.locale, 'statements.why.missed', { count: r.count });
+      case 'steady':
+        return t(ctx.actor.locale, 'statements.why.steady');
+      case 'price_steps':
+        return t(ctx.actor.locale, 'statements.why.price_steps', { count: r.count });
+      case 'varies':
+        return t(ctx.actor.locale, 'statements.why.varies', { percent: r.percent });
+      default: {
+        const unreachable: never = r;
+        return String(unreachable);
+      }
+    }
+  };
+  return d.reasons.map(part).join('; ');
+}
+
+/**
+ * Reads the statement and finds its subscriptions, each marked when the household already tracks
+ * it (and whether the price differs), plus the tracked subscriptions it should show but does not.
+ * Reads only; both ops call it, so import_candidates writes exactly what read_statement showed.
+ */
+export async function analyseStatement(
+  ctx: OpContext,
+  input: { content: string; encoding: 'text' | 'base64'; currency?: string | undefined },
+): Promise<Analysis> {
+  const hh = household(ctx);
+  const read = await readStatementFile(statementBytes(input.content, input.encoding));
+  const currency = read.currency ?? input.currency ?? hh.currency;
+  const transactions: StatementTransaction[] = read.transactions.map((tx) => ({
+    ...tx,
+    currency: tx.currency ?? currency,
+  }));
+  const fingerprint = fingerprintOf(transactions);
+  const before = await ctx.tx
+    .from<{ created_at: string; household_id: string; fingerprint: string }>('statement_imports')
+    .where({ household_id: hh.id, fingerprint })
+    .first('created_at');
+
+  const subs = await visibleSubscriptions(ctx.tx.trx, ctx.actor, hh.id)
+    .whereIn('subscriptions.status', ['active', 'trial'])
+    .select('subscriptions.*');
+  const detected = detectSubscriptions(transactions);
+  const candidates: Candidate[] = detected.map((d) => {
+    const cur = d.currency ?? currency;
+    const base = d.key.replace(/ \d+$/, '');
+    const tracked = subs.find((s) => sameMerchant(base, s)) ?? null;
+    const amountMinor = toMinorUnits(d.amount, cur);
+    const steps = d.price_steps.map((s) => ({
+      date: s.date,
+      oldMinor: toMinorUnits(s.from, cur),
+      newMinor: toMinorUnits(s.to, cur),
+    }));
+    return {
+      detected: d,
+      amountMinor,
+      steps,
+      tracked,
+      view: {
+        id: candidateId(d),
+        name: d.name,
+        amount: formatAmount(amountMinor, cur),
+        currency: cur,
+        cycle: d.cycle,
+        first_charge: d.first_charge,
+        last_charge: d.last_charge,
+        next_expected: d.next_expected,
+        charges: d.charges.length,
+        confidence: d.confidence,
+        why: why(ctx, d),
+        price_changes: steps.map((s) => ({
+          date: s.date,
+          old_amount: formatAmount(s.oldMinor, cur),
+          new_amount: formatAmount(s.newMinor, cur),
+        })),
+        tracked: tracked
+          ? {
+              subscription_id: tracked.id,
+              name: tracked.name,
+              amount: formatAmount(Number(tracked.amount_minor), tracked.currency),
+              price_differs:
+                tracked.currency === cur && Number(tracked.amount_minor) !== amountMinor,
+            }
+          : null,
+      },
+    };
+  });
+
+  const dates = transactions.map((tx) => tx.date).sort();
+  const from = dates[0] ?? null;
+  const to = dates.at(-1) ?? null;
+  const keys = new Set(transactions.map((tx) => merchantKey(tx.payee ?? tx.memo)));
+  const absent: StatementSummary['absent'] = [];
+  if (from && to) {
+    for (const s of subs) {
+      if (
+        candidates.some((c) => c.tracked?.id === s.id) ||
+        [...keys].some((k) => k !== '' && sameMerchant(k, s))
+      )
+        continue;
+      const expected = occurrencesBetween(
+        s.first_charge_date,
+        { unit: s.cycle_unit, every: Number(s.cycle_every) },
+        from,
+        to,
+        60,
+      );
+      if (expected.length === 0) continue;
+      absent.push({
+        subscription_id: s.id,
+        name: s.name,
+        amount: formatAmount(Number(s.amount_minor), s.currency),
+        currency: s.currency,
+        expected_on: expected,
+      });
+    }
+  }
+
+  const inCurrency = transactions.filter((tx) => tx.currency === currency);
+  const out = inCurrency.filter((tx) => tx.amount < 0).reduce((sum, tx) => sum - tx.amount, 0);
+  const moneyIn = inCurrency.filter((tx) => tx.amount > 0).reduce((sum, tx) => sum + tx.amount, 0);
+  return {
+    transactions: transactions.length,
+    candidates,
+    summary: {
+      fingerprint,
+      format: read.format,
+      imported_before: before?.created_at ?? null,
+      transactions: {
+        count: transactions.length,
+        first_date: from,
+        last_date: to,
+        currency,
+        money_out: money(out, currency),
+        money_in: money(moneyIn, currency),
+        sum: money(moneyIn - out, currency),
+      },
+      skipped: read.skipped,
+      candidates: candidates.map((c) => c.view),
+      absent,
+    },
+  };
+}

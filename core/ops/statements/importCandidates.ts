@@ -1,0 +1,156 @@
+import { z } from 'zod';
+
+import { OpError } from '../../errors/index.ts';
+import { defineOp, type OpContext } from '../../kernel/op.ts';
+import type { SubscriptionRow } from '../../store/repos/subscriptions.ts';
+import { household, nowIso } from '../shared/context.ts';
+import { resolveOwner } from '../subscriptions/_lib/fields.ts';
+import { recordPriceChange } from '../subscriptions/_lib/priceHistory.ts';
+import { Id } from '../../domain/schemas.ts';
+import { analyseStatement, type Candidate } from './_lib/analyse.ts';
+import { StatementInput } from './_lib/document.ts';
+import { recordStatement } from './_lib/record.ts';
+
+const Result = z.object({
+  candidate: z.string(),
+  name: z.string(),
+  result: z.enum(['created', 'price_changed', 'already_tracked']),
+  subscription_id: Id,
+});
+
+async function create(ctx: OpContext, c: Candidate, owner: string): Promise<string> {
+  const hh = household(ctx);
+  const id = ctx.newId('sub');
+  const now = nowIso(ctx);
+  const first = c.steps[0]?.oldMinor ?? c.amountMinor;
+  const row: SubscriptionRow = {
+    id,
+    household_id: hh.id,
+    member_id: owner,
+    name: c.view.name,
+    vendor: null,
+    amount_minor: c.amountMinor,
+    currency: c.view.currency,
+    cycle_unit: c.view.cycle.unit,
+    cycle_every: c.view.cycle.every,
+    first_charge_date: c.view.first_charge,
+    status: 'active',
+    trial_ends_on: null,
+    paused_on: null,
+    cancelled_on: null,
+    contract_ends_on: null,
+    notice_days: null,
+    category_id: null,
+    payment_method_id: null,
+    notes: null,
+    url: null,
+    cancel_url: null,
+    private: 0,
+    created_at: now,
+    updated_at: now,
+  };
+  await ctx.tx.insert('subscriptions', { ...row });
+  // The price history the statement shows: each rise on the day it was first charged.
+  let old = first;
+  for (const step of c.steps) {
+    await ctx.tx.insert('price_changes', {
+      id: ctx.newId('pc'),
+      household_id: hh.id,
+      subscription_id: id,
+      effective_date: step.date,
+      old_amount_minor: old,
+      new_amount_minor: step.newMinor,
+      currency: c.view.currency,
+      created_at: now,
+    });
+    old = step.newMinor;
+  }
+  return id;
+}
+
+/**
+ * A tracked subscription charged at another price: the new price from the first of the latest
+ * charges at it, put into the price history as update_subscription does (a chain of changes).
+ */
+async function changePrice(ctx: OpContext, c: Candidate, tracked: SubscriptionRow): Promise<void> {
+  const charges = c.detected.charges;
+  let i = charges.length - 1;
+  while (i > 0 && charges[i - 1]?.amount === charges[i]?.amount) i--;
+  const since = charges[i]?.date ?? c.view.last_charge;
+  const effective = since < tracked.first_charge_date ? tracked.first_charge_date : since;
+  const amount = await recordPriceChange(ctx, tracked, c.amountMinor, effective);
+  if (amount !== tracked.amount_minor)
+    await ctx.tx.update('subscriptions', tracked.id, {
+      amount_minor: amount,
+      updated_at: nowIso(ctx),
+    });
+}
+
+export const importCandidates = defineOp({
+  name: 'import_candidates',
+  title: 'Import subscriptions found in a statement',
+  description:
+    'Imports the subscriptions read_statement found in a statement, the ones chosen by id: each becomes a subscription of the caller (name, price, cycle, first charge from the statement, with the price rises it shows as price changes); one already tracked at another price gets a price change instead, and one tracked at the same price is left as it is. Send the same statement again (its content) with the ids. All or nothing, one undo for the whole import. The statement is remembered: importing the same one again is refused and says when it was imported. Returns the result per candidate.',
+  input: z.object({
+    ...StatementInput,
+    candidates: z
+      .array(z.string().min(1).max(90))
+      .min(1)
+      .max(200)
+      .describe('Ids of candidates from read_statement.'),
+  }),
+  output: z.object({
+    fingerprint: z.string(),
+    created: z.int(),
+    price_changed: z.int(),
+    already_tracked: z.int(),
+    items: z.array(Result),
+  }),
+  effect: 'write',
+  financial: true,
+  summarize: (input, output) => ({
+    count: output.created,
+    changed: output.price_changed,
+    file: input.file_name,
+  }),
+  async run(ctx, input) {
+    const analysis = await analyseStatement(ctx, input);
+    const { summary } = analysis;
+    if (summary.imported_before)
+      throw new OpError('conflict', 'errors.statements.imported_before', {
+        date: summary.imported_before.slice(0, 10),
+      });
+    const chosen = [...new Set(input.candidates)].map((id) => {
+      const found = analysis.candidates.find((c) => c.view.id === id);
+      if (!found) throw new OpError('not_found', 'errors.statements.no_candidate', { id });
+      return found;
+    });
+    // The statement's row first: a second import of it running at the same time stops here.
+    await recordStatement(ctx, {
+      fileName: input.file_name,
+      fingerprint: summary.fingerprint,
+      transactions: analysis.transactions,
+      subscriptions: chosen.length,
+    });
+    const owner = await resolveOwner(ctx, undefined);
+    const items: Array<z.infer<typeof Result>> = [];
+    for (const c of chosen) {
+      const base = { candidate: c.view.id, name: c.view.name };
+      if (!c.tracked)
+        items.push({ ...base, result: 'created', subscription_id: await create(ctx, c, owner) });
+      else if (c.view.tracked?.price_differs) {
+        await changePrice(ctx, c, c.tracked);
+        items.push({ ...base, result: 'price_changed', subscription_id: c.tracked.id });
+      } else items.push({ ...base, result: 'already_tracked', subscription_id: c.tracked.id });
+    }
+    const count = (r: z.infer<typeof Result>['result']) =>
+      items.filter((i) => i.result === r).length;
+    return {
+      fingerprint: summary.fingerprint,
+      created: count('created'),
+      price_changed: count('price_changed'),
+      already_tracked: count('already_tracked'),
+      items,
+    };
+  },
+});

@@ -1,0 +1,151 @@
+import { describe, expect, it } from 'vitest';
+
+import {
+  decimalMarkOf,
+  formatScaled,
+  parseAmount,
+} from '../../../../core/imports/statements/amounts.ts';
+import { readCsv } from '../../../../core/imports/statements/csv.ts';
+import { dateOrderOf, parseDate } from '../../../../core/imports/statements/dates.ts';
+import { decodeStatement } from '../../../../core/imports/statements/encoding.ts';
+
+const amounts = (text: string) => readCsv(text).transactions.map((t) => formatScaled(t.amount, 2));
+
+describe('amount cells', () => {
+  it.each([
+    ['-15.99', '.', '-15.99'],
+    ['15,99', ',', '15.99'],
+    ['+1.234,56', ',', '1234.56'],
+    ['1,234.56', '.', '1234.56'],
+    ["11'373.94", '.', '11373.94'],
+    ['£1,183.23', '.', '1183.23'],
+    ['-$7,971.39', '.', '-7971.39'],
+    ['(12.00)', '.', '-12.00'],
+    ['12.00-', '.', '-12.00'],
+    ['26.851,95|', ',', '26851.95'],
+    ['EUR 9.99', '.', '9.99'],
+    ['-3.77000', '.', '-3.77'],
+  ] as const)('reads %s', (cell, mark, expected) => {
+    expect(formatScaled(parseAmount(cell, mark) ?? NaN, 2)).toBe(expected);
+  });
+
+  it('decides the decimal mark from the column, since "1,234" alone could be either', () => {
+    expect(decimalMarkOf(['1,234', '-2,56', '10,00'])).toBe(',');
+    expect(decimalMarkOf(['1,234', '2.56'])).toBe('.');
+    expect(parseAmount('not money', '.')).toBeNull();
+  });
+});
+
+describe('date cells', () => {
+  it.each([
+    ['2018-03-01', '2018-03-01'],
+    ['2018-02-25 12:34:56 +0000', '2018-02-25'],
+    ['2019.04.19.', '2019-04-19'],
+    ['2012:03:01', '2012-03-01'],
+    ['20190311', '2019-03-11'],
+    ['18.09.2017', '2017-09-18'],
+    ['22.02.18', '2018-02-22'],
+    ['28-Mar-2020', '2020-03-28'],
+    ['27 Feb 2018', '2018-02-27'],
+    ['10 Feb 18', '2018-02-10'],
+    ['17 maart 2025', '2025-03-17'],
+    ['3 janvier 2024', '2024-01-03'],
+  ])('reads %s', (cell, expected) => {
+    expect(parseDate(cell)).toBe(expected);
+  });
+
+  it('decides day or month first from the column: a number above 12, else the order that keeps rows sorted', () => {
+    expect(dateOrderOf(['3/18/2016', '3/15/2016'])).toBe('mdy');
+    expect(dateOrderOf(['18/03/2016', '01/04/2016'])).toBe('dmy');
+    // No number above 12: Jan 2, Jan 5, Feb 1 is in order month first; day first it would not be.
+    expect(dateOrderOf(['01/02/2024', '01/05/2024', '02/01/2024'])).toBe('mdy');
+    expect(dateOrderOf(['02/01/2024', '05/01/2024', '01/02/2024'])).toBe('dmy');
+  });
+});
+
+describe('readCsv', () => {
+  it('finds the header below a preamble, in German, with decimal commas and the currency', () => {
+    const text = [
+      '"Umsatzanzeige";"Datei erstellt am: 28.12.2018"',
+      '',
+      'Buchung;Auftraggeber/Empfänger;Verwendungszweck;Saldo;Währung;Betrag;Währung',
+      '28.12.2018;Netflix;Abo;150,00;EUR;-15,99;EUR',
+      '27.12.2018;ACME;Gehalt;165,99;EUR;1.234,56;EUR',
+    ].join('\n');
+    const read = readCsv(text);
+    expect(read.transactions).toEqual([
+      {
+        date: '2018-12-28',
+        payee: 'Netflix',
+        memo: 'Abo',
+        amount: -159900,
+        currency: 'EUR',
+        account: null,
+      },
+      {
+        date: '2018-12-27',
+        payee: 'ACME',
+        memo: 'Gehalt',
+        amount: 12345600,
+        currency: 'EUR',
+        account: null,
+      },
+    ]);
+  });
+
+  it('reads debit and credit columns, a C/D flag, and unsigned amounts as money out', () => {
+    expect(
+      amounts('Date,Details,Debit,Credit\n01/09/2017,Shop,512.0,\n02/09/2017,Salary,,100'),
+    ).toEqual(['-512.00', '100.00']);
+    expect(
+      amounts(
+        'Transactiedatum;CreditDebet;Bedrag;Omschrijving\n21-06-2019;D;827,75;x\n21-06-2019;C;1,25;y',
+      ),
+    ).toEqual(['-827.75', '1.25']);
+    expect(
+      amounts('Date,Description,Amount\n28-Mar-2020,Amazon,£99.99\n30-Mar-2020,Kindle,£0.99'),
+    ).toEqual(['-99.99', '-0.99']);
+  });
+
+  it('leaves out pending rows and opening and closing balances, and counts them', () => {
+    const read = readCsv(
+      'Date,Description,Amount\nPending,NOWTV,£8.99\n01-Dec-2019,Spotify,£9.99\n02-Dec-2019,SALDO INIZIALE,£100.00',
+    );
+    expect(read.transactions.map((t) => t.payee ?? t.memo)).toEqual(['Spotify']);
+    expect(read.skipped).toEqual({ pending: 1, balance: 1, unreadable: 0 });
+  });
+
+  it('reads a file without a header from what its columns hold', () => {
+    const text =
+      '18.09.2017;"HOFER DANKT 0527";18.09.2017;-33,87;EUR;;\n19.09.2017;"LIDL DANKT 0391";19.09.2017;-8,94;EUR;;';
+    expect(readCsv(text).transactions).toMatchObject([
+      { date: '2017-09-18', memo: 'HOFER DANKT 0527', amount: -338700, currency: 'EUR' },
+      { date: '2017-09-19', memo: 'LIDL DANKT 0391', amount: -89400, currency: 'EUR' },
+    ]);
+  });
+
+  it('joins a line without date or amount to the description above it', () => {
+    const read = readCsv(
+      'Transaction date,Description,Withdrawals (SGD),Deposits (SGD)\n18/04/2018,DEBIT PURCHASE,6.66,\n,UBER EATS,,\n17/04/2018,ATM,66.66,',
+    );
+    expect(read.transactions.map((t) => [t.memo, formatScaled(t.amount, 2), t.currency])).toEqual([
+      ['DEBIT PURCHASE UBER EATS', '-6.66', 'SGD'],
+      ['ATM', '-66.66', 'SGD'],
+    ]);
+  });
+});
+
+describe('decodeStatement', () => {
+  it('reads UTF-8 with and without BOM, and detects single-byte code pages', () => {
+    expect(decodeStatement(Buffer.from('\uFEFFDatum;Betrag', 'utf8'))).toEqual({
+      text: 'Datum;Betrag',
+      encoding: 'utf-8',
+    });
+    const latin1 = Buffer.from(
+      'Buchungstag;Empfänger;Währung;Verwendungszweck\n01.01.2024;Müller & Söhne GmbH;EUR;Gebühr für Überweisung\n',
+      'latin1',
+    );
+    expect(decodeStatement(latin1).text).toContain('Müller & Söhne');
+    // Windows-1250 files (Czech, Polish) are in the fixture suite: a few bytes are too few for chardet.
+  });
+});

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+
+import { formatScaled } from '../../../../core/imports/statements/amounts.ts';
+import { readLines } from '../../../../core/imports/statements/lines.ts';
+
+const rows = (text: string) =>
+  readLines(text).transactions.map((t) => [t.date, t.memo, formatScaled(t.amount, 2)]);
+
+describe('readLines (PDF text, pdftotext output, and later OCR text)', () => {
+  it('reads dated lines ending in an amount, with the year of the statement and Dutch month names', () => {
+    const text = `17 januari 2019
+Datum      Datum     Omschrijving                        Bedrag
+23 dec     04 jan    Avis Rent A Car   JOHANNESBURG  ZA     26,32   Af
+02 jan     03 jan    IDEAL BETALING, DANK U                500,00   Bij`;
+    expect(rows(text)).toEqual([
+      ['2018-12-23', 'Avis Rent A Car JOHANNESBURG ZA', '-26.32'],
+      ['2019-01-02', 'IDEAL BETALING, DANK U', '500.00'],
+    ]);
+  });
+
+  it('tells money in from out by the column under a Credit heading, reads (12.00) as money in, and joins wrapped descriptions', () => {
+    const text = `STATEMENT DATE 01-07-2023
+ DATE    DESCRIPTION                     DEBIT          CREDIT
+ 02/07   PAYMENT BY INTERNET                             (412.16)
+ 03/07   NETFLIX SUBSCRIPTION           15.98
+         NETFLIX.COM SG
+ 05/07   REFUND SHOP                                    20.00`;
+    expect(rows(text)).toEqual([
+      ['2023-07-02', 'PAYMENT BY INTERNET', '412.16'],
+      ['2023-07-03', 'NETFLIX SUBSCRIPTION NETFLIX.COM SG', '-15.98'],
+      ['2023-07-05', 'REFUND SHOP', '20.00'],
+    ]);
+  });
+});
