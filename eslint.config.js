@@ -40,4 +40,21 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    files: ['bot/**/*.ts', 'mcp/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+core/(?!index\\.ts$|chat/index\\.ts$)',
+              message:
+                'Adapters import core only through core/index.ts (or core/chat/index.ts): see AGENTS.md.',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

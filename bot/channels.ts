@@ -1,14 +1,17 @@
 import { GrammyError } from 'grammy';
 
-import { createAssistant, overridesFromEnv } from '../core/assistant/index.ts';
-import { ChannelRegistry, startAgentNotices } from '../core/channels/index.ts';
-import type { Core } from '../core/kernel/core.ts';
-
 import type { Config } from './config.ts';
 import type { FetchHandler } from './http/fetchHandler.ts';
 import type { AppCore } from './runtime.ts';
 import { type Scheduler, startScheduler } from './scheduler.ts';
 import { telegramAdapter } from './telegram/adapter.ts';
+import {
+  ChannelRegistry,
+  type Core,
+  createAssistant,
+  overridesFromEnv,
+  startAgentNotices,
+} from '../core/index.ts';
 
 export interface Channels {
   /** One line per channel for the start-up message. */

@@ -1,24 +1,28 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
-import { createAssistant, overridesFromEnv } from '../core/assistant/index.ts';
-import { authenticateToken } from '../core/auth/index.ts';
-import type { Locale } from '../core/i18n/index.ts';
-import type { Actor } from '../core/kernel/actor.ts';
-import { OpError } from '../core/errors/index.ts';
-import { storeFailure } from '../core/store/failures.ts';
-import { jsonTextTooDeep, tooDeep } from '../core/kernel/jsonDepth.ts';
 import { runMcpStdio } from '../mcp/stdio.ts';
 import { runTerminalChat } from './terminal/index.ts';
-import { newcomerActor } from '../core/kernel/actor.ts';
-import { surfaceOps } from '../core/kernel/surface.ts';
-import { ChannelRegistry } from '../core/channels/index.ts';
 import { ChannelConfigError, startChannelWork } from './channels.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { DEMO_NAME, loadDemoHousehold } from './demo.ts';
 import { LocalActorError, resolveLocalActor } from './localActor.ts';
 import { startExhale } from './main.ts';
 import { openRuntime, type Runtime } from './runtime.ts';
+import {
+  type Actor,
+  authenticateToken,
+  ChannelRegistry,
+  createAssistant,
+  jsonTextTooDeep,
+  type Locale,
+  newcomerActor,
+  OpError,
+  overridesFromEnv,
+  storeFailure,
+  surfaceOps,
+  tooDeep,
+} from '../core/index.ts';
 
 const USAGE = `Usage: exhale [command]
 

@@ -1,6 +1,5 @@
-import { memberActor, newcomerActor } from '../core/kernel/actor.ts';
-import { addDays, addMonths, localDate } from '../core/domain/dates.ts';
 import type { AppCore } from './runtime.ts';
+import { addDays, addMonths, localDate, memberActor, newcomerActor } from '../core/index.ts';
 
 interface DemoSubscription {
   name: string;

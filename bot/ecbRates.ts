@@ -1,5 +1,4 @@
-import { refreshEcbRates } from '../core/fx/refresh.ts';
-import type { Database } from '../core/store/connection.ts';
+import { type Database, refreshEcbRates } from '../core/index.ts';
 
 const SIX_HOURS = 6 * 3_600_000;
 

@@ -1,5 +1,4 @@
-import { type Actor, memberActor } from '../core/kernel/actor.ts';
-import type { Database } from '../core/store/connection.ts';
+import { type Actor, type Database, memberActor } from '../core/index.ts';
 
 export class LocalActorError extends Error {
   override readonly name = 'LocalActorError';

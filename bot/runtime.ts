@@ -1,7 +1,5 @@
-import { catalog } from '../core/ops/catalog.ts';
-import { Core } from '../core/kernel/core.ts';
-import { type Database, migrate, openDatabase } from '../core/store/connection.ts';
 import { type Config, ConfigError } from './config.ts';
+import { catalog, Core, type Database, migrate, openDatabase } from '../core/index.ts';
 
 export type AppCore = Core<typeof catalog>;
 

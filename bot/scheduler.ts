@@ -1,14 +1,14 @@
-import type { Deliverer } from '../core/channels/index.ts';
 import { purgeExpiredFlows, purgeFirstTimes, reminderReply } from '../core/chat/index.ts';
-import { localDate } from '../core/domain/dates.ts';
-import type { Core } from '../core/kernel/core.ts';
 import {
   claimReminder,
+  type Core,
+  type Deliverer,
   findDueReminders,
+  localDate,
   markFailed,
   markSent,
   purgeReminderLog,
-} from '../core/reminders/index.ts';
+} from '../core/index.ts';
 
 export interface SchedulerDeps {
   core: Core;

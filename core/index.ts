@@ -1,18 +1,53 @@
-// Core's public surface for the adapters (bot/, mcp/, miniapp/). Named exports only.
+// Core's public surface for the adapters (bot/, mcp/): they import core only from here and from
+// core/chat/index.ts (ESLint's no-restricted-imports keeps it so). Named exports only.
+
+// The kernel: invoke, actors, surface policy, events.
 export type { Actor, Channel, Role, Scope } from './kernel/actor.ts';
 export { memberActor, newcomerActor, scopeAllows, SCOPES } from './kernel/actor.ts';
 export type { CoreOptions, InvokeOptions, InvokeResult } from './kernel/core.ts';
 export { Core } from './kernel/core.ts';
-export type { ErrorCode, InputIssue } from './errors/index.ts';
-export { ERROR_CODES, isOpError, OpError, toOpError } from './errors/index.ts';
 export type { ChangeEvent, CoreEvent, EventBus } from './kernel/events.ts';
 export { InMemoryEventBus } from './kernel/events.ts';
 export type { AnyOp, Effect, OpContext, OpSpec, Surface } from './kernel/op.ts';
-export { defineOp, isWrite, offeredOn, SURFACES } from './kernel/op.ts';
+export { defineOp, isWrite, movesMoney, offeredOn, SURFACES } from './kernel/op.ts';
+export { missingScope, offers, opsFor, strictInputOf, surfaceOps } from './kernel/surface.ts';
+export { parseInput } from './kernel/validation.ts';
+export { jsonTextTooDeep, jsonTooDeep, tooDeep } from './kernel/jsonDepth.ts';
+
+// Errors: the one error type and its code table.
+export type { ErrorCode, InputIssue } from './errors/index.ts';
+export { ERROR_CODES, isOpError, OpError, toOpError } from './errors/index.ts';
+
+// The catalog.
 export type { CatalogOp, OpName } from './ops/catalog.ts';
 export { catalog } from './ops/catalog.ts';
+
+// The store: opening and migrating the database, what a change records, store failures.
 export type { Database, Dialect } from './store/connection.ts';
 export { migrate, openDatabase } from './store/connection.ts';
 export type { Change, Row } from './store/tracked.ts';
+export { storeFailure } from './store/failures.ts';
+
+// Texts in the reader's language, and the domain helpers adapters format with.
 export type { Locale, Text } from './i18n/index.ts';
 export { isLocale, localeFrom, render, t } from './i18n/index.ts';
+export { addDays, addMonths, isValidDate, localDate } from './domain/dates.ts';
+export { formatAmount } from './domain/money.ts';
+export { matchesText, searchKey } from './domain/text.ts';
+
+// Services the primary process starts: pending changes, channels, reminders, the assistant,
+// agent tokens, exchange rates.
+export type { PendingChange, PendingChanges } from './pending/index.ts';
+export { pendingChanges } from './pending/index.ts';
+export type { ChannelAdapter, Deliverer } from './channels/index.ts';
+export { ChannelRegistry, startAgentNotices } from './channels/index.ts';
+export {
+  claimReminder,
+  findDueReminders,
+  markFailed,
+  markSent,
+  purgeReminderLog,
+} from './reminders/index.ts';
+export { createAssistant, overridesFromEnv } from './assistant/index.ts';
+export { authenticateToken } from './auth/index.ts';
+export { refreshEcbRates } from './fx/refresh.ts';

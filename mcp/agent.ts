@@ -3,8 +3,7 @@ import {
   type McpServer,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-
-import type { Actor } from '../core/kernel/actor.ts';
+import type { Actor } from '../core/index.ts';
 
 /**
  * The client's name: from the request's `_meta` envelope (2026-07-28), or from the `initialize`

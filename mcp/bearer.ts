@@ -1,4 +1,4 @@
-import type { Scope } from '../core/kernel/actor.ts';
+import type { Scope } from '../core/index.ts';
 
 /** The realm every challenge names. */
 const REALM = 'exhale';

@@ -1,5 +1,4 @@
-import { formatAmount } from '../core/domain/money.ts';
-import type { Change, Row } from '../core/store/tracked.ts';
+import { type Change, formatAmount, type Row } from '../core/index.ts';
 
 /** Bookkeeping columns that change with everything and tell a person nothing. */
 const QUIET = new Set(['updated_at', 'created_at', 'recorded_at', 'household_id', 'id']);

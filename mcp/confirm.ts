@@ -9,16 +9,20 @@ import {
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 
-import type { Actor } from '../core/kernel/actor.ts';
-import type { Core } from '../core/kernel/core.ts';
-import { OpError } from '../core/errors/index.ts';
-import type { AnyOp } from '../core/kernel/op.ts';
-import { movesMoney } from '../core/kernel/op.ts';
-import { parseInput } from '../core/kernel/validation.ts';
-import { t } from '../core/i18n/index.ts';
-import { type PendingChange, type PendingChanges, pendingChanges } from '../core/pending/index.ts';
 import { errorResult, successResult } from './results.ts';
 import { advertisedZod } from './schemas.ts';
+import {
+  type Actor,
+  type AnyOp,
+  type Core,
+  movesMoney,
+  OpError,
+  parseInput,
+  type PendingChange,
+  pendingChanges,
+  type PendingChanges,
+  t,
+} from '../core/index.ts';
 
 /** Where a preview's result names its confirmation in `_meta`. */
 export const CONFIRMATION_META_KEY = 'exhale/confirmation';

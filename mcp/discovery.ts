@@ -3,16 +3,13 @@ import { isIP } from 'node:net';
 
 import type { z } from 'zod';
 
-import type { Core } from '../core/kernel/core.ts';
-import type { AnyOp } from '../core/kernel/op.ts';
-import { surfaceOps } from '../core/kernel/surface.ts';
-import { t } from '../core/i18n/index.ts';
 import { ICON_PATH, ICON_SVG, iconsFor, IDENTITY, PROTOCOL_REVISIONS } from './identity.ts';
 import { INSTRUCTIONS } from './instructions.ts';
 import { PROMPTS } from './prompts.ts';
 import { CONTEXT_URI, ENTITIES, HOUSEHOLD_URI } from './resources.ts';
 import { opSchemas } from './schemas.ts';
 import { annotationsOf } from './tools.ts';
+import { type AnyOp, type Core, surfaceOps, t } from '../core/index.ts';
 
 /** Where each discovery document lives; all are public and the same for everyone. */
 export const DISCOVERY_PATHS = {

@@ -7,15 +7,18 @@ import {
 } from '@modelcontextprotocol/server';
 
 import type { EdgeLog } from '../bot/http/app.ts';
-import { authenticateToken } from '../core/auth/authenticate.ts';
-import { isOpError } from '../core/errors/index.ts';
-import { type Actor, scopeAllows } from '../core/kernel/actor.ts';
-import type { Core } from '../core/kernel/core.ts';
-import { missingScope } from '../core/kernel/surface.ts';
 import { bearerToken, insufficientScope, unauthorized } from './bearer.ts';
 import { createDiscovery, isDiscoveryPath } from './discovery.ts';
 import { noticeFor } from './notifications.ts';
 import { createExhaleMcpServer } from './server.ts';
+import {
+  type Actor,
+  authenticateToken,
+  type Core,
+  isOpError,
+  missingScope,
+  scopeAllows,
+} from '../core/index.ts';
 
 export interface McpFetchDeps {
   core: Core;

@@ -1,5 +1,5 @@
-import type { ChangeEvent } from '../core/kernel/events.ts';
 import { CONTEXT_URI, ENTITY_TABLES, HOUSEHOLD_URI } from './resources.ts';
+import type { ChangeEvent } from '../core/index.ts';
 
 export interface ChangeNotice {
   /** Resources whose content changed. */

@@ -1,13 +1,18 @@
 import { completable, type GetPromptResult, type McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 
-import { addDays, addMonths, isValidDate, localDate } from '../core/domain/dates.ts';
-import { searchKey } from '../core/domain/text.ts';
-import type { Actor } from '../core/kernel/actor.ts';
-import type { Core } from '../core/kernel/core.ts';
-import { t } from '../core/i18n/index.ts';
 import { CONTEXT_URI } from './resources.ts';
-import { opsFor } from '../core/kernel/surface.ts';
+import {
+  type Actor,
+  addDays,
+  addMonths,
+  type Core,
+  isValidDate,
+  localDate,
+  opsFor,
+  searchKey,
+  t,
+} from '../core/index.ts';
 
 /**
  * Ready-made tasks a person can start from their client. Each is a user message in the member's

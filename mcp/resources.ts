@@ -7,13 +7,15 @@ import {
   ResourceTemplate,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-
-import type { Actor } from '../core/kernel/actor.ts';
-import type { Core } from '../core/kernel/core.ts';
-import { matchesText } from '../core/domain/text.ts';
-import { isOpError, toOpError } from '../core/errors/index.ts';
-import type { AnyOp } from '../core/kernel/op.ts';
-import { offers } from '../core/kernel/surface.ts';
+import {
+  type Actor,
+  type AnyOp,
+  type Core,
+  isOpError,
+  matchesText,
+  offers,
+  toOpError,
+} from '../core/index.ts';
 
 export const CONTEXT_URI = 'exhale://context';
 export const HOUSEHOLD_URI = 'exhale://household';

@@ -1,9 +1,12 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
-
-import type { InvokeResult } from '../core/kernel/core.ts';
-import { isOpError, toOpError } from '../core/errors/index.ts';
-import type { AnyOp } from '../core/kernel/op.ts';
-import { type Locale, t } from '../core/i18n/index.ts';
+import {
+  type AnyOp,
+  type InvokeResult,
+  isOpError,
+  type Locale,
+  t,
+  toOpError,
+} from '../core/index.ts';
 
 /** Where a write's result names its activity entry (the id `undo` takes) in `_meta`. */
 export const ACTIVITY_META_KEY = 'exhale/activity_id';

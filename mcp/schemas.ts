@@ -1,8 +1,6 @@
 import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-
-import type { AnyOp } from '../core/kernel/op.ts';
-import { strictInputOf } from '../core/kernel/surface.ts';
+import { type AnyOp, strictInputOf } from '../core/index.ts';
 
 export type JsonSchema = Record<string, unknown>;
 

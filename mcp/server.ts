@@ -1,13 +1,12 @@
 import { McpServer, type ServerContext } from '@modelcontextprotocol/server';
 
-import type { Actor } from '../core/kernel/actor.ts';
-import type { Core } from '../core/kernel/core.ts';
 import { actingAgent, clientName } from './agent.ts';
 import { serverInfo } from './identity.ts';
 import { INSTRUCTIONS } from './instructions.ts';
 import { registerPrompts } from './prompts.ts';
 import { registerResources } from './resources.ts';
 import { registerOpTools } from './tools.ts';
+import type { Actor, Core } from '../core/index.ts';
 
 export interface ExhaleServerOptions {
   core: Core;

@@ -1,11 +1,10 @@
 import type { McpServer } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 
-import type { Actor } from '../core/kernel/actor.ts';
-import type { Core } from '../core/kernel/core.ts';
 import { DrainingStdioTransport } from './drainingStdio.ts';
 import { noticeFor } from './notifications.ts';
 import { createExhaleMcpServer, subscribedUris } from './server.ts';
+import type { Actor, Core } from '../core/index.ts';
 
 export interface McpStdioDeps {
   core: Core;

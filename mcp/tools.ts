@@ -6,14 +6,10 @@ import type {
   ToolAnnotations,
 } from '@modelcontextprotocol/server';
 
-import type { Actor } from '../core/kernel/actor.ts';
-import type { Core } from '../core/kernel/core.ts';
-import { jsonTooDeep, tooDeep } from '../core/kernel/jsonDepth.ts';
-import type { AnyOp } from '../core/kernel/op.ts';
-import { opsFor } from '../core/kernel/surface.ts';
 import { needsConfirmation, registerConfirmTool, runConfirmed } from './confirm.ts';
 import { errorResult, successResult } from './results.ts';
 import { opSchemas } from './schemas.ts';
+import { type Actor, type AnyOp, type Core, jsonTooDeep, opsFor, tooDeep } from '../core/index.ts';
 
 /** Tool names every client accepts (the strictest rule in use). */
 export const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;

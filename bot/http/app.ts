@@ -38,10 +38,10 @@ import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { TrieRouter } from 'hono/router/trie-router';
 
-import { OpError } from '../../core/errors/index.ts';
 import { bodyLimit, DEFAULT_MAX_BODY_BYTES } from './bodyLimit.ts';
 import { errorResponse, toEdgeError } from './errors.ts';
 import { requestId } from './requestId.ts';
+import { OpError } from '../../core/index.ts';
 
 /** What every route of the edge can read from its context. */
 export interface EdgeEnv {

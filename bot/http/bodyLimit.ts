@@ -1,6 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-
-import { OpError } from '../../core/errors/index.ts';
+import { OpError } from '../../core/index.ts';
 
 /** The default largest request body, in bytes: 4 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;

@@ -1,8 +1,6 @@
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-
-import { ERROR_CODES, type ErrorCode, OpError } from '../../core/errors/index.ts';
-import { type Locale, localeFrom } from '../../core/i18n/index.ts';
+import { ERROR_CODES, type ErrorCode, type Locale, localeFrom, OpError } from '../../core/index.ts';
 
 /**
  * The language of a request's error sentences, from `Accept-Language`: the most preferred of the

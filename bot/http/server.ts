@@ -2,9 +2,9 @@ import { createServer, type Server } from 'node:http';
 
 import { getRequestListener, RequestError } from '@hono/node-server';
 
-import { OpError } from '../../core/errors/index.ts';
 import type { Edge } from './app.ts';
 import { REQUEST_ID_HEADER, requestIdFrom } from './requestId.ts';
+import { OpError } from '../../core/index.ts';
 
 export interface HttpHostOptions {
   port: number;

@@ -1,8 +1,8 @@
 import { Hono } from 'hono';
 
-import { OpError } from '../../core/errors/index.ts';
 import type { EdgeEnv, RouteGroup } from './app.ts';
 import type { FetchHandler } from './fetchHandler.ts';
+import { OpError } from '../../core/index.ts';
 
 /**
  * A platform webhook (a `FetchHandler` such as grammY's `webhookCallback`) as a route group serving

@@ -1,6 +1,6 @@
-import type { ChannelAdapter } from '../../core/channels/index.ts';
 import type { FetchHandler } from '../http/fetchHandler.ts';
 import { startTelegram, type TelegramDeps, type TelegramHandle } from './index.ts';
+import type { ChannelAdapter } from '../../core/index.ts';
 
 /** Telegram as a channel of the registry, plus what only Telegram has (its handle, its webhook). */
 export interface TelegramAdapter extends ChannelAdapter {

@@ -3,13 +3,13 @@ import { createHash } from 'node:crypto';
 import { webhookCallback } from 'grammy';
 
 import { ChatEngine, type ChatAssistant, type Reply } from '../../core/chat/index.ts';
-import type { Core } from '../../core/kernel/core.ts';
 import type { FetchHandler } from '../http/fetchHandler.ts';
 import { ALLOWED_UPDATES, createBot } from './bot.ts';
 import { TelegramChannel } from './channel.ts';
 import type { StreamingOptions } from './live.ts';
 import { startPolling } from './polling.ts';
 import { registerCommands, registerMiniApp } from './setup.ts';
+import type { Core } from '../../core/index.ts';
 
 export interface TelegramDeps {
   core: Core;

@@ -8,11 +8,16 @@ import {
   type Reply,
   type SentRef,
 } from '../../core/chat/index.ts';
-import type { ChannelAdapter, ChannelRegistry } from '../../core/channels/index.ts';
-import type { Actor } from '../../core/kernel/actor.ts';
-import type { Core } from '../../core/kernel/core.ts';
-import { type Locale, localeFrom, t } from '../../core/i18n/index.ts';
 import { type NumberedChoice, renderTerminal } from './render.ts';
+import {
+  type Actor,
+  type ChannelAdapter,
+  type ChannelRegistry,
+  type Core,
+  type Locale,
+  localeFrom,
+  t,
+} from '../../core/index.ts';
 
 export interface TerminalChatDeps {
   core: Core;

@@ -47,4 +47,18 @@ describe('architecture', () => {
     }
     expect(offenders).toEqual([]);
   });
+
+  it('adapters import core only through core/index.ts and core/chat/index.ts', () => {
+    const offenders: string[] = [];
+    for (const file of [...sourceFiles('bot'), ...sourceFiles('mcp')])
+      for (const spec of imports(file)) {
+        const target = resolved(file, spec);
+        if (
+          target?.startsWith('core/') &&
+          !['core/index.ts', 'core/chat/index.ts'].includes(target)
+        )
+          offenders.push(`${file} -> ${target}`);
+      }
+    expect(offenders).toEqual([]);
+  });
 });

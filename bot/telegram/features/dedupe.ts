@@ -1,7 +1,7 @@
 import type { Context, NextFunction } from 'grammy';
 
 import { firstTime } from '../../../core/chat/index.ts';
-import type { Database } from '../../../core/store/connection.ts';
+import type { Database } from '../../../core/index.ts';
 
 /**
  * For webhooks: Telegram re-delivers an update when a call was slow or failed. The first process

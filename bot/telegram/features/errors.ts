@@ -1,6 +1,5 @@
 import type { Context, NextFunction } from 'grammy';
-
-import { localeFrom, t } from '../../../core/i18n/index.ts';
+import { localeFrom, t } from '../../../core/index.ts';
 
 /**
  * The outermost middleware: a failing update is logged and answered with a short apology in the
