@@ -112,7 +112,7 @@ describe('migration 202612010002_member_identities', () => {
 
   it('rolls back to the columns with the same data', async () => {
     await db.knex.migrate.latest({ migrationSource });
-    await db.knex.migrate.down({ migrationSource });
+    await db.knex.migrate.down({ migrationSource, name: '202612010002_member_identities' });
     const rows = await db
       .knex('members')
       .orderBy('id')
