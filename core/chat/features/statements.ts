@@ -32,6 +32,9 @@ function imports(core: Core): PendingChanges {
   });
 }
 
+/** The reader's refusals that mean "this is some other kind of file" (the assistant may read it). */
+const NOT_A_STATEMENT = new Set(['errors.statements.unreadable', 'errors.statements.line_too_long']);
+
 /** What became of a sent file: shown as a review (or refused), or not a statement this reader knows. */
 export type FileOutcome =
   | { kind: 'done' }
@@ -85,7 +88,7 @@ export async function readSentFile(
       )
     ).output;
   } catch (error) {
-    if (isOpError(error) && error.key === 'errors.statements.unreadable')
+    if (isOpError(error) && NOT_A_STATEMENT.has(error.key))
       return { kind: 'other', data, progress, sentence: error.render(turn.locale) };
     if (isOpError(error) && error.code !== 'internal') {
       await show(turn.reply().say(`⚠️ ${error.render(turn.locale)}`));
