@@ -166,7 +166,7 @@ async function importChosen(turn: Turn, id: string, ref: SentRef | null) {
   };
   let preview;
   try {
-    preview = await service.preview(turn.actor, importCandidates, args);
+    preview = await service.preview(turn.actor, turn.core.op(importCandidates.name), args);
   } catch (error) {
     if (
       !isOpError(error) ||
