@@ -200,7 +200,10 @@ export class ChatEngine implements EngineContext {
       return;
     }
     const assistant = await this.assistantFor(turn);
-    const outcome = await readSentFile(turn, file, { assistantOn: assistant !== null, log: this.log });
+    const outcome = await readSentFile(turn, file, {
+      assistantOn: assistant !== null,
+      log: this.log,
+    });
     if (outcome.kind === 'done') return;
     if (!assistant) {
       const off = turn.t('chat.statements.assistant_off');
@@ -221,7 +224,9 @@ export class ChatEngine implements EngineContext {
       await turn.update(outcome.progress, turn.reply().say(`⚠️ ${refusal.render(turn.locale)}`));
       return;
     }
-    const handed = outcome.sentence ? 'chat.statements.to_assistant' : 'chat.statements.none_to_assistant';
+    const handed = outcome.sentence
+      ? 'chat.statements.to_assistant'
+      : 'chat.statements.none_to_assistant';
     await turn.update(outcome.progress, turn.reply().say(`ℹ️ ${turn.t(handed, { name })}`));
     // The bytes are here already: the assistant checks its own limit on their real size.
     const downloaded: IncomingFile = {

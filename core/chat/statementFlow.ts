@@ -69,7 +69,11 @@ export async function saveReview(
 }
 
 /** The review, or null when it is gone (expired, purged, or no longer readable). */
-export async function loadReview(db: Database, id: string, now: Date): Promise<Flow<Review> | null> {
+export async function loadReview(
+  db: Database,
+  id: string,
+  now: Date,
+): Promise<Flow<Review> | null> {
   const row = await REVIEWS.load(db.knex, id);
   if (!row || row.expiresAt <= now.toISOString()) return null;
   return row;

@@ -33,7 +33,10 @@ function imports(core: Core): PendingChanges {
 }
 
 /** The reader's refusals that mean "this is some other kind of file" (the assistant may read it). */
-const NOT_A_STATEMENT = new Set(['errors.statements.unreadable', 'errors.statements.line_too_long']);
+const NOT_A_STATEMENT = new Set([
+  'errors.statements.unreadable',
+  'errors.statements.line_too_long',
+]);
 
 /** What became of a sent file: shown as a review (or refused), or not a statement this reader knows. */
 export type FileOutcome =
@@ -215,7 +218,12 @@ async function refresh(turn: Turn, id: string, old: Review, ref: SentRef | null)
   const newId = turn.core.newId('stm');
   await saveReview(
     turn.db,
-    { id: newId, householdId: turn.actor.householdId, memberId: turn.actor.memberId, review: fresh },
+    {
+      id: newId,
+      householdId: turn.actor.householdId,
+      memberId: turn.actor.memberId,
+      review: fresh,
+    },
     turn.now,
   );
   await updateReview(turn.db, id, { ...old, status: 'imported' });
@@ -224,7 +232,8 @@ async function refresh(turn: Turn, id: string, old: Review, ref: SentRef | null)
 
 async function undoImport(turn: Turn, pendingId: string, ref: SentRef | null) {
   const { change } = await imports(turn.core).undo(turn.actor, pendingId);
-  const file = typeof change.payload.args.file_name === 'string' ? change.payload.args.file_name : '';
+  const file =
+    typeof change.payload.args.file_name === 'string' ? change.payload.args.file_name : '';
   await turn.update(
     ref,
     turn.reply().setCard({
