@@ -308,7 +308,9 @@ describe('the assistant in Telegram', () => {
     );
     const off = w.tg.message(ana.id, progress!.message_id);
     expect(off!.text).toContain("Exhale can't find transactions in this file.");
-    expect(off!.text).toContain('Other files (a receipt, a photo) need the assistant, which is off');
+    expect(off!.text).toContain(
+      'Other files (a receipt, a photo) need the assistant, which is off',
+    );
     expect(w.tg.botMessages(ana.id)).toHaveLength(before + 1);
     expect(model.requests).toEqual([]);
     expect(w.tg.drafts).toEqual([]);
