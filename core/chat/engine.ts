@@ -40,8 +40,9 @@ export interface ChatEngineOptions {
   /** The Mini App's URL (https); a button opens it in private chats when set. */
   miniAppUrl?: string | null | undefined;
   /**
-   * The built-in assistant (`createAssistant(...)` from core/assistant). Free text and files go to
-   * it for households where it is configured; elsewhere free text gets the command list.
+   * The built-in assistant (`createAssistant(...)` from core/assistant). Free text, and files that
+   * are not statements the reader can use, go to it for households where it is configured;
+   * elsewhere free text gets the command list.
    */
   assistant?: ChatAssistant | null | undefined;
   log?: ((message: string, error?: unknown) => void) | undefined;

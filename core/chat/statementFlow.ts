@@ -46,7 +46,8 @@ export const ReviewSchema = z.object({
   /** Ids of the candidates ticked for import. */
   selected: z.array(z.string()),
   page: z.int().min(0),
-  status: z.enum(['open', 'imported']),
+  /** `imported` by its Import; `replaced` by a fresh review after the household moved on. */
+  status: z.enum(['open', 'imported', 'replaced']),
   /** The pending change (surface chat) the import was applied through, for Undo. */
   pending_id: z.string().nullable(),
 });

@@ -226,7 +226,7 @@ async function refresh(turn: Turn, id: string, old: Review, ref: SentRef | null)
     },
     turn.now,
   );
-  await updateReview(turn.db, id, { ...old, status: 'imported' });
+  await updateReview(turn.db, id, { ...old, status: 'replaced' });
   await turn.update(ref, reviewReply(turn, newId, fresh, `ℹ️ ${turn.t('chat.statements.stale')}`));
 }
 
