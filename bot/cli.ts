@@ -6,6 +6,7 @@ import { runTerminalChat } from './terminal/index.ts';
 import { ChannelConfigError, startChannelWork } from './channels.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { DEMO_NAME, loadDemoHousehold } from './demo.ts';
+import { ImportFileError, runImport } from './importCommand.ts';
 import { LocalActorError, resolveLocalActor } from './localActor.ts';
 import { startExhale } from './main.ts';
 import { openRuntime, type Runtime } from './runtime.ts';
@@ -37,6 +38,10 @@ const USAGE = `Usage: exhale [command]
                               run any op and print its result as JSON; the input may come from a
                               file or stdin, and --document puts a file's text in its document
                               (exhale op import_data --document export.json)
+  exhale import FILE [--all] [--dry-run] [--as MEMBER] [--household ID]
+                              read a bank statement (CSV, OFX/QFX, PDF) and import the
+                              subscriptions in it: choose at the prompt, or --all for every new
+                              one; --dry-run shows what would be imported and writes nothing
   exhale mcp [--token T] [--trusted] [--as MEMBER] [--household ID]
                               serve MCP over stdio, as the token's member (or EXHALE_TOKEN),
                               or as the local owner (writes need confirmation unless --trusted)
@@ -87,6 +92,36 @@ async function runtimeFor(
 }
 
 const commands: Record<string, Command> = {
+  import: async (args) => {
+    const { values, positionals } = parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        all: { type: 'boolean', default: false },
+        'dry-run': { type: 'boolean', default: false },
+        as: { type: 'string' },
+        household: { type: 'string' },
+      },
+    });
+    const [path, ...extra] = positionals;
+    if (!path) throw new UsageError('exhale import needs the statement file: exhale import FILE.');
+    if (extra.length > 0) throw new UsageError(`Unexpected argument "${extra.join(' ')}".`);
+    const runtime = await runtimeFor(loadConfig(), { existing: true });
+    try {
+      const actor = await localActor(runtime.db, { as: values.as, household: values.household });
+      return await runImport({
+        core: runtime.core,
+        actor,
+        path,
+        all: values.all,
+        dryRun: values['dry-run'],
+        input: process.stdin,
+        output: process.stdout,
+      });
+    } finally {
+      await runtime.close();
+    }
+  },
   start: async () => {
     await startExhale(loadConfig());
     return -1; // keeps running
@@ -462,6 +497,7 @@ function reportError(error: unknown): number {
   if (
     error instanceof ConfigError ||
     error instanceof LocalActorError ||
+    error instanceof ImportFileError ||
     error instanceof ChannelConfigError
   ) {
     console.error(error.message);

@@ -105,9 +105,11 @@ export const PROMPTS: readonly PromptSpec[] = [
   },
   {
     name: 'import_statement',
+    // The model-free reader first (read_statement, then import_candidates with the chosen ids);
+    // the rest for what it cannot read (a photo the agent reads itself) and charges to mark paid.
     tools: [
-      'import_data',
-      'read_document',
+      'read_statement',
+      'import_candidates',
       'list_subscriptions',
       'create_subscription',
       'mark_charge_paid',

@@ -1,3 +1,5 @@
+import { readFile, stat } from 'node:fs/promises';
+import { basename } from 'node:path';
 import { createInterface } from 'node:readline';
 
 import {
@@ -165,6 +167,26 @@ export async function runTerminalChat(deps: TerminalChatDeps): Promise<void> {
       );
       continue;
     }
+    // `/file PATH`: a file from this machine, as a member sends one in a chat (a statement).
+    const fileCommand = /^\/?file(?:\s+(.+))?$/i.exec(line);
+    if (fileCommand) {
+      const path = (fileCommand[1] ?? '').trim().replace(/^(["'])(.*)\1$/, '$2');
+      if (path === '') {
+        write(`${t(locale, 'chat.terminal.file_usage')}\n`);
+        continue;
+      }
+      let size: number;
+      try {
+        size = (await stat(path)).size;
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        write(`${t(locale, 'chat.terminal.file_unreadable', { path, reason })}\n`);
+        continue;
+      }
+      const file = { name: basename(path), size, download: async () => readFile(path) };
+      await engine.handle(conv, { kind: 'file', file, caption: '' }, channel);
+      continue;
+    }
     // Commands may be typed without their slash: "list" is "/list".
     const text =
       !line.startsWith('/') &&
@@ -173,6 +195,8 @@ export async function runTerminalChat(deps: TerminalChatDeps): Promise<void> {
         ? `/${line}`
         : line;
     await engine.handle(conv, { kind: 'text', text }, channel);
+    // The terminal's own command, after the engine's list.
+    if (/^\/help\b/.test(text)) write(`${t(locale, 'chat.terminal.file_usage')}\n`);
   }
   lines.close();
 }

@@ -53,6 +53,12 @@ export const ActionSchema = z.discriminatedUnion('t', [
   z.object({ t: z.literal('ai_confirm'), p: z.string() }),
   z.object({ t: z.literal('ai_discard'), p: z.string() }),
   z.object({ t: z.literal('ai_undo'), p: z.string() }),
+  /** A statement review (core/chat/statementFlow.ts): `s` is its row, never the candidates. */
+  z.object({ t: z.literal('stmt_toggle'), s: z.string(), c: z.string() }),
+  z.object({ t: z.literal('stmt_page'), s: z.string(), page: z.int().min(0) }),
+  z.object({ t: z.literal('stmt_import'), s: z.string() }),
+  /** `p` is the pending change the import was applied through (core/pending). */
+  z.object({ t: z.literal('stmt_undo'), p: z.string() }),
 ]);
 export type Action = z.infer<typeof ActionSchema>;
 
@@ -75,6 +81,8 @@ const ONCE: ReadonlySet<ActionKind> = new Set<ActionKind>([
   'ai_confirm',
   'ai_discard',
   'ai_undo',
+  'stmt_import',
+  'stmt_undo',
 ]);
 
 export function runsOnce(action: Action): boolean {

@@ -17,10 +17,11 @@ import {
   releaseButtons,
   takeAwaiting,
 } from './flows.ts';
-import { askLive, askWithFile } from './features/assistant.ts';
+import { askLive, askWithFile, fileLimit, sizeText } from './features/assistant.ts';
 import { forgetGroup, groupRefusal } from './features/groups.ts';
 import { helpReply } from './features/help.ts';
 import { FEATURES } from './features/index.ts';
+import { readSentFile } from './features/statements.ts';
 import { agentNotice, reminderReply } from './features/notices.ts';
 import { conversationKeyOf, personKey, resolveSpeaker } from './identity.ts';
 import { Turn, type EngineContext } from './turn.ts';
@@ -39,8 +40,9 @@ export interface ChatEngineOptions {
   /** The Mini App's URL (https); a button opens it in private chats when set. */
   miniAppUrl?: string | null | undefined;
   /**
-   * The built-in assistant (`createAssistant(...)` from core/assistant). Free text and files go to
-   * it for households where it is configured; elsewhere free text gets the command list.
+   * The built-in assistant (`createAssistant(...)` from core/assistant). Free text, and files that
+   * are not statements the reader can use, go to it for households where it is configured;
+   * elsewhere free text gets the command list.
    */
   assistant?: ChatAssistant | null | undefined;
   log?: ((message: string, error?: unknown) => void) | undefined;
@@ -181,7 +183,12 @@ export class ChatEngine implements EngineContext {
     await askLive(turn, assistant, message);
   }
 
-  /** A file (statement PDF or CSV, screenshot) with its caption, for the assistant. */
+  /**
+   * A file (statement CSV, OFX or PDF, a screenshot) with its caption. A file that reads as a
+   * statement goes to the statement review, model or not; one that does not (a receipt photo, a
+   * random PDF), or a statement with no subscriptions found, goes to the assistant when it is on;
+   * otherwise the member is told which formats work and how to turn the assistant on.
+   */
   private async file(
     turn: Turn,
     file: IncomingFile,
@@ -194,11 +201,42 @@ export class ChatEngine implements EngineContext {
       return;
     }
     const assistant = await this.assistantFor(turn);
+    const outcome = await readSentFile(turn, file, {
+      assistantOn: assistant !== null,
+      log: this.log,
+    });
+    if (outcome.kind === 'done') return;
     if (!assistant) {
-      await turn.say(turn.t('chat.assistant.file_off'));
+      const off = turn.t('chat.statements.assistant_off');
+      await turn.update(
+        outcome.progress,
+        turn.reply().say(outcome.sentence ? `⚠️ ${outcome.sentence}\n\n${off}` : off),
+      );
       return;
     }
-    await askWithFile(turn, assistant, file, caption.trim(), this.log);
+    const name = (file.name ?? 'file').slice(0, 120);
+    const { data } = outcome;
+    const limit = fileLimit(file);
+    if (data.byteLength > limit) {
+      const refusal = new OpError('too_large', 'chat.assistant.file_too_large', {
+        name,
+        max: sizeText(limit),
+      });
+      await turn.update(outcome.progress, turn.reply().say(`⚠️ ${refusal.render(turn.locale)}`));
+      return;
+    }
+    const handed = outcome.sentence
+      ? 'chat.statements.to_assistant'
+      : 'chat.statements.none_to_assistant';
+    await turn.update(outcome.progress, turn.reply().say(`ℹ️ ${turn.t(handed, { name })}`));
+    // The bytes are here already: the assistant checks its own limit on their real size.
+    const downloaded: IncomingFile = {
+      name: file.name,
+      mediaType: file.mediaType,
+      size: data.byteLength,
+      download: () => Promise.resolve(data),
+    };
+    await askWithFile(turn, assistant, downloaded, caption.trim(), this.log);
   }
 
   /** The assistant, when there is one and it is configured for the speaker's household. */

@@ -1,3 +1,6 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { PassThrough } from 'node:stream';
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -6,6 +9,7 @@ import { runTerminalChat } from '../../bot/terminal/index.ts';
 import type { ChatAssistant } from '../../core/chat/index.ts';
 import { type Actor, newcomerActor } from '../../core/kernel/actor.ts';
 import { createTestHousehold, type TestHousehold } from '../helpers/testCore.ts';
+import { FOUR_MONTHS } from '../core/ops/statements/statement.ts';
 import { scriptedAssistant } from './pacedModel.ts';
 
 /** Runs a terminal session with the given lines typed in, and returns everything it printed. */
@@ -164,5 +168,32 @@ describe('the terminal channel', () => {
     expect(requests).toHaveLength(2);
     const usage = await h.db.knex('assistant_usage').first();
     expect(usage.channel).toBe('terminal');
+  });
+
+  it('sends a file with /file PATH: the same statement review, imported by typing its numbers', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'exhale-file-'));
+    const file = path.join(dir, 'card.csv');
+    await writeFile(file, FOUR_MONTHS);
+    try {
+      const printed = await session(h, [
+        '/help',
+        `/file ${file}`,
+        '4',
+        '/file',
+        `/file ${dir}/nope.csv`,
+      ]);
+      expect(printed).toContain('Send a file with /file PATH');
+      expect(printed).toContain('⏳ Reading card.csv…');
+      expect(printed).toContain('┌ 📄 card.csv');
+      expect(printed).toMatch(/\[1\] ✅ \S+/);
+      expect(printed).toContain('[4] Import 3');
+      expect(printed).toContain('┌ ✅ Imported 3 from card.csv');
+      expect(printed).toContain('Cannot read');
+      expect(await h.db.knex('subscriptions')).toHaveLength(3);
+      const entry = await h.db.knex('audit_entries').where({ op: 'import_candidates' }).first();
+      expect(entry.channel).toBe('terminal');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -68,6 +68,25 @@ describe.each(ERAS)('MCP prompts (%s era)', (era) => {
     expect((review.messages[1]?.content as { text: string }).text).toContain('2026-03');
   });
 
+  it('points import_statement at the statement reader and the import of chosen candidates', async () => {
+    const write = await h.connect((await h.token('write')).token, era);
+    const prompt = await write.getPrompt({
+      name: 'import_statement',
+      arguments: { format: 'csv' },
+    });
+    const text = (prompt.messages[1]?.content as { text: string }).text;
+    expect(text).toContain('(format: csv)');
+    expect(text).toContain('read_statement');
+    expect(text).toContain('import_candidates');
+    expect(text).not.toContain('import_data');
+    const read = await h.connect((await h.token('read')).token, era);
+    const readText = (
+      (await read.getPrompt({ name: 'import_statement' })).messages[1]?.content as { text: string }
+    ).text;
+    expect(readText).toContain('read_statement');
+    expect(readText).not.toContain('import_candidates');
+  });
+
   it("writes prompts in the member's language", async () => {
     const luis = await h.addMember('Luis', 'es');
     const client = await h.connect((await h.token('read', luis)).token, era);

@@ -76,7 +76,7 @@ export async function askLive(
 }
 
 const MB = 1024 * 1024;
-const sizeText = (bytes: number): string =>
+export const sizeText = (bytes: number): string =>
   bytes >= MB ? `${Math.round(bytes / MB)} MB` : `${Math.round(bytes / 1024)} KB`;
 
 /** The assistant's limit for a file, judged from what the platform says it is (the bytes decide later). */

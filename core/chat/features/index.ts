@@ -10,6 +10,7 @@ import { listsFeature } from './lists.ts';
 import { noticesFeature } from './notices.ts';
 import { onboardingFeature } from './onboarding.ts';
 import { settingsFeature } from './settings.ts';
+import { statementsFeature } from './statements.ts';
 
 /**
  * Every chat feature, the only list the engine builds its tables from. The order is the command
@@ -27,6 +28,7 @@ export const FEATURES = [
   helpFeature,
   noticesFeature,
   assistantFeature,
+  statementsFeature,
 ] as const satisfies readonly ChatFeature[];
 
 // === Every action kind and awaited answer has a feature (checked by the compiler)

@@ -299,11 +299,19 @@ describe('the assistant in Telegram', () => {
     expect(reply!.text).toContain('/list');
     const before = w.tg.botMessages(ana.id).length;
     await w.tg.sendPhoto(ana, Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3]));
-    const [off] = (await w.tg.waitForMessages(ana.id, before + 1)).slice(before);
-    expect(off!.text).toContain(
-      'I read statements and screenshots with the assistant, which is off.',
+    // The statement reader tries the picture first (it reads no images yet), then says what works.
+    const [progress] = (await w.tg.waitForMessages(ana.id, before + 1)).slice(before);
+    await w.tg.waitFor(
+      (api) => !api.message(ana.id, progress!.message_id)?.text?.startsWith('⏳'),
+      5000,
+      'the progress message edited',
     );
-    expect(w.tg.callsOf('getFile')).toEqual([]);
+    const off = w.tg.message(ana.id, progress!.message_id);
+    expect(off!.text).toContain("Exhale can't find transactions in this file.");
+    expect(off!.text).toContain(
+      'Other files (a receipt, a photo) need the assistant, which is off',
+    );
+    expect(w.tg.botMessages(ana.id)).toHaveLength(before + 1);
     expect(model.requests).toEqual([]);
     expect(w.tg.drafts).toEqual([]);
   });
@@ -342,7 +350,11 @@ describe('the assistant in Telegram', () => {
       mimeType: 'text/csv',
       caption: 'What subscriptions are in here?',
     });
-    const [text, card] = (await w.tg.waitForMessages(ana.id, before + 2)).slice(before);
+    // The statement reader finds no subscription in it on its own, so the assistant reads it.
+    const [handed, text, card] = (await w.tg.waitForMessages(ana.id, before + 3)).slice(before);
+    expect(handed!.text).toBe(
+      'ℹ️ I found no subscriptions in statement.csv on my own: the assistant is looking at it.',
+    );
     expect(text!.text).toBe('I found one subscription in your statement.');
     expect(card!.text).toContain('📝 Add Disney+?');
     expect(lastQuestion(model.requests[0]!)).toContain('What subscriptions are in here?');
@@ -352,15 +364,33 @@ describe('the assistant in Telegram', () => {
     ).toEqual(['Disney+', 'Gym', 'Netflix', 'Spotify']);
   });
 
-  it('refuses a picture over the size limit before downloading it', async () => {
+  it('refuses a picture over the assistant limit once the reader finds it is not a statement', async () => {
+    await go([]);
+    const before = w.tg.botMessages(ana.id).length;
+    const picture = Buffer.alloc(6 * 1024 * 1024);
+    picture.set([0xff, 0xd8, 0xff, 0xe0]);
+    await w.tg.sendPhoto(ana, picture);
+    const [progress] = (await w.tg.waitForMessages(ana.id, before + 1)).slice(before);
+    await w.tg.waitFor(
+      (api) => !api.message(ana.id, progress!.message_id)?.text?.startsWith('⏳'),
+      5000,
+      'the progress message edited',
+    );
+    expect(w.tg.message(ana.id, progress!.message_id)!.text).toBe(
+      '⚠️ "photo.jpg" is larger than 5 MB, the most the assistant reads. Send a smaller file.',
+    );
+    expect(model.requests).toEqual([]);
+  });
+
+  it('refuses a file over the statement limit (20 MB) before downloading it', async () => {
     await go([]);
     const before = w.tg.botMessages(ana.id).length;
     await w.tg.sendPhoto(ana, Buffer.from([0xff, 0xd8, 0xff, 0xe0]), {
-      declaredSize: 6 * 1024 * 1024,
+      declaredSize: 21 * 1024 * 1024,
     });
     const [refusal] = (await w.tg.waitForMessages(ana.id, before + 1)).slice(before);
     expect(refusal!.text).toBe(
-      '⚠️ "photo.jpg" is larger than 5 MB, the most the assistant reads. Send a smaller file.',
+      '⚠️ The statement is larger than 20 MB, the most Exhale reads. Send a shorter period. Nothing was read.',
     );
     expect(w.tg.callsOf('getFile')).toEqual([]);
     expect(model.requests).toEqual([]);

@@ -1,0 +1,148 @@
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { createInterface } from 'node:readline';
+
+import { type Actor, t } from '../core/index.ts';
+import type { AppCore } from './runtime.ts';
+
+/**
+ * `exhale import FILE`: a statement read by read_statement, shown as the chat's review is (the
+ * period, count and sum, the candidates numbered, the tracked and absent ones marked), then
+ * imported by import_candidates once the person chose: at the prompt, or with `--all` (every new
+ * one). `--dry-run` shows what would be imported and writes nothing. Exit codes: 0 done (or
+ * nothing to do), 2 what the person can fix (unreadable file, imported before), 1 our failure.
+ */
+
+export interface ImportOptions {
+  core: AppCore;
+  actor: Actor;
+  path: string;
+  all: boolean;
+  dryRun: boolean;
+  input: NodeJS.ReadableStream;
+  output: NodeJS.WritableStream;
+}
+
+/** A file the command cannot open: told as a sentence, exit code 2. */
+export class ImportFileError extends Error {}
+
+interface Shown {
+  n: number | null;
+  id: string;
+  isNew: boolean;
+}
+
+async function firstLine(input: NodeJS.ReadableStream): Promise<string | null> {
+  const lines = createInterface({ input, terminal: false });
+  for await (const line of lines) {
+    lines.close();
+    return line;
+  }
+  return null;
+}
+
+export async function runImport(o: ImportOptions): Promise<number> {
+  const locale = o.actor.locale;
+  const say = (line = ''): void => void o.output.write(`${line}\n`);
+  const tr = (key: string, params?: Record<string, string | number>): string =>
+    t(locale, key, params);
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(o.path);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ImportFileError(tr('chat.terminal.file_unreadable', { path: o.path, reason }));
+  }
+  const file = {
+    file_name: basename(o.path),
+    content: bytes.toString('base64'),
+    encoding: 'base64' as const,
+  };
+  const { output: summary } = await o.core.invoke('read_statement', o.actor, file, {
+    surface: 'cli',
+  });
+  const tx = summary.transactions;
+  say(`📄 ${file.file_name}`);
+  if (tx.first_date && tx.last_date)
+    say(tr('chat.statements.period', { from: tx.first_date, to: tx.last_date }));
+  say(tr('chat.statements.count', { count: tx.count, sum: `${tx.sum} ${tx.currency}` }));
+  if (summary.imported_before) {
+    say(tr('errors.statements.imported_before', { date: summary.imported_before.slice(0, 10) }));
+    return 2;
+  }
+  if (summary.candidates.length === 0) {
+    say(tr('chat.statements.none_found'));
+    return 0;
+  }
+  say(tr('chat.statements.found', { count: summary.candidates.length }));
+  const shown: Shown[] = [];
+  let n = 0;
+  for (const c of summary.candidates) {
+    const label = `${c.name} ${c.amount} ${c.currency} · ${t(locale, `statements.cycle.${c.cycle.unit}.${c.cycle.every}`)}`;
+    if (c.tracked && !c.tracked.price_differs) {
+      say(`  [-] ${tr('chat.statements.tracked', { name: label })}`);
+      shown.push({ n: null, id: c.id, isNew: false });
+      continue;
+    }
+    n += 1;
+    const text = c.tracked
+      ? tr('chat.statements.price_differs', {
+          name: label,
+          old: `${c.tracked.amount} ${c.currency}`,
+        })
+      : label;
+    say(`  [${n}] ${c.tracked ? '⬜' : '✅'} ${text}`);
+    shown.push({ n, id: c.id, isNew: c.tracked === null });
+  }
+  if (summary.absent.length > 0) {
+    say(tr('chat.statements.absent_title'));
+    for (const a of summary.absent)
+      say(
+        `  • ${tr('chat.statements.absent', { name: a.name, amount: `${a.amount} ${a.currency}`, count: a.expected_on.length })}`,
+      );
+  }
+  say();
+  const ticked = shown.filter((s) => s.isNew).map((s) => s.id);
+  let chosen: string[];
+  if (o.all || o.dryRun) chosen = ticked;
+  else {
+    o.output.write(`${tr('cli.import.prompt')} `);
+    const answer = ((await firstLine(o.input)) ?? '').trim().toLowerCase();
+    if (answer === '') chosen = ticked;
+    else if (['none', 'no', 'n', 'ninguna', 'q'].includes(answer)) chosen = [];
+    else {
+      const numbers = answer.split(/[\s,]+/).map(Number);
+      const bad = numbers.find((x) => !shown.some((s) => s.n === x));
+      if (bad !== undefined) {
+        say(tr('cli.import.bad_choice', { n: String(bad) }));
+        return 2;
+      }
+      chosen = shown.filter((s) => s.n !== null && numbers.includes(s.n)).map((s) => s.id);
+    }
+  }
+  if (chosen.length === 0) {
+    say(tr('cli.import.nothing'));
+    return 0;
+  }
+  const result = await o.core.invoke(
+    'import_candidates',
+    o.actor,
+    { ...file, candidates: chosen },
+    { surface: 'cli', dryRun: o.dryRun },
+  );
+  const done = result.output;
+  for (const item of done.items)
+    say(tr(`chat.statements.result.${item.result}`, { name: item.name }));
+  if (o.dryRun) {
+    say(tr('cli.import.dry_run', { count: done.created + done.price_changed }));
+    return 0;
+  }
+  say(
+    tr('chat.statements.imported', {
+      count: done.created + done.price_changed,
+      file: file.file_name,
+    }),
+  );
+  if (result.auditId) say(tr('cli.import.undo', { id: result.auditId }));
+  return 0;
+}

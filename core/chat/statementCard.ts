@@ -1,0 +1,150 @@
+import type { Locale } from '../i18n/index.ts';
+import type { StatementSummary } from '../ops/statements/_lib/schemas.ts';
+import { cycleText, formatDate, money } from './format.ts';
+import type { ReplyBuilder } from './reply.ts';
+import type { Review, ShownCandidate } from './statementFlow.ts';
+import type { Turn } from './turn.ts';
+
+/**
+ * The review card of a statement, written by Exhale from read_statement's result (never a model's
+ * words): the period, count and sum, then a toggle per candidate (8 a page), the tracked ones
+ * marked, the tracked subscriptions the statement should show but does not, and "Import N".
+ */
+
+export const PAGE_SIZE = 8;
+/** Tracked and absent subscriptions are listed up to this many each; the rest are counted. */
+const LIST_MAX = 10;
+
+/** What a review row keeps of read_statement's result, with the new ones ticked. */
+export function reviewOf(fileName: string, content: string, summary: StatementSummary): Review {
+  const candidates: ShownCandidate[] = summary.candidates.map((c) => ({
+    id: c.id,
+    name: c.name,
+    amount: c.amount,
+    currency: c.currency,
+    cycle: c.cycle,
+    tracked: c.tracked
+      ? { name: c.tracked.name, amount: c.tracked.amount, price_differs: c.tracked.price_differs }
+      : null,
+  }));
+  const tx = summary.transactions;
+  return {
+    file_name: fileName,
+    content,
+    summary: {
+      count: tx.count,
+      first_date: tx.first_date,
+      last_date: tx.last_date,
+      sum: tx.sum,
+      currency: tx.currency,
+      imported_before: summary.imported_before,
+    },
+    candidates,
+    absent: summary.absent.map((a) => ({
+      name: a.name,
+      amount: a.amount,
+      currency: a.currency,
+      expected: a.expected_on.length,
+    })),
+    // New ones are ticked; a price change on a tracked one is offered, not assumed.
+    selected: candidates.filter((c) => c.tracked === null).map((c) => c.id),
+    page: 0,
+    status: 'open',
+    pending_id: null,
+  };
+}
+
+/** A candidate the member can choose: new, or tracked at another price. */
+export function choosable(c: ShownCandidate): boolean {
+  return c.tracked === null || c.tracked.price_differs;
+}
+
+function label(c: ShownCandidate, locale: Locale): string {
+  return `${c.name} ${money(c.amount, c.currency, locale)} · ${cycleText(c.cycle, locale)}`;
+}
+
+/** The first lines of every statement card: the file, the period, the count and the sum. */
+export function summaryLines(turn: Turn, review: Review): string[] {
+  const s = review.summary;
+  const lines: string[] = [];
+  if (s.first_date && s.last_date)
+    lines.push(
+      turn.t('chat.statements.period', {
+        from: formatDate(s.first_date, turn.locale),
+        to: formatDate(s.last_date, turn.locale),
+      }),
+    );
+  lines.push(
+    turn.t('chat.statements.count', {
+      count: s.count,
+      sum: money(s.sum, s.currency, turn.locale),
+    }),
+  );
+  return lines;
+}
+
+/** The review card with its buttons, as the review stands now. */
+export function reviewReply(turn: Turn, id: string, review: Review, note?: string): ReplyBuilder {
+  const reply = turn.reply();
+  const lines = summaryLines(turn, review);
+  const imported = review.summary.imported_before;
+  if (imported)
+    lines.push(
+      `⚠️ ${turn.t('errors.statements.imported_before', { date: formatDate(imported.slice(0, 10), turn.locale) })}`,
+    );
+  const open = review.candidates.filter(choosable);
+  const same = review.candidates.filter((c) => !choosable(c));
+  lines.push(
+    review.candidates.length === 0
+      ? turn.t('chat.statements.none_found')
+      : turn.t('chat.statements.found', { count: review.candidates.length }),
+  );
+  for (const c of same.slice(0, LIST_MAX))
+    lines.push(`✔️ ${turn.t('chat.statements.tracked', { name: label(c, turn.locale) })}`);
+  if (same.length > LIST_MAX)
+    lines.push(turn.t('chat.statements.more', { count: same.length - LIST_MAX }));
+  if (review.absent.length > 0) {
+    lines.push(turn.t('chat.statements.absent_title'));
+    for (const a of review.absent.slice(0, LIST_MAX))
+      lines.push(
+        `• ${turn.t('chat.statements.absent', {
+          name: a.name,
+          amount: money(a.amount, a.currency, turn.locale),
+          count: a.expected,
+        })}`,
+      );
+    if (review.absent.length > LIST_MAX)
+      lines.push(turn.t('chat.statements.more', { count: review.absent.length - LIST_MAX }));
+  }
+  if (note) lines.push(note);
+  reply.setCard({ title: `📄 ${review.file_name}`, lines });
+  if (imported || review.status !== 'open') return reply;
+
+  const pages = Math.max(1, Math.ceil(open.length / PAGE_SIZE));
+  const page = Math.min(review.page, pages - 1);
+  for (const c of open.slice(page * PAGE_SIZE, (page + 1) * PAGE_SIZE)) {
+    const on = review.selected.includes(c.id);
+    const text = c.tracked
+      ? turn.t('chat.statements.price_differs', {
+          name: label(c, turn.locale),
+          old: money(c.tracked.amount, c.currency, turn.locale),
+        })
+      : label(c, turn.locale);
+    reply.row(reply.action(`${on ? '✅' : '⬜'} ${text}`, { t: 'stmt_toggle', s: id, c: c.id }));
+  }
+  if (pages > 1)
+    reply.row(
+      ...(page > 0
+        ? [reply.action(turn.t('chat.button.prev'), { t: 'stmt_page', s: id, page: page - 1 })]
+        : []),
+      ...(page < pages - 1
+        ? [reply.action(turn.t('chat.button.next'), { t: 'stmt_page', s: id, page: page + 1 })]
+        : []),
+    );
+  const count = review.selected.length;
+  if (count > 0)
+    reply.row(
+      reply.action(turn.t('chat.statements.import', { count }), { t: 'stmt_import', s: id }),
+    );
+  return reply;
+}

@@ -1,0 +1,86 @@
+import { z } from 'zod';
+
+import { CYCLE_UNITS } from '../domain/cycles.ts';
+import type { Database } from '../store/connection.ts';
+import { defineFlow, type Flow } from '../store/repos/flows.ts';
+
+/**
+ * A statement review in chat: one `flows` row (kind `statement`) holding the file as it was sent,
+ * what the review card showed (so a toggle redraws it without reading the file again) and the
+ * member's choices. Buttons carry only `<button row>.<index>`, and their actions only this row's
+ * id: the candidates never travel in a button (Telegram's callback_data is 64 bytes).
+ */
+
+/** A review can be finished for a day after the file was sent. */
+export const REVIEW_TTL_MS = 24 * 3_600_000;
+
+const Shown = z.object({
+  id: z.string(),
+  name: z.string(),
+  amount: z.string(),
+  currency: z.string(),
+  cycle: z.object({ unit: z.enum(CYCLE_UNITS), every: z.int() }),
+  /** What the household tracks under it, as the card said; null when it is new. */
+  tracked: z
+    .object({ name: z.string(), amount: z.string(), price_differs: z.boolean() })
+    .nullable(),
+});
+export type ShownCandidate = z.infer<typeof Shown>;
+
+export const ReviewSchema = z.object({
+  file_name: z.string(),
+  /** The file's bytes, base64: import_candidates reads it again, exactly as read_statement did. */
+  content: z.string(),
+  summary: z.object({
+    count: z.int(),
+    first_date: z.string().nullable(),
+    last_date: z.string().nullable(),
+    sum: z.string(),
+    currency: z.string(),
+    imported_before: z.string().nullable(),
+  }),
+  candidates: z.array(Shown),
+  absent: z.array(
+    z.object({ name: z.string(), amount: z.string(), currency: z.string(), expected: z.int() }),
+  ),
+  /** Ids of the candidates ticked for import. */
+  selected: z.array(z.string()),
+  page: z.int().min(0),
+  /** `imported` by its Import; `replaced` by a fresh review after the household moved on. */
+  status: z.enum(['open', 'imported', 'replaced']),
+  /** The pending change (surface chat) the import was applied through, for Undo. */
+  pending_id: z.string().nullable(),
+});
+export type Review = z.infer<typeof ReviewSchema>;
+
+const REVIEWS = defineFlow({ kind: 'statement', ttlMs: REVIEW_TTL_MS, payload: ReviewSchema });
+
+export async function saveReview(
+  db: Database,
+  entry: { id: string; householdId: string | null; memberId: string | null; review: Review },
+  now: Date,
+): Promise<void> {
+  await REVIEWS.save(db.knex, {
+    id: entry.id,
+    householdId: entry.householdId,
+    memberId: entry.memberId,
+    payload: entry.review,
+    now,
+  });
+}
+
+/** The review, or null when it is gone (expired, purged, or no longer readable). */
+export async function loadReview(
+  db: Database,
+  id: string,
+  now: Date,
+): Promise<Flow<Review> | null> {
+  const row = await REVIEWS.load(db.knex, id);
+  if (!row || row.expiresAt <= now.toISOString()) return null;
+  return row;
+}
+
+/** Replaces what the review holds (a toggle, a page, the import that settled it). */
+export async function updateReview(db: Database, id: string, review: Review): Promise<void> {
+  await REVIEWS.settle(db.knex, id, review);
+}

@@ -1,0 +1,118 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { FOUR_MONTHS } from '../core/ops/statements/statement.ts';
+
+const BIN = fileURLToPath(new URL('../../bin/exhale.mjs', import.meta.url));
+const UNREADABLE = fileURLToPath(
+  new URL(
+    '../../../shared/fixtures/bank/csv/bank2ynab-CZ-CeskaSporitelna-TH_20180521-20180523.csv',
+    import.meta.url,
+  ),
+);
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** `exhale` as a person runs it, on its own SQLite data directory, with `stdin` typed in. */
+function exhale(dataDir: string, args: string[], stdin = ''): Promise<Run> {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    EXHALE_DATA_DIR: dataDir,
+    EXHALE_ECB_RATES: 'off',
+  };
+  delete env.EXHALE_DATABASE_URL;
+  return new Promise((resolve) => {
+    const child = execFile(
+      process.execPath,
+      [BIN, ...args],
+      { env, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        const code = error ? Number((error as { code?: unknown }).code ?? 1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+    child.stdin?.end(stdin);
+  });
+}
+
+describe('exhale import FILE', () => {
+  let dir: string;
+  let statement: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'exhale-import-'));
+    statement = path.join(dir, 'card.csv');
+    await writeFile(statement, FOUR_MONTHS);
+    const init = await exhale(dir, [
+      'init',
+      '--name',
+      'Casa',
+      '--currency',
+      'EUR',
+      '--time-zone',
+      'Europe/Madrid',
+      '--owner',
+      'Ana',
+    ]);
+    expect(init.code).toBe(0);
+  }, 120_000);
+  afterAll(async () => rm(dir, { recursive: true, force: true }));
+
+  const names = async (): Promise<string[]> => {
+    const listed = await exhale(dir, ['op', 'list_subscriptions']);
+    return (JSON.parse(listed.stdout) as { items: Array<{ name: string }> }).items
+      .map((s) => s.name)
+      .sort();
+  };
+
+  it('shows the review, and with --dry-run what would be imported, writing nothing', async () => {
+    const dry = await exhale(dir, ['import', statement, '--dry-run']);
+    expect(dry.stderr).toBe('');
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toContain('📄 card.csv');
+    expect(dry.stdout).toContain('Period: 2025-11-03 – 2026-02-16');
+    expect(dry.stdout).toContain('15 transactions, sum');
+    expect(dry.stdout).toMatch(/\[1\] ✅ \w+/);
+    expect(dry.stdout).toContain('Dry run: 3 would be imported.');
+    expect(await names()).toEqual([]);
+  }, 120_000);
+
+  it('imports the numbers typed at the prompt, then refuses the same statement again', async () => {
+    const review = await exhale(dir, ['import', statement, '--dry-run']);
+    const line = review.stdout.split('\n').find((l) => l.includes('Spotify')) ?? '';
+    const spotify = /\[(\d)\]/.exec(line)?.[1] ?? '';
+    const chosen = ['1', '2', '3'].filter((n) => n !== spotify);
+    const run = await exhale(dir, ['import', statement], `${chosen.join(' ')}\n`);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('Import which?');
+    expect(run.stdout).toContain('Imported 2 from card.csv');
+    expect(run.stdout).toMatch(/Undo it with: exhale op undo '\{"ids":\["act_[0-9a-z]+"\]\}'/);
+    expect(await names()).toEqual(['Iron Gym', 'Netflix']);
+
+    const again = await exhale(dir, ['import', statement, '--all']);
+    expect(again.code).toBe(2);
+    expect(again.stdout).toContain('This statement was already imported on');
+    expect(await names()).toEqual(['Iron Gym', 'Netflix']);
+  }, 180_000);
+
+  it('refuses a missing or unreadable file in a sentence with exit code 2', async () => {
+    const missing = await exhale(dir, ['import', path.join(dir, 'nope.csv'), '--all']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('Cannot read');
+    const unreadable = await exhale(dir, ['import', UNREADABLE, '--all']);
+    expect(unreadable.code).toBe(2);
+    expect(unreadable.stderr).toContain("Exhale can't find transactions in this file.");
+    const none = await exhale(dir, ['import']);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('exhale import needs the statement file');
+  }, 180_000);
+});

@@ -1,0 +1,133 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+import { ChatEngine, type Conversation, type IncomingFile } from '../../../../core/chat/index.ts';
+import { Core } from '../../../../core/kernel/core.ts';
+import type { AnyOp } from '../../../../core/kernel/op.ts';
+import { catalog } from '../../../../core/ops/catalog.ts';
+import { importCandidates } from '../../../../core/ops/statements/importCandidates.ts';
+import {
+  createTestHousehold,
+  TEST_DIALECT,
+  type TestHousehold,
+} from '../../../helpers/testCore.ts';
+import { csv, FOUR_MONTHS } from '../../ops/statements/statement.ts';
+import { RecordingChannel } from '../recordingChannel.ts';
+
+const text = RecordingChannel.text;
+const payload = RecordingChannel.payload;
+
+const fileOf = (content: string, name = 'card.csv'): IncomingFile => ({
+  name,
+  mediaType: 'text/csv',
+  size: Buffer.byteLength(content),
+  download: () => Promise.resolve(Buffer.from(content)),
+});
+
+/** Twelve months of twenty monthly merchants: more candidates than one page of the card holds. */
+function manyMerchants(): string {
+  const rows: Array<[string, string, string]> = [];
+  const merchants =
+    'ALPHA BRAVO CHARLIE DELTA ECHO FOXTROT GOLF HOTEL INDIA JULIET KILO LIMA'.split(' ');
+  for (const [i, m] of merchants.entries())
+    for (let month = 1; month <= 6; month++)
+      rows.push([
+        `2025-${String(month).padStart(2, '0')}-${String(i + 1).padStart(2, '0')}`,
+        `${m} STREAMING`,
+        `-${i + 5}.00`,
+      ]);
+  return csv(rows);
+}
+
+describe(`the statement review in chat (${TEST_DIALECT})`, () => {
+  let h: TestHousehold;
+  let channel: RecordingChannel;
+  let owner: Conversation;
+  beforeEach(async () => {
+    h = await createTestHousehold();
+    channel = new RecordingChannel();
+    owner = {
+      who: { channel: 'terminal', externalId: null, displayName: 'Ana', actor: h.owner },
+      where: { kind: 'private', chatId: 'c' },
+    };
+  });
+  afterEach(async () => h.close());
+
+  const sendFile = (engine: ChatEngine, file: IncomingFile) =>
+    engine.handle(owner, { kind: 'file', file, caption: '' }, channel);
+  const press = (engine: ChatEngine, p: string) =>
+    engine.handle(
+      owner,
+      { kind: 'press', payload: p, message: { chatId: 'c', messageId: '0' } },
+      channel,
+    );
+
+  it('pages a long review 8 candidates at a time, keeping the ticks across pages', async () => {
+    const engine = new ChatEngine({ core: h.core });
+    await sendFile(engine, fileOf(manyMerchants()));
+    const first = channel.messages[0]!;
+    const toggles = (first.buttons ?? []).flat().filter((b) => /^[✅⬜]/.test(b.label));
+    expect(toggles).toHaveLength(8);
+    expect(text(first)).toContain('Subscriptions found: 12.');
+    await press(engine, payload(first, 'Next'));
+    const second = channel.messages[0]!;
+    expect((second.buttons ?? []).flat().filter((b) => /^[✅⬜]/.test(b.label))).toHaveLength(4);
+    expect((second.buttons ?? []).flat().map((b) => b.label)).toContain('Previous');
+    await press(engine, payload(second, 'Lima'));
+    expect((channel.messages[0]!.buttons ?? []).flat().map((b) => b.label)).toContain('Import 11');
+    await press(engine, payload(channel.messages[0]!, 'Previous'));
+    await press(engine, payload(channel.messages[0]!, 'Import 11'));
+    expect(text(channel.messages[0]!)).toContain('Imported 11 from card.csv');
+    expect(await h.db.knex('subscriptions')).toHaveLength(11);
+  });
+
+  it('writes nothing when the import fails mid-way, and the card can be pressed again', async () => {
+    let calls = 0;
+    // The confirmed run (the second call; the first is the dry run) fails after writing its rows.
+    const failing = {
+      ...importCandidates,
+      async run(...args: Parameters<typeof importCandidates.run>) {
+        const out = await importCandidates.run(...args);
+        calls += 1;
+        if (calls === 2) throw new Error('the disk filled up');
+        return out;
+      },
+    };
+    const core = new Core({
+      db: h.db,
+      // The op's own input type narrows `run`; the catalog holds ops of any input (as engine.test.ts).
+      catalog: catalog.map((op): AnyOp => (op.name === failing.name ? (failing as AnyOp) : op)),
+      clock: () => new Date(h.clock.now),
+    });
+    const logged: unknown[] = [];
+    const engine = new ChatEngine({ core, log: (_m, e) => logged.push(e) });
+    await sendFile(engine, fileOf(FOUR_MONTHS));
+    const importButton = payload(channel.messages[0]!, 'Import 3');
+    await press(engine, importButton);
+    expect(text(channel.last())).toContain('something went wrong on our side');
+    expect(logged).toHaveLength(1);
+    expect(await h.db.knex('subscriptions')).toEqual([]);
+    expect(await h.db.knex('statement_imports')).toEqual([]);
+    expect(await h.db.knex('audit_entries').where({ op: 'import_candidates' })).toEqual([]);
+
+    await press(engine, importButton);
+    expect(text(channel.messages[0]!)).toContain('Imported 3 from card.csv');
+    expect(await h.db.knex('subscriptions')).toHaveLength(3);
+  });
+
+  it("refuses another member's review and a review that has expired", async () => {
+    const engine = new ChatEngine({ core: h.core });
+    await sendFile(engine, fileOf(FOUR_MONTHS));
+    const importButton = payload(channel.messages[0]!, 'Import 3');
+    const luis = await h.addMember('Luis');
+    await engine.handle(
+      { ...owner, who: { ...owner.who, displayName: 'Luis', actor: luis } },
+      { kind: 'press', payload: importButton, message: null },
+      channel,
+    );
+    expect(channel.notices.at(-1)).toBe('These buttons belong to someone else.');
+    h.clock.now = new Date(h.clock.now.getTime() + 25 * 3_600_000);
+    await press(engine, importButton);
+    expect(text(channel.last())).toContain('This review has expired. Send the statement again.');
+    expect(await h.db.knex('subscriptions')).toEqual([]);
+  });
+});
