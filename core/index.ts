@@ -29,6 +29,8 @@ export type { Database, Dialect } from './store/connection.ts';
 export { migrate, openDatabase } from './store/connection.ts';
 export type { Change, Row } from './store/tracked.ts';
 export { storeFailure } from './store/failures.ts';
+export type { JobSchedule } from './store/jobs.ts';
+export { runClaimedJob } from './store/jobs.ts';
 
 // Texts in the reader's language, and the domain helpers adapters format with.
 export type { Locale, Text } from './i18n/index.ts';
