@@ -29,6 +29,8 @@ export type { Database, Dialect } from './store/connection.ts';
 export { migrate, openDatabase } from './store/connection.ts';
 export type { Change, Row } from './store/tracked.ts';
 export { storeFailure } from './store/failures.ts';
+export type { SqliteFileKind } from './store/sqliteFiles.ts';
+export { backupSqlite, inspectSqliteFile, sqliteInUse } from './store/sqliteFiles.ts';
 export type { JobSchedule } from './store/jobs.ts';
 export { runClaimedJob } from './store/jobs.ts';
 

@@ -24,6 +24,9 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['202612010004_job_runs', jobRuns],
 ];
 
+/** The names of the migrations this version knows, oldest first. */
+export const MIGRATION_NAMES: readonly string[] = MIGRATIONS.map(([name]) => name);
+
 /** A knex migration source over the list above, so migrations work the same from source and tests. */
 export const migrationSource: Knex.MigrationSource<string> = {
   getMigrations: async () => MIGRATIONS.map(([name]) => name),
