@@ -79,7 +79,6 @@ export async function startExhale(
   if (!config.EXHALE_PUBLIC_URL)
     next.push('serve webhooks and remote agents: set EXHALE_PUBLIC_URL');
   if (next.length > 0) lines.push('Next:', ...next.map((n) => `  - ${n}`));
-  if (!options.quiet) console.log(lines.join('\n'));
 
   const ecb =
     config.EXHALE_ECB_RATES === 'on'
@@ -108,7 +107,12 @@ export async function startExhale(
   const stop = async (): Promise<void> => {
     await stopAll();
   };
-  if (!options.quiet) stopOnSignals(stopAll, (line) => console.log(line));
+  // Signals are handled before "Exhale is running" is printed: whoever waits for that line (a
+  // supervisor, a test) may stop the process at once.
+  if (!options.quiet) {
+    stopOnSignals(stopAll, (line) => console.log(line));
+    console.log(lines.join('\n'));
+  }
   return { runtime, http, edge, stop };
 }
 
