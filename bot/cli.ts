@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 
 import { runMcpStdio } from '../mcp/stdio.ts';
 import { runTerminalChat } from './terminal/index.ts';
+import { backupCommand, restoreCommand } from './backup.ts';
 import { ChannelConfigError, startChannelWork } from './channels.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { DEMO_NAME, loadDemoHousehold } from './demo.ts';
@@ -49,6 +50,9 @@ const USAGE = `Usage: exhale [command]
   exhale token list | exhale token revoke ID
                               tokens for agents (only a hash is stored; the token is shown once)
   exhale migrate              apply database migrations
+  exhale backup FILE          a consistent copy of the SQLite database, also while Exhale runs
+  exhale restore FILE         replace the SQLite database with a backup (Exhale stopped; the
+                              current file is kept as exhale.sqlite.bak-<time>)
   exhale help                 this text
 
 Configuration is by environment variables (EXHALE_DATA_DIR, EXHALE_DATABASE_URL, EXHALE_PORT…): see README.md.`;
@@ -122,6 +126,9 @@ const commands: Record<string, Command> = {
       await runtime.close();
     }
   },
+  // Backup and restore (bot/backup.ts).
+  backup: backupCommand,
+  restore: restoreCommand,
   start: async () => {
     await startExhale(loadConfig());
     return -1; // keeps running

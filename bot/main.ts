@@ -8,6 +8,7 @@ import type { FetchHandler } from './http/fetchHandler.ts';
 import { type HttpHost, listen } from './http/server.ts';
 import { webhookRoutes } from './http/webhook.ts';
 import { describeDatabase, openRuntime, type Runtime } from './runtime.ts';
+import { stopInPhases, stopOnSignals } from './shutdown.ts';
 import { WEBHOOK_PATH } from './telegram/index.ts';
 
 export interface RunningExhale {
@@ -78,29 +79,39 @@ export async function startExhale(
   if (!config.EXHALE_PUBLIC_URL)
     next.push('serve webhooks and remote agents: set EXHALE_PUBLIC_URL');
   if (next.length > 0) lines.push('Next:', ...next.map((n) => `  - ${n}`));
-  if (!options.quiet) console.log(lines.join('\n'));
 
   const ecb =
     config.EXHALE_ECB_RATES === 'on'
       ? startEcbRefresh(runtime.db, (line) => options.quiet || console.log(line))
       : null;
 
-  let stopping = false;
-  const stop = async (): Promise<void> => {
-    if (stopping) return;
-    stopping = true;
-    ecb?.stop();
-    await channels.stop();
-    await mcp.close();
-    await http.close();
-    await runtime.close();
+  // Phases: stop taking requests and background work together (the listener closes at once, long
+  // polling and the scheduler end, MCP's open streams close); then the requests in flight finish
+  // (http); then the database closes, under the bound of stopInPhases.
+  let stopping: Promise<{ stopped: boolean; open: string[] }> | null = null;
+  const stopAll = (): Promise<{ stopped: boolean; open: string[] }> => {
+    stopping ??= stopInPhases(
+      [
+        [
+          { name: 'ECB refresh', stop: async () => ecb?.stop() },
+          { name: 'channels and scheduler', stop: () => channels.stop() },
+          { name: 'MCP streams', stop: () => mcp.close() },
+          { name: 'HTTP requests in flight', stop: () => http.close() },
+        ],
+        [{ name: 'database', stop: () => runtime.close() }],
+      ],
+      { log },
+    );
+    return stopping;
   };
+  const stop = async (): Promise<void> => {
+    await stopAll();
+  };
+  // Signals are handled before "Exhale is running" is printed: whoever waits for that line (a
+  // supervisor, a test) may stop the process at once.
   if (!options.quiet) {
-    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-      process.once(signal, () => {
-        void stop().then(() => process.exit(0));
-      });
-    }
+    stopOnSignals(stopAll, (line) => console.log(line));
+    console.log(lines.join('\n'));
   }
   return { runtime, http, edge, stop };
 }

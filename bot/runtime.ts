@@ -1,5 +1,16 @@
+import pg from 'pg';
+
 import { type Config, ConfigError } from './config.ts';
-import { catalog, Core, type Database, migrate, openDatabase } from '../core/index.ts';
+import {
+  catalog,
+  Core,
+  type Database,
+  type EventBus,
+  InMemoryEventBus,
+  migrate,
+  openDatabase,
+  PostgresEventBus,
+} from '../core/index.ts';
 
 export type AppCore = Core<typeof catalog>;
 
@@ -22,8 +33,35 @@ export async function openRuntime(config: Config): Promise<Runtime> {
   } catch (error) {
     throw databaseError(error, config);
   }
-  const core = new Core({ db, catalog });
-  return { config, db, core, migrated, close: () => db.close() };
+  const bus = await openBus(db, config);
+  const core = new Core({ db, catalog, bus });
+  return {
+    config,
+    db,
+    core,
+    migrated,
+    close: async () => {
+      if (bus instanceof PostgresEventBus) await bus.close();
+      await db.close();
+    },
+  };
+}
+
+/**
+ * The change-event bus: on PostgreSQL, events cross every process on the database (LISTEN/NOTIFY);
+ * SQLite is served by one process, whose bus is in memory.
+ */
+async function openBus(db: Database, config: Config): Promise<EventBus> {
+  const url = config.EXHALE_DATABASE_URL;
+  if (db.dialect !== 'postgres' || !url) return new InMemoryEventBus();
+  const bus = new PostgresEventBus({ db, connect: () => new pg.Client({ connectionString: url }) });
+  try {
+    await bus.start();
+  } catch (error) {
+    await db.close();
+    throw databaseError(error, config);
+  }
+  return bus;
 }
 
 /** Where the data lives, for messages: the SQLite file or the PostgreSQL server (without password). */

@@ -8,6 +8,7 @@ import {
   markFailed,
   markSent,
   purgeReminderLog,
+  runClaimedJob,
 } from '../core/index.ts';
 
 export interface SchedulerDeps {
@@ -30,7 +31,7 @@ export interface Scheduler {
   tick(): Promise<number>;
 }
 
-const PURGE_EVERY_MS = 60 * 60_000;
+const PURGE_SCHEDULE = { everyMs: 60 * 60_000, leaseMs: 10 * 60_000 };
 
 /**
  * Sends due reminders. Each tick finds what is due (catching up on anything missed while no
@@ -44,7 +45,6 @@ export function startScheduler(deps: SchedulerDeps): Scheduler {
   const log = deps.log ?? ((message: string, error?: unknown) => console.error(message, error));
   const db = deps.core.db;
   let running: Promise<number> | null = null;
-  let lastPurge = 0;
   let stopped = false;
 
   async function once(): Promise<number> {
@@ -80,12 +80,13 @@ export function startScheduler(deps: SchedulerDeps): Scheduler {
         );
       }
     }
-    if (now.getTime() - lastPurge >= PURGE_EVERY_MS) {
-      lastPurge = now.getTime();
-      await purgeExpiredFlows(db, now);
-      await purgeFirstTimes(db, now);
-      await purgeReminderLog(db, localDate(now, 'UTC'));
-    }
+    // Once an hour across every process on the database (the job_runs claim), not once per process.
+    if (!stopped)
+      await runClaimedJob(db, 'purge_expired', now, PURGE_SCHEDULE, async () => {
+        await purgeExpiredFlows(db, now);
+        await purgeFirstTimes(db, now);
+        await purgeReminderLog(db, localDate(now, 'UTC'));
+      });
     return sent;
   }
 

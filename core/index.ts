@@ -8,6 +8,8 @@ export type { CoreOptions, InvokeOptions, InvokeResult } from './kernel/core.ts'
 export { Core } from './kernel/core.ts';
 export type { ChangeEvent, CoreEvent, EventBus } from './kernel/events.ts';
 export { InMemoryEventBus } from './kernel/events.ts';
+export type { PostgresEventBusOptions } from './kernel/pgEventBus.ts';
+export { PostgresEventBus } from './kernel/pgEventBus.ts';
 export type { AnyOp, Effect, OpContext, OpSpec, Surface } from './kernel/op.ts';
 export { defineOp, isWrite, movesMoney, offeredOn, SURFACES } from './kernel/op.ts';
 export { missingScope, offers, opsFor, strictInputOf, surfaceOps } from './kernel/surface.ts';
@@ -27,6 +29,10 @@ export type { Database, Dialect } from './store/connection.ts';
 export { migrate, openDatabase } from './store/connection.ts';
 export type { Change, Row } from './store/tracked.ts';
 export { storeFailure } from './store/failures.ts';
+export type { SqliteFileKind } from './store/sqliteFiles.ts';
+export { backupSqlite, inspectSqliteFile, sqliteInUse } from './store/sqliteFiles.ts';
+export type { JobSchedule } from './store/jobs.ts';
+export { runClaimedJob } from './store/jobs.ts';
 
 // Texts in the reader's language, and the domain helpers adapters format with.
 export type { Locale, Text } from './i18n/index.ts';

@@ -6,6 +6,7 @@ import * as assistant from './202611300003_assistant.ts';
 import * as pendingChanges from './202612010001_pending_changes.ts';
 import * as memberIdentities from './202612010002_member_identities.ts';
 import * as statementImports from './202612010003_statement_imports.ts';
+import * as jobRuns from './202612010004_job_runs.ts';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -20,7 +21,11 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['202612010001_pending_changes', pendingChanges],
   ['202612010002_member_identities', memberIdentities],
   ['202612010003_statement_imports', statementImports],
+  ['202612010004_job_runs', jobRuns],
 ];
+
+/** The names of the migrations this version knows, oldest first. */
+export const MIGRATION_NAMES: readonly string[] = MIGRATIONS.map(([name]) => name);
 
 /** A knex migration source over the list above, so migrations work the same from source and tests. */
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -49,3 +49,12 @@ export async function summariesOf(
     .select('id', 'summary', 'summary_text');
   return new Map(rows.map((row) => [row.id, row]));
 }
+
+/** One audit entry by id (null when it is gone), for rebuilding its change event elsewhere. */
+export async function auditEntryById(
+  db: Knex | Knex.Transaction,
+  id: string,
+): Promise<AuditRow | null> {
+  const row = (await db('audit_entries').where({ id }).first()) as AuditRow | undefined;
+  return row ?? null;
+}
