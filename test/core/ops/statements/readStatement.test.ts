@@ -179,7 +179,7 @@ describe('read_statement', () => {
       );
       expect(error.code).toBe('invalid_input');
       expect(error.render('en')).toBe(
-        "Exhale can't find transactions in this file. It reads statements as CSV, OFX/QFX, PDF (with text): export one of those from your bank. Nothing was read.",
+        "Exhale can't find transactions in this file. It reads statements as CSV, OFX/QFX, PDF, or a photo or screenshot (JPEG, PNG, WebP, TIFF): export one of those from your bank. Nothing was read.",
       );
       const png = Buffer.from([
         0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13,
