@@ -8,6 +8,7 @@ import { looksLikeOfx, readOfx } from './ofx.ts';
 import { pdfText } from './pdf.ts';
 import { progressHook } from './progress.ts';
 import type { ReadStatement } from './types.ts';
+import { unreadable } from './unreadable.ts';
 
 /**
  * One statement file to transactions, whatever its format: OFX/QFX by its header, PDF by its
@@ -26,9 +27,6 @@ export const STATEMENT_LIMITS = {
   lineChars: 1024 * 1024,
 } as const;
 
-/** The formats a person can send, as the unreadable-file sentence lists them. */
-const FORMATS = 'CSV, OFX/QFX, PDF, or a photo or screenshot (JPEG, PNG, WebP, TIFF)';
-
 function checkText(text: string): void {
   let lines = 0;
   let start = 0;
@@ -43,10 +41,6 @@ function checkText(text: string): void {
   // A header and a preamble come on top of the rows.
   if (lines > STATEMENT_LIMITS.rows + 50)
     throw new OpError('too_large', 'errors.statements.too_many_rows', { max: '100,000' });
-}
-
-function unreadable(): OpError {
-  return new OpError('invalid_input', 'errors.statements.unreadable', { formats: FORMATS });
 }
 
 /** The transactions in OCR text, refused as unreadable when there are none. */

@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 
 import { OpError } from '../../../errors/index.ts';
+import { unreadable } from '../unreadable.ts';
 
 /**
  * Pictures of statements: which files are pictures (by their magic bytes, never their name), and
@@ -38,11 +39,9 @@ export function imageKind(bytes: Uint8Array): ImageKind | null {
   return null;
 }
 
-/** The sentence for a picture sharp cannot decode; HEIC (iPhone photos) names the way around it. */
+/** The refusal of a picture sharp cannot decode; for HEIC (iPhone photos) it names the way around it. */
 function undecodable(kind: ImageKind): OpError {
-  return kind === 'heif'
-    ? new OpError('invalid_input', 'errors.statements.heic')
-    : new OpError('invalid_input', 'errors.statements.image_unreadable');
+  return kind === 'heif' ? new OpError('invalid_input', 'errors.statements.heic') : unreadable();
 }
 
 /**

@@ -1,6 +1,7 @@
 import { createWorker, OEM, type Worker } from 'tesseract.js';
 
 import { OpError } from '../../../errors/index.ts';
+import { unreadable } from '../unreadable.ts';
 import { languageFolder, OCR_LANGUAGES, removeLanguageFolder } from './langs.ts';
 
 /**
@@ -116,7 +117,7 @@ async function readOne(png: Buffer, options: OcrOptions, queuedIn: number): Prom
     // A picture stopped half-way leaves the worker busy with it: end it, the next starts afresh.
     await end();
     if (error instanceof OpError) throw error;
-    throw new OpError('invalid_input', 'errors.statements.image_unreadable');
+    throw unreadable();
   } finally {
     clearTimeout(timer);
     report = null;

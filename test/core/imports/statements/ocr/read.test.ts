@@ -139,13 +139,22 @@ describe('readStatementFile with pictures (OCR)', () => {
 
   it('refuses a file that only starts like a picture, and a picture with no statement in it', async () => {
     const broken = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(64, 7)]);
-    expect((await refusal(readStatementFile(broken))).key).toBe(
-      'errors.statements.image_unreadable',
-    );
+    expect((await refusal(readStatementFile(broken))).key).toBe('errors.statements.unreadable');
     const noStatement = await statementPicture(['Hello from the beach', 'See you soon']);
     expect((await refusal(readStatementFile(noStatement))).key).toBe(
       'errors.statements.unreadable',
     );
+  });
+
+  it('refuses an iPhone HEIC photo (sharp reads AVIF, not HEVC) saying how to send it instead', async () => {
+    const heic = Buffer.concat([
+      Buffer.from([0, 0, 0, 24]),
+      Buffer.from('ftypheic\0\0\0\0mif1heic', 'latin1'),
+      Buffer.alloc(64),
+    ]);
+    const error = await refusal(readStatementFile(heic));
+    expect(error.key).toBe('errors.statements.heic');
+    expect(error.message).toContain('Send a screenshot, or the photo as JPEG');
   });
 
   it('refuses a binary file that is no picture with the formats it reads', async () => {

@@ -1,0 +1,15 @@
+import { stopOcr } from '../core/imports/statements/ocr/worker.ts';
+import { readStatementFile } from '../core/imports/statements/read.ts';
+import { phoneScreenshot } from './ocrData.ts';
+
+/**
+ * Child process of ocr.bench.ts: reads the phone screenshot twice (worker start, then warm) in a
+ * process of its own and reports its peak resident memory (maxRSS: the process and its tesseract
+ * worker thread, whose WebAssembly memory is in the same process).
+ */
+const screenshot = await phoneScreenshot();
+let transactions = 0;
+for (let i = 0; i < 2; i++)
+  transactions = (await readStatementFile(screenshot)).transactions.length;
+await stopOcr();
+process.send?.({ maxRssKb: process.resourceUsage().maxRSS, transactions });
