@@ -13,6 +13,8 @@ import { unreadable } from '../unreadable.ts';
 export const IMAGE_LIMITS = {
   /** Larger than any phone camera's photo (a 48 MP sensor saves 12 MP by default). */
   pixels: 40_000_000,
+  /** The most pixels handed to tesseract (its memory grows with them): 3.2 MP, a phone screenshot. */
+  ocrPixels: 3_200_000,
   /** The longest sharp may spend on one picture. */
   sharpSeconds: 20,
 } as const;
@@ -45,8 +47,20 @@ function undecodable(kind: ImageKind): OpError {
 }
 
 /**
- * The picture ready for OCR, as a PNG: one channel, dark text on a light background, at least
- * 1600 pixels wide (tesseract reads text of 20–30 px best), at most 2600 (more only costs time).
+ * The width to read a picture at. Narrow pictures are scaled up to 1600 pixels (a statement's
+ * small print is then 20–30 pixels high, what tesseract reads best); every picture is kept under
+ * OCR_PIXELS, since tesseract's memory grows with the pixels it reads (a phone screenshot,
+ * 1170×2532, is read as it is).
+ */
+function ocrWidth(width: number, height: number): number {
+  const wanted = width < 1100 ? 1600 : Math.min(width, 2600);
+  const fit = Math.floor(width * Math.sqrt(IMAGE_LIMITS.ocrPixels / Math.max(1, width * height)));
+  return Math.max(1, Math.min(wanted, fit));
+}
+
+/**
+ * The picture ready for OCR, as a PNG: one channel, dark text on a light background, at the
+ * width ocrWidth gives.
  */
 export async function prepareImage(bytes: Uint8Array, kind: ImageKind): Promise<Buffer> {
   let meta: Awaited<ReturnType<ReturnType<typeof sharp>['metadata']>>;
@@ -62,8 +76,10 @@ export async function prepareImage(bytes: Uint8Array, kind: ImageKind): Promise<
       max: IMAGE_LIMITS.pixels / 1e6,
     });
   // EXIF orientations 5–8 swap width and height once the picture is turned upright.
-  const width = (meta.orientation ?? 1) >= 5 ? (meta.height ?? 0) : (meta.width ?? 0);
-  const target = Math.min(Math.max(width, 1600), 2600);
+  const turned = (meta.orientation ?? 1) >= 5;
+  const width = (turned ? meta.height : meta.width) ?? 0;
+  const height = (turned ? meta.width : meta.height) ?? 0;
+  const target = ocrWidth(width, height);
   const open = () =>
     sharp(bytes, { limitInputPixels: IMAGE_LIMITS.pixels, failOn: 'none' })
       .timeout({ seconds: IMAGE_LIMITS.sharpSeconds })
