@@ -3,9 +3,10 @@ import { statementPicture } from '../test/helpers/statements/pictures.ts';
 /**
  * A phone-size (1170×2532, an iPhone's) banking app screenshot: a dark theme, date headings and
  * 24 rows of transactions over the whole screen, the picture the OCR quality bar is stated for.
+ * Each `variant` is another picture (its title differs), so no read is spared as read before.
  */
-export function phoneScreenshot(): Promise<Buffer> {
-  const lines = ['Movimientos'];
+export function phoneScreenshot(variant = 0): Promise<Buffer> {
+  const lines = [`Movimientos ${variant}`];
   const shops = ['Netflix', 'Mercadona', 'Spotify', 'Gasolinera Repsol', 'Amazon', 'Farmacia'];
   for (let day = 3; day <= 10; day++) {
     lines.push(`${day} de noviembre de 2025`);

@@ -127,6 +127,15 @@ describe('readStatementFile with pictures (OCR)', () => {
     expect([...seen].sort((a, b) => a - b)).toEqual(seen);
   });
 
+  it('answers a picture read moments ago (read_statement, then import_candidates) without OCR', async () => {
+    const photo = await statementPicture(ENGLISH.slice(0, 4));
+    const first = await readStatementFile(photo);
+    const seen: number[] = [];
+    const again = await readStatementFile(photo, { onProgress: (done) => seen.push(done) });
+    expect(again.transactions).toEqual(first.transactions);
+    expect(seen).toEqual([]);
+  });
+
   it('refuses a picture over 40 megapixels from its header, without decoding it', async () => {
     const huge = pngClaiming(6500, 6400); // 41.6 MP in 100 bytes
     expect(huge.length).toBeLessThan(200);
