@@ -57,3 +57,7 @@ export {
 export { createAssistant, overridesFromEnv } from './assistant/index.ts';
 export { authenticateToken } from './auth/index.ts';
 export { refreshEcbRates } from './fx/refresh.ts';
+// Statement pictures: the OCR worker is ended at shutdown (stopOcr), and a chat shows OCR's
+// progress by wrapping its read_statement call (withReadProgress).
+export { stopOcr } from './imports/statements/ocr/worker.ts';
+export { withReadProgress } from './imports/statements/progress.ts';

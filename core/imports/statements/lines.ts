@@ -6,7 +6,7 @@ import type { ReadStatement, StatementTransaction } from './types.ts';
 
 /**
  * Reads transactions from the text lines of a statement: text extracted from a PDF (see pdf.ts),
- * pdftotext output, or, later, OCR text of a photo. A transaction line starts with a date (with
+ * pdftotext output, or OCR text of a photo (cleaned first by ocr/clean.ts). A transaction line starts with a date (with
  * or without its year, "21 feb", "06.01.", "05/07"), may carry a second date (booking and value
  * date), and ends with an amount, optionally followed by a sign word ("Af"/"Bij", "CR"/"DR", "-").
  * Lines below it without a date continue its description. A year left out is the statement's:
@@ -67,7 +67,7 @@ function dateWithYear(raw: string, anchor: string | null, order: DateOrder): str
   return parseDate(`${String(day).padStart(2, '0')}.${String(month).padStart(2, '0')}.${y}`, 'dmy');
 }
 
-export function readLines(text: string, format: 'pdf' | 'text' = 'text'): ReadStatement {
+export function readLines(text: string, format: 'pdf' | 'text' | 'image' = 'text'): ReadStatement {
   const out: ReadStatement = {
     format,
     transactions: [],

@@ -2,14 +2,21 @@ import { OpError } from '../../errors/index.ts';
 import { readCsv } from './csv.ts';
 import { decodeStatement } from './encoding.ts';
 import { readLines } from './lines.ts';
+import { imageKind } from './ocr/image.ts';
+import { imageText, type OcrOptions, scannedPdfText } from './ocr/read.ts';
 import { looksLikeOfx, readOfx } from './ofx.ts';
 import { pdfText } from './pdf.ts';
+import { progressHook } from './progress.ts';
 import type { ReadStatement } from './types.ts';
+import { unreadable } from './unreadable.ts';
 
 /**
  * One statement file to transactions, whatever its format: OFX/QFX by its header, PDF by its
- * magic bytes (its text then goes through the line reader), else text: CSV first, and the line
- * reader when no CSV columns are found (pdftotext output, a pasted statement, later OCR text).
+ * magic bytes (its text then goes through the line reader; a scanned PDF, with no text, is
+ * rendered and OCR'd), a picture (JPEG, PNG, WebP, TIFF, HEIF/AVIF) by its magic bytes (OCR,
+ * then the line reader), else text: CSV first, and the line reader when no CSV columns are found
+ * (pdftotext output, a pasted statement). OCR is slow (seconds a picture), bounded in time, and
+ * reports its progress to `options.onProgress`, else to the hook of withReadProgress().
  * Limits are checked before any parsing, so an oversized file costs nothing; each is refused
  * with an OpError whose text says which limit and, for an unreadable file, which formats work.
  */
@@ -19,9 +26,6 @@ export const STATEMENT_LIMITS = {
   rows: 100_000,
   lineChars: 1024 * 1024,
 } as const;
-
-/** The formats a person can send, as the unreadable-file sentence lists them. */
-const FORMATS = 'CSV, OFX/QFX, PDF (with text)';
 
 function checkText(text: string): void {
   let lines = 0;
@@ -39,13 +43,19 @@ function checkText(text: string): void {
     throw new OpError('too_large', 'errors.statements.too_many_rows', { max: '100,000' });
 }
 
-function unreadable(): OpError {
-  return new OpError('invalid_input', 'errors.statements.unreadable', { formats: FORMATS });
+/** The transactions in OCR text, refused as unreadable when there are none. */
+function fromOcr(text: string, encoding: string): ReadStatement & { encoding: string } {
+  checkText(text);
+  const read = readLines(text, 'image');
+  if (read.transactions.length === 0) throw unreadable();
+  return { ...read, encoding };
 }
 
 export async function readStatementFile(
   bytes: Uint8Array,
+  options: OcrOptions = {},
 ): Promise<ReadStatement & { encoding: string }> {
+  const ocr: OcrOptions = { ...options, onProgress: options.onProgress ?? progressHook() };
   if (bytes.length > STATEMENT_LIMITS.bytes)
     throw new OpError('too_large', 'errors.statements.too_large', { max: '20 MB' });
   if (bytes.length === 0) throw unreadable();
@@ -56,11 +66,15 @@ export async function readStatementFile(
     } catch {
       throw unreadable();
     }
+    // No text at all: the pages are pictures (a scan).
+    if (text.trim() === '') return fromOcr(await scannedPdfText(bytes, ocr), 'ocr');
     checkText(text);
     const read = readLines(text, 'pdf');
     if (read.transactions.length === 0) throw unreadable();
     return { ...read, encoding: 'pdf' };
   }
+  const kind = imageKind(bytes);
+  if (kind) return fromOcr(await imageText(bytes, kind, ocr), 'ocr');
   // Text: a NUL byte means a binary file (a photo, a spreadsheet) that no text reader can use.
   if (bytes.subarray(0, 8192).includes(0) && !(bytes[0] === 0xff || bytes[0] === 0xfe))
     throw unreadable();

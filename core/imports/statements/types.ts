@@ -1,5 +1,5 @@
 /**
- * What every statement reader (CSV, OFX, PDF text, and later OCR text) produces: booked
+ * What every statement reader (CSV, OFX, PDF text, OCR text) produces: booked
  * transactions in one shape, so detection never knows which format a statement came in.
  */
 
@@ -22,7 +22,8 @@ export interface StatementTransaction {
   account: string | null;
 }
 
-export type StatementFormat = 'csv' | 'ofx' | 'pdf' | 'text';
+/** `image`: read by OCR, from a photo, a screenshot or a scanned PDF. */
+export type StatementFormat = 'csv' | 'ofx' | 'pdf' | 'text' | 'image';
 
 export interface ReadStatement {
   format: StatementFormat;

@@ -35,7 +35,9 @@ export type CandidateView = z.infer<typeof CandidateView>;
 
 export const StatementSummary = z.object({
   fingerprint: z.string().describe("SHA-256 of the statement's transactions."),
-  format: z.enum(['csv', 'ofx', 'pdf', 'text']),
+  format: z
+    .enum(['csv', 'ofx', 'pdf', 'text', 'image'])
+    .describe('image: read by OCR from a photo, screenshot or scanned PDF; check its figures.'),
   imported_before: z
     .string()
     .nullable()

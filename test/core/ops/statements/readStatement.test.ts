@@ -1,8 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { OpError } from '../../../../core/errors/index.ts';
+import { stopOcr } from '../../../../core/imports/statements/ocr/worker.ts';
+import { pngClaiming, statementPicture } from '../../../helpers/statements/pictures.ts';
 import { createTestHousehold, type TestHousehold } from '../../../helpers/testCore.ts';
-import { csv, FOUR_MONTHS } from './statement.ts';
+import { csv, FOUR_MONTHS, FOUR_MONTHS_LINES } from './statement.ts';
 
 async function failure(promise: Promise<unknown>): Promise<OpError> {
   const error = await promise.then(
@@ -179,7 +181,7 @@ describe('read_statement', () => {
       );
       expect(error.code).toBe('invalid_input');
       expect(error.render('en')).toBe(
-        "Exhale can't find transactions in this file. It reads statements as CSV, OFX/QFX, PDF (with text): export one of those from your bank. Nothing was read.",
+        "Exhale can't find transactions in this file. It reads statements as CSV, OFX/QFX, PDF, or a photo or screenshot (JPEG, PNG, WebP, TIFF): export one of those from your bank. Nothing was read.",
       );
       const png = Buffer.from([
         0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13,
@@ -195,6 +197,50 @@ describe('read_statement', () => {
           )
         ).key,
       ).toBe('errors.statements.unreadable');
+    });
+  });
+
+  describe('a photo or screenshot of a statement (OCR)', () => {
+    afterAll(() => stopOcr());
+
+    it('finds the same subscriptions in a photo of the four months as in their CSV', async () => {
+      const photo = await statementPicture(FOUR_MONTHS_LINES, { blur: 0.8, rotate: 2, jpeg: 60 });
+      const { output } = await h.core.invoke('read_statement', h.owner, {
+        file_name: 'IMG_2041.jpg',
+        content: photo.toString('base64'),
+        encoding: 'base64',
+      });
+      expect(output.format).toBe('image');
+      expect(output.transactions).toMatchObject({
+        count: 15,
+        first_date: '2025-11-03',
+        last_date: '2026-02-16',
+        money_out: '404.42',
+        money_in: '2500.00',
+      });
+      expect(output.candidates.map((c) => [c.name, c.amount, c.charges]).sort()).toEqual([
+        ['Iron Gym', '30.00', 4],
+        ['Netflix', '17.99', 4],
+        ['Spotify', '10.99', 4],
+      ]);
+    });
+
+    it("refuses a picture over 40 megapixels in the reader's language", async () => {
+      const error = await failure(
+        h.core.invoke(
+          'read_statement',
+          { ...h.owner, locale: 'es' as const },
+          {
+            file_name: 'huge.png',
+            content: pngClaiming(6500, 6400).toString('base64'),
+            encoding: 'base64',
+          },
+        ),
+      );
+      expect(error.code).toBe('too_large');
+      expect(error.render('es')).toBe(
+        'La imagen tiene 42 megapíxeles; Exhale lee imágenes de hasta 40 megapíxeles. Envía una captura de pantalla o una foto más pequeña. No se ha leído nada.',
+      );
     });
   });
 });

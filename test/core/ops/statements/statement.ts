@@ -7,7 +7,7 @@ export function csv(rows: Array<[date: string, text: string, amount: string]>): 
 }
 
 /** Four months of a household's card: Netflix (price rise), Spotify, a gym, and noise. */
-export const FOUR_MONTHS = csv([
+export const FOUR_MONTHS_ROWS: Array<[date: string, text: string, amount: string]> = [
   ['2025-11-03', 'NETFLIX.COM 866-579-7172', '-15.99'],
   ['2025-11-05', 'PAYPAL *SPOTIFY 35314369001', '-10.99'],
   ['2025-11-07', 'LIDL DANKT 0391', '-23.50'],
@@ -23,4 +23,16 @@ export const FOUR_MONTHS = csv([
   ['2026-02-03', 'NETFLIX.COM 866-579-7172', '-17.99'],
   ['2026-02-05', 'PAYPAL *SPOTIFY 35314369004', '-10.99'],
   ['2026-02-16', 'SQ *IRON GYM 4404 London', '-30.00'],
-]);
+];
+export const FOUR_MONTHS = csv(FOUR_MONTHS_ROWS);
+
+/**
+ * The same four months as the lines of a printed statement, for a picture of it: money in is
+ * written with a plus sign, as on paper (an unsigned amount on a statement is money out).
+ */
+export const FOUR_MONTHS_LINES = [
+  'CARD STATEMENT',
+  ...FOUR_MONTHS_ROWS.map(
+    ([date, text, amount]) => `${date}  ${text}  ${amount.startsWith('-') ? amount : `+${amount}`}`,
+  ),
+];
