@@ -1,3 +1,4 @@
+import { stopOcr } from '../core/index.ts';
 import { createMcpFetchHandler } from '../mcp/http.ts';
 import { mcpRoutes } from '../mcp/routes.ts';
 import { startChannels } from './channels.ts';
@@ -95,6 +96,7 @@ export async function startExhale(
         [
           { name: 'ECB refresh', stop: async () => ecb?.stop() },
           { name: 'channels and scheduler', stop: () => channels.stop() },
+          { name: 'OCR worker', stop: () => stopOcr() },
           { name: 'MCP streams', stop: () => mcp.close() },
           { name: 'HTTP requests in flight', stop: () => http.close() },
         ],
