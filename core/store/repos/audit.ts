@@ -38,14 +38,17 @@ export async function insertAuditEntry(trx: Knex.Transaction, row: NewAuditRow):
   await trx('audit_entries').insert(row);
 }
 
+/** What a line naming another entry needs of it: its text, its changes (before-images), its links. */
+export type LinkedSummary = StoredSummary & Pick<AuditRow, 'changes' | 'links'>;
+
 /** The stored activity lines of some entries, by id (entries that are gone are left out). */
 export async function summariesOf(
   db: Knex | Knex.Transaction,
   ids: readonly string[],
-): Promise<Map<string, StoredSummary>> {
+): Promise<Map<string, LinkedSummary>> {
   if (ids.length === 0) return new Map();
-  const rows: Array<StoredSummary & { id: string }> = await db('audit_entries')
+  const rows: Array<LinkedSummary & { id: string }> = await db('audit_entries')
     .whereIn('id', [...ids])
-    .select('id', 'summary', 'summary_text');
+    .select('id', 'summary', 'summary_text', 'changes', 'links');
   return new Map(rows.map((row) => [row.id, row]));
 }

@@ -42,7 +42,7 @@ async function skipTheGap(ctx: OpContext, row: SubscriptionRow): Promise<void> {
     row.status === 'paused'
       ? row.paused_on
       : row.cancelled_on !== null
-        ? addDays(row.cancelled_on, 1)
+        ? row.cancelled_on
         : null;
   const until = addDays(ctx.today, -1);
   if (from === null || from > until) return;
