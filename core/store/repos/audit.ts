@@ -52,3 +52,27 @@ export async function summariesOf(
     .select('id', 'summary', 'summary_text', 'changes', 'links');
   return new Map(rows.map((row) => [row.id, row]));
 }
+
+/**
+ * The name a record of the household last had in the audit log (its latest recorded image), or
+ * null: names a record that is gone ("Netflix was deleted") instead of showing its id.
+ */
+export async function lastRecordedName(
+  db: Knex | Knex.Transaction,
+  householdId: string,
+  id: string,
+): Promise<string | null> {
+  const rows = (await db('audit_entries')
+    .where({ household_id: householdId })
+    .andWhere('changes', 'like', `%${JSON.stringify(id)}%`)
+    .orderBy('seq', 'desc')
+    .limit(5)
+    .select('changes')) as Array<Pick<AuditRow, 'changes'>>;
+  for (const row of rows)
+    for (const change of JSON.parse(row.changes) as Change[]) {
+      if (change.id !== id) continue;
+      const name = (change.after ?? change.before)?.name ?? change.before?.name;
+      if (typeof name === 'string') return name;
+    }
+  return null;
+}
