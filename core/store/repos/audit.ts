@@ -54,10 +54,11 @@ export async function summariesOf(
 }
 
 /**
- * The name a record of the household last had in the audit log (its latest recorded image), or
- * null: names a record that is gone ("Netflix was deleted") instead of showing its id.
+ * The name of a record of the household whose latest recorded change deleted it, from its image
+ * before; null when it was not deleted (it may only be hidden for a moment) or had no name. Names
+ * a record that is gone ("Netflix was deleted") instead of showing its id.
  */
-export async function lastRecordedName(
+export async function deletedRecordName(
   db: Knex | Knex.Transaction,
   householdId: string,
   id: string,
@@ -71,8 +72,8 @@ export async function lastRecordedName(
   for (const row of rows)
     for (const change of JSON.parse(row.changes) as Change[]) {
       if (change.id !== id) continue;
-      const name = (change.after ?? change.before)?.name ?? change.before?.name;
-      if (typeof name === 'string') return name;
+      const name = change.before?.name;
+      return change.after === null && typeof name === 'string' ? name : null;
     }
   return null;
 }
