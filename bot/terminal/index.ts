@@ -74,16 +74,31 @@ export async function runTerminalChat(deps: TerminalChatDeps): Promise<void> {
     locale = localeFrom(row?.language ?? locale);
   };
   const choices = new Map<number, NumberedChoice>();
+  /**
+   * A button's number for the whole conversation: the same message's button of the same label
+   * (its "✓ " selection mark aside) keeps its number when the message is redrawn (a page, a
+   * refreshed card), so a number read a moment ago still presses that button; a new button gets
+   * a new number.
+   */
+  const numbers = new Map<string, number>();
   let counter = 0;
   let messages = 0;
   const show = (reply: Reply, id: string, edited: boolean): void => {
-    const rendered = renderTerminal(reply, id, () => (counter += 1));
+    const rendered = renderTerminal(reply, id, (label, occurrence) => {
+      const key = JSON.stringify([id, label.replace(/^✓\s*/u, ''), occurrence]);
+      const known = numbers.get(key);
+      if (known !== undefined) return known;
+      counter += 1;
+      numbers.set(key, counter);
+      return counter;
+    });
     for (const c of rendered.choices) choices.set(c.n, c);
     write(edited ? `(${t(locale, 'chat.terminal.updated')})\n${rendered.text}` : rendered.text);
     write('');
   };
   const channel: Channel = {
     name: 'terminal',
+    transient: true,
     async send(reply) {
       messages += 1;
       const ref: SentRef = { chatId: 'terminal', messageId: String(messages) };

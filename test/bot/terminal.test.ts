@@ -47,7 +47,8 @@ describe('the terminal channel', () => {
       '/add Netflix 15.99 EUR monthly 5',
       'add Spotify 9.99',
       '4',
-      '16',
+      // The redrawn card keeps its numbers: Add is still 8.
+      '8',
       'list',
       '1',
       '/quit',
@@ -58,6 +59,9 @@ describe('the terminal channel', () => {
     );
     expect(printed).toContain('[2] ✓ Monthly   [3] Yearly   [4] Weekly');
     expect(printed).toContain('(updated)\n┌ 📝 Add Spotify?\n│ 9.99 EUR · every week');
+    expect(printed).toContain(
+      '[2] Monthly   [3] Yearly   [4] ✓ Weekly\n[5] ✓ EUR   [6] USD   [7] GBP\n[8] ✅ Add',
+    );
     expect(printed).toContain('┌ ✅ Added Spotify');
     expect(printed).toContain('┌ 📋 Subscriptions 1–2 of 2');
     expect(printed).toContain('┌ ↩️ Undone\n│ Added Netflix');
@@ -116,6 +120,13 @@ describe('the terminal channel', () => {
     expect(printed).toContain('Your household is ready');
     expect(printed).toContain('You have no subscriptions yet.');
     expect(await h.db.knex('households')).toHaveLength(2);
+  });
+
+  it('shows a new token once without asking to delete a message the terminal does not have', async () => {
+    const printed = await session(h, ['/token Claude', '2']);
+    expect(printed).toContain('Copy it now: it is shown only this once.');
+    expect(printed).not.toContain('delete this message');
+    expect(await h.db.knex('tokens')).toHaveLength(1);
   });
 
   it('says so when a typed number is not a button', async () => {
