@@ -1,5 +1,5 @@
 import type { Conversion } from '../../domain/schemas.ts';
-import { formatDate, money } from '../format.ts';
+import { decimal, formatDate, money } from '../format.ts';
 import type { Turn } from '../turn.ts';
 
 const MAX_LEFT_OUT = 5;
@@ -23,7 +23,7 @@ export async function conversionLines(
     lines.push(
       turn.t(rate.stale ? 'chat.totals.rate_stale' : 'chat.totals.rate', {
         currency: rate.currency,
-        rate: rate.rate,
+        rate: decimal(rate.rate, turn.locale),
         base,
         source: turn.t(`chat.totals.rate_source.${rate.source}`),
         date: formatDate(rate.date, turn.locale),
