@@ -8,6 +8,7 @@ import {
   type Reply,
   type SentRef,
 } from '../../core/chat/index.ts';
+import type { ChatLog } from './log.ts';
 import { type NumberedChoice, renderTerminal } from './render.ts';
 import {
   type Actor,
@@ -33,6 +34,11 @@ export interface TerminalChatDeps {
    * it runs, so reminders and agent notices for the member at the keyboard are printed here.
    */
   channels?: ChannelRegistry | undefined;
+  /**
+   * The process's log, when it shares the terminal: held while an answer is printed on the
+   * chat's line, so a failure's line never lands inside the answer (bot/terminal/log.ts).
+   */
+  logs?: Pick<ChatLog, 'hold' | 'release'> | undefined;
 }
 
 const QUIT = new Set(['/quit', '/exit', 'quit', 'exit']);
@@ -124,6 +130,7 @@ export async function runTerminalChat(deps: TerminalChatDeps): Promise<void> {
       return {
         write(delta) {
           if (delta === '') return;
+          if (!streamed) deps.logs?.hold();
           streamed = true;
           shown += delta;
           deps.output.write(delta);
@@ -133,6 +140,7 @@ export async function runTerminalChat(deps: TerminalChatDeps): Promise<void> {
             // What the finished answer adds to the streamed words (a cut answer's "…").
             const rest = text.startsWith(shown.trimEnd()) ? text.slice(shown.trimEnd().length) : '';
             write(`${rest}\n`);
+            deps.logs?.release();
             return ref();
           }
           if (text.trim() === '') return null;
@@ -141,6 +149,7 @@ export async function runTerminalChat(deps: TerminalChatDeps): Promise<void> {
         },
         async abort() {
           if (streamed) write('\n');
+          deps.logs?.release();
         },
       };
     },

@@ -3,6 +3,7 @@ import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { runTerminalChat } from '../../bot/terminal/index.ts';
+import { type ChatLog, chatLog } from '../../bot/terminal/log.ts';
 import type { ChatAssistant } from '../../core/chat/index.ts';
 import { type Actor, newcomerActor } from '../../core/kernel/actor.ts';
 import { createTestHousehold, type TestHousehold } from '../helpers/testCore.ts';
@@ -13,10 +14,15 @@ async function session(
   h: TestHousehold,
   lines: string[],
   actor: Actor = h.owner,
-  options: { assistant?: ChatAssistant; writes?: string[] } = {},
+  options: {
+    assistant?: ChatAssistant | ((log: ChatLog['log']) => ChatAssistant);
+    writes?: string[];
+  } = {},
 ): Promise<string> {
   const input = new PassThrough();
   const output = new PassThrough();
+  // The log shares the terminal, as `exhale chat`'s stderr does.
+  const logs = chatLog(output);
   let printed = '';
   output.on('data', (chunk: Buffer) => {
     printed += chunk.toString();
@@ -27,7 +33,9 @@ async function session(
     actor,
     input,
     output,
-    assistant: options.assistant,
+    assistant:
+      typeof options.assistant === 'function' ? options.assistant(logs.log) : options.assistant,
+    logs,
   });
   for (const line of lines) input.write(`${line}\n`);
   input.end();
@@ -127,6 +135,40 @@ describe('the terminal channel', () => {
     expect(printed).toContain('Copy it now: it is shown only this once.');
     expect(printed).not.toContain('delete this message');
     expect(await h.db.knex('tokens')).toHaveLength(1);
+  });
+
+  it("prints a failed model call's log line after the answer being streamed, never inside it", async () => {
+    /** An assistant whose first model call fails (and is logged) while its answer is printing. */
+    const failing = (log: ChatLog['log']): ChatAssistant => ({
+      isConfigured: async () => true,
+      async ask(_actor, _message, sink) {
+        sink?.onText('The answer ');
+        log('assistant: model call failed, retrying', new Error('HTTP 503'));
+        sink?.onText('is here.');
+        return {
+          text: 'The answer is here.',
+          cards: [],
+          screen: null,
+          notice: null,
+          outcome: 'answered',
+        };
+      },
+      confirm: async () => {
+        throw new Error('not used');
+      },
+      discard: async () => {
+        throw new Error('not used');
+      },
+      undo: async () => {
+        throw new Error('not used');
+      },
+    });
+    const printed = await session(h, ['what do I pay?'], h.owner, { assistant: failing });
+    expect(printed).toContain('The answer is here.\n');
+    expect(printed).toContain('assistant: model call failed, retrying: HTTP 503\n');
+    expect(printed.indexOf('assistant: model call failed')).toBeGreaterThan(
+      printed.indexOf('The answer is here.'),
+    );
   });
 
   it('says so when a typed number is not a button', async () => {
