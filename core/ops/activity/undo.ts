@@ -41,9 +41,7 @@ export const undo = defineOp({
   links: (output) => output.undone.map((u) => u.id),
   // "Redone: …" when every entry undone was an undo (the changes are back), else "Undone: …".
   summaryVariant: (_input, output) =>
-    output.undone.length > 0 && output.undone.every((u) => u.effect === 'redone')
-      ? 'redone'
-      : null,
+    output.undone.length > 0 && output.undone.every((u) => u.effect === 'redone') ? 'redone' : null,
   async run(ctx, input) {
     let entries: AuditRow[];
     if (input.ids) {

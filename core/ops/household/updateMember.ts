@@ -40,7 +40,9 @@ export const updateMember = defineOp({
   // undo as "Ana's language back to Spanish" (activity.update_member.language.undo).
   summaryVariant: (input) =>
     input.language !== undefined &&
-    Object.entries(input).every(([field, v]) => field === 'id' || field === 'language' || v === undefined)
+    Object.entries(input).every(
+      ([field, v]) => field === 'id' || field === 'language' || v === undefined,
+    )
       ? 'language'
       : null,
   async run(ctx, input) {

@@ -47,7 +47,8 @@ const KIND_ORDER: Record<UpcomingItem['kind'], number> = {
  */
 export function mayHaveUpcoming(row: SubscriptionRow, from: IsoDate): boolean {
   if (row.status === 'paused') return row.contract_ends_on !== null;
-  if (row.status === 'cancelled') return row.cancelled_on !== null && runsOn(row.cancelled_on, from);
+  if (row.status === 'cancelled')
+    return row.cancelled_on !== null && runsOn(row.cancelled_on, from);
   return true;
 }
 

@@ -101,7 +101,7 @@ describe('activity summaries', () => {
     expect((await summaries(h.owner))[0]).toBe('Undone: Added Netflix');
   });
 
-  it('names an undone change of language in the reader\'s words, once', async () => {
+  it("names an undone change of language in the reader's words, once", async () => {
     await h.core.invoke('update_member', h.owner, { id: h.ownerId, language: 'es' });
     const changed = await h.core.invoke('update_member', h.owner, {
       id: h.ownerId,
