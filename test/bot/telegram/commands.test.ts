@@ -266,9 +266,10 @@ describe('Telegram commands', () => {
     expect(mixed.text).toContain('Per month: 33.99 EUR');
     expect(mixed.text).toContain('1 USD = 0.8 EUR (set by hand, Sun, 1 Mar 2026: an old rate)');
     // Totals now are monthly, and so are the amounts left out: Dropbox costs 119.88 CHF a year.
-    expect(mixed.text).toContain(
-      '⚠️ Left out, with no exchange rate: Tidal 10.00 GBP a month, Dropbox 9.99 CHF a month.',
-    );
+    // (In the order get_totals lists them, which the database decides.)
+    expect(mixed.text).toContain('⚠️ Left out, with no exchange rate: ');
+    expect(mixed.text).toContain('Tidal 10.00 GBP a month');
+    expect(mixed.text).toContain('Dropbox 9.99 CHF a month');
   });
 
   it('changes settings with buttons through update_member, each change with Undo', async () => {
