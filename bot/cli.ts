@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { runMcpStdio } from '../mcp/stdio.ts';
 import { runTerminalChat } from './terminal/index.ts';
 import { backupCommand, restoreCommand } from './backup.ts';
+import { chatLog } from './terminal/log.ts';
 import { ChannelConfigError, startChannelWork } from './channels.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { DEMO_NAME, loadDemoHousehold } from './demo.ts';
@@ -237,9 +238,9 @@ const commands: Record<string, Command> = {
         channel: 'terminal',
       });
       // The person reads a failure as a sentence in the chat; the log keeps one line of it, not
-      // a stack trace in the middle of the conversation.
-      const log = (message: string, error?: unknown): void =>
-        console.error(`${message}${error instanceof Error ? `: ${error.message}` : ''}`);
+      // a stack trace in the middle of the conversation, and never inside an answer being printed.
+      const logs = chatLog(process.stderr);
+      const log = logs.log;
       // This process's only channel is the session itself: reminders and agent notices for the
       // member at the keyboard are printed in it while it is open.
       const channels = new ChannelRegistry(runtime.db, log);
@@ -253,6 +254,7 @@ const commands: Record<string, Command> = {
           miniAppUrl: config.EXHALE_MINIAPP_URL,
           assistant: createAssistant({ core: runtime.core, config: overridesFromEnv(), log }),
           channels,
+          logs,
         });
       } finally {
         work.stop();

@@ -10,6 +10,7 @@ import {
   type Reply,
   type SentRef,
 } from '../../core/chat/index.ts';
+import type { ChatLog } from './log.ts';
 import { type NumberedChoice, renderTerminal } from './render.ts';
 import {
   type Actor,
@@ -35,6 +36,11 @@ export interface TerminalChatDeps {
    * it runs, so reminders and agent notices for the member at the keyboard are printed here.
    */
   channels?: ChannelRegistry | undefined;
+  /**
+   * The process's log, when it shares the terminal: held while an answer is printed on the
+   * chat's line, so a failure's line never lands inside the answer (bot/terminal/log.ts).
+   */
+  logs?: Pick<ChatLog, 'hold' | 'release'> | undefined;
 }
 
 const QUIT = new Set(['/quit', '/exit', 'quit', 'exit']);
@@ -76,16 +82,31 @@ export async function runTerminalChat(deps: TerminalChatDeps): Promise<void> {
     locale = localeFrom(row?.language ?? locale);
   };
   const choices = new Map<number, NumberedChoice>();
+  /**
+   * A button's number for the whole conversation: the same message's button of the same label
+   * (its "✓ " selection mark aside) keeps its number when the message is redrawn (a page, a
+   * refreshed card), so a number read a moment ago still presses that button; a new button gets
+   * a new number.
+   */
+  const numbers = new Map<string, number>();
   let counter = 0;
   let messages = 0;
   const show = (reply: Reply, id: string, edited: boolean): void => {
-    const rendered = renderTerminal(reply, id, () => (counter += 1));
+    const rendered = renderTerminal(reply, id, (label, occurrence) => {
+      const key = JSON.stringify([id, label.replace(/^✓\s*/u, ''), occurrence]);
+      const known = numbers.get(key);
+      if (known !== undefined) return known;
+      counter += 1;
+      numbers.set(key, counter);
+      return counter;
+    });
     for (const c of rendered.choices) choices.set(c.n, c);
     write(edited ? `(${t(locale, 'chat.terminal.updated')})\n${rendered.text}` : rendered.text);
     write('');
   };
   const channel: Channel = {
     name: 'terminal',
+    transient: true,
     async send(reply) {
       messages += 1;
       const ref: SentRef = { chatId: 'terminal', messageId: String(messages) };
@@ -111,6 +132,7 @@ export async function runTerminalChat(deps: TerminalChatDeps): Promise<void> {
       return {
         write(delta) {
           if (delta === '') return;
+          if (!streamed) deps.logs?.hold();
           streamed = true;
           shown += delta;
           deps.output.write(delta);
@@ -120,6 +142,7 @@ export async function runTerminalChat(deps: TerminalChatDeps): Promise<void> {
             // What the finished answer adds to the streamed words (a cut answer's "…").
             const rest = text.startsWith(shown.trimEnd()) ? text.slice(shown.trimEnd().length) : '';
             write(`${rest}\n`);
+            deps.logs?.release();
             return ref();
           }
           if (text.trim() === '') return null;
@@ -128,6 +151,7 @@ export async function runTerminalChat(deps: TerminalChatDeps): Promise<void> {
         },
         async abort() {
           if (streamed) write('\n');
+          deps.logs?.release();
         },
       };
     },

@@ -9,14 +9,16 @@ export interface NumberedChoice {
 
 /**
  * A reply as terminal text: the card framed by its title, then the text, then the buttons as
- * numbered choices ("[3] Undo"); links are printed in full. `next` numbers the choices so they
- * stay unique for the whole session.
+ * numbered choices ("[3] Undo"); links are printed in full. `numberOf` numbers each choice by
+ * its label and how many buttons of that label came before it in the message, so a redrawn
+ * message keeps its numbers (see runTerminalChat).
  */
 export function renderTerminal(
   reply: Reply,
   messageId: string,
-  next: () => number,
+  numberOf: (label: string, occurrence: number) => number,
 ): { text: string; choices: NumberedChoice[] } {
+  const seen = new Map<string, number>();
   const out: string[] = [];
   if (reply.card) {
     out.push(`┌ ${reply.card.title}`);
@@ -29,7 +31,9 @@ export function renderTerminal(
   for (const row of reply.buttons ?? []) {
     const cells = row.map((button: Button) => {
       if (button.kind === 'action') {
-        const n = next();
+        const occurrence = seen.get(button.label) ?? 0;
+        seen.set(button.label, occurrence + 1);
+        const n = numberOf(button.label, occurrence);
         choices.push({ n, payload: button.payload, messageId });
         return `[${n}] ${button.label}`;
       }

@@ -5,7 +5,7 @@ import { type AnyOp, isWrite } from '../kernel/op.ts';
 import type { PendingChanges } from '../pending/index.ts';
 import { reportedSubscriptions } from './documents.ts';
 import { isLlmError, LlmError } from './errors.ts';
-import { dataBlock, neutralJson } from './guard.ts';
+import { dataBlock, neutralJson, neutralText } from './guard.ts';
 import type { Limits } from './limits.ts';
 import {
   emptyUsage,
@@ -208,7 +208,7 @@ async function toolPart(input: LoopInput, call: ToolCall, result: LoopResult): P
         true,
       );
     const found = reportedSubscriptions(args);
-    if (!found.ok) return toolResult(call, found.problem, true);
+    if (!found.ok) return toolResult(call, neutralText(found.problem), true);
     const notes: string[] = [];
     for (const create of found.creates)
       notes.push(await prepare(input, 'create_subscription', create, result));
@@ -216,9 +216,9 @@ async function toolPart(input: LoopInput, call: ToolCall, result: LoopResult): P
   }
   if (call.name === 'show_screen') {
     const shown = await showScreen(input.core, input.actor, args);
-    if (!shown.ok) return toolResult(call, shown.problem, true);
+    if (!shown.ok) return toolResult(call, neutralText(shown.problem), true);
     result.screen = shown.screen;
-    return toolResult(call, shown.note);
+    return toolResult(call, neutralText(shown.note));
   }
   const op = input.ops.get(call.name);
   if (!op)
@@ -242,12 +242,15 @@ async function toolPart(input: LoopInput, call: ToolCall, result: LoopResult): P
     return toolResult(call, dataBlock(op.name, json));
   } catch (error) {
     if (isOpError(error) && error.code !== 'internal')
-      return toolResult(call, oneLine(error.render(input.actor.locale)), true);
+      return toolResult(call, neutralText(oneLine(error.render(input.actor.locale))), true);
     throw error;
   }
 }
 
-/** A multi-line error as one line for the model: "That input isn't valid: amount: …; name: …". */
+/**
+ * A multi-line error as one line for the model: "That input isn't valid: amount: …; name: …".
+ * Its sentence may quote data (a name, the id given), so it goes to the model through neutralText.
+ */
 const oneLine = (text: string): string =>
   text.replace(/:\s*\n\s*-?\s*/g, ': ').replace(/\s*\n\s*-?\s*/g, '; ');
 
@@ -269,7 +272,7 @@ async function prepare(
     shown = await input.pending.preview(actor, op, args);
   } catch (error) {
     if (isOpError(error) && error.code !== 'internal')
-      return `Not prepared (${opName}): ${oneLine(error.render(actor.locale))}`;
+      return `Not prepared (${opName}): ${neutralText(oneLine(error.render(actor.locale)))}`;
     throw error;
   }
   if (shown.changes.length === 0) return `Not prepared (${opName}): it would change nothing.`;
@@ -286,7 +289,8 @@ async function prepare(
   const preview = neutralJson(shown.output);
   const detail =
     Buffer.byteLength(preview) <= 4_000 ? `\n${dataBlock(`${op.name}_preview`, preview)}` : '';
-  return `Prepared, not applied: proposal ${proposal.id}, card "${card.title}". The member confirms or discards it on the card; do not ask them to type a confirmation. New ids in the preview are not real until then.${detail}`;
+  // The card's title names records (data): neutralised like every data text the model reads.
+  return `Prepared, not applied: proposal ${proposal.id}, card "${neutralText(card.title)}". The member confirms or discards it on the card; do not ask them to type a confirmation. New ids in the preview are not real until then.${detail}`;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 
 import type { PendingChange, PendingChanges } from '../pending/index.ts';
+import { neutralText } from './guard.ts';
 import type { Message } from './model.ts';
 
 /**
@@ -60,11 +61,18 @@ export async function rememberTurn(
   await db('assistant_turns').where('expires_at', '<=', turn.now.toISOString()).delete();
 }
 
-/** The remembered turns as plain messages before the new question. */
+/**
+ * The remembered turns as plain messages before the new question. An answer carries the titles
+ * of its cards ("[Change Netflix?]"), which name records: data, so it is replayed through
+ * neutralText like every data text the model reads. The question is the member's own words.
+ */
 export function memoryMessages(memory: Memory): Message[] {
   return memory.turns.flatMap((turn) => [
     { role: 'user' as const, parts: [{ type: 'text' as const, text: turn.question }] },
-    { role: 'assistant' as const, parts: [{ type: 'text' as const, text: turn.answer || '…' }] },
+    {
+      role: 'assistant' as const,
+      parts: [{ type: 'text' as const, text: neutralText(turn.answer) || '…' }],
+    },
   ]);
 }
 

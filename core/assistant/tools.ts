@@ -56,13 +56,34 @@ export function toolSpecs(ops: readonly AnyOp[]): ToolSpec[] {
   return [...ops.map(toolSpecOf), SHOW_SCREEN];
 }
 
-/** The arguments the model sent without any dry-run or confirmation switch. */
+/**
+ * The arguments the model sent without any dry-run or confirmation switch, at every depth (inside
+ * `change`, a list's items…): no op has a field of those names, and the model is never to set
+ * one. Deeper than the kernel's input bound (64, core/kernel/jsonDepth.ts) is left as it is: the
+ * kernel refuses that input before reading it.
+ */
 export function stripGateKeys(args: Record<string, unknown>): Record<string, unknown> {
-  let stripped: Record<string, unknown> | null = null;
-  for (const key of Object.keys(args)) {
-    if (!GATE_KEYS.has(key)) continue;
-    stripped ??= { ...args };
-    delete stripped[key];
+  const out = stripDeep(args, 0);
+  return isRecord(out) ? out : args;
+}
+
+const STRIP_DEPTH = 64;
+
+function stripDeep(value: unknown, depth: number): unknown {
+  if (depth > STRIP_DEPTH) return value;
+  if (Array.isArray(value)) {
+    const items: unknown[] = value;
+    return items.map((item) => stripDeep(item, depth + 1));
   }
-  return stripped ?? args;
+  if (!isRecord(value)) return value;
+  // fromEntries defines own properties: a "__proto__" key stays data, never a prototype.
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => !GATE_KEYS.has(key))
+      .map(([key, item]) => [key, stripDeep(item, depth + 1)]),
+  );
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -25,6 +25,11 @@ export function cycleText(cycle: { unit: string; every: number }, locale: Locale
  * "12.345,00 EUR" (Spanish groups thousands from five digits on). Amounts arrive as decimal strings
  * and stay strings: no float ever touches money.
  */
+/** A decimal string (an exchange rate, "0.934143") with the reader's decimal mark: "0,934143" in Spanish. */
+export function decimal(value: string, locale: Locale): string {
+  return locale === 'es' && /^-?\d+\.\d+$/.test(value) ? value.replace('.', ',') : value;
+}
+
 export function money(amount: string, currency: string, locale: Locale): string {
   if (locale !== 'es') return `${amount} ${currency}`;
   const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(amount);

@@ -37,6 +37,11 @@ export interface SentRef {
 /** What the engine needs from a channel, bound to one conversation (a chat). */
 export interface Channel {
   readonly name: ChannelName;
+  /**
+   * True when what it shows is not kept as messages a person could delete (a terminal's lines):
+   * texts then never ask to "delete this message". Unset for chat apps.
+   */
+  readonly transient?: boolean;
   send(reply: Reply): Promise<SentRef | null>;
   /** Replaces a message the engine sent earlier (text, card and buttons). */
   edit(ref: SentRef, reply: Reply): Promise<void>;

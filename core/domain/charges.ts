@@ -45,8 +45,18 @@ export function priceOn(
 }
 
 /**
- * The charges a subscription's series expects in [from, to]: none after its cancellation date or
- * from the day it was paused, and none before a trial ends (the trial is free).
+ * Whether a subscription cancelled on `cancelledOn` still runs on `date`. The cancellation date is
+ * the day the cancellation takes effect: nothing is charged or counted from that day on, so one
+ * cancelled today costs nothing today, and one cancelled for the end of the month runs until the
+ * day before. Every read path (totals, upcoming, context, savings, reminders) asks this.
+ */
+export function runsOn(cancelledOn: IsoDate | null, date: IsoDate): boolean {
+  return cancelledOn === null || cancelledOn > date;
+}
+
+/**
+ * The charges a subscription's series expects in [from, to]: none from its cancellation date
+ * (see runsOn) or from the day it was paused, and none before a trial ends (the trial is free).
  */
 export function expectedCharges(
   series: SeriesInput,
@@ -55,7 +65,7 @@ export function expectedCharges(
   to: IsoDate,
 ): ExpectedCharge[] {
   let end = to;
-  if (series.cancelled_on !== null) end = minDate(end, series.cancelled_on);
+  if (series.cancelled_on !== null) end = minDate(end, addDays(series.cancelled_on, -1));
   if (series.status === 'paused' && series.paused_on !== null)
     end = minDate(end, addDays(series.paused_on, -1));
   if (series.status === 'cancelled' && series.cancelled_on === null) return [];

@@ -4,8 +4,10 @@ import { type Locale, type Text, t, TEXT_KEYS } from './index.ts';
 /**
  * What an activity line says: a text kept with its audit entry and rendered in each reader's
  * language. A line that acts on other entries (an undo) lists their lines in `items`; its text
- * takes them, each rendered in the same language, as the `{items}` placeholder, so a redo reads
- * "Se deshizo: Se deshizo: Se añadió Netflix" to a Spanish reader.
+ * takes them, each rendered in the same language, as the `{items}` placeholder. The items are
+ * always the changes themselves, never other undo lines (see `undoneActivity` and the kernel's
+ * `linkedTexts`): an undo reads "Undone: Ana's language back to Spanish", a redo "Redone: Changed
+ * Ana's language to English", however long the chain of undos.
  */
 export interface ActivityText extends Text {
   items?: ActivityText[];
@@ -25,6 +27,39 @@ export function renderActivity(locale: Locale, text: ActivityText): string {
  * Parameters as the reader reads them: a `date` (YYYY-MM-DD) written out in their language, a
  * token `scope` in their words. Stored raw, so each reader gets their own.
  */
+/**
+ * The line of an entry as undone, in the reader's words: `<key>.undo` when the locales have one,
+ * rendered with the entry's parameters and its first change's before-image as `before_<column>`
+ * ("Ana's language back to Spanish"), else the entry's own line ("Added Netflix", under "Undone:").
+ */
+export function undoneActivity(row: StoredSummary & { changes: string }): ActivityText {
+  const text = storedActivity(row);
+  const key = `${text.key}.undo`;
+  if (!TEXT_KEYS.includes(key)) return text;
+  return { key, params: { ...text.params, ...beforeParams(row.changes) } };
+}
+
+/** The first change's before-image, its text and number columns as `before_<column>`. */
+function beforeParams(changes: string): Record<string, string | number> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(changes);
+  } catch {
+    return {};
+  }
+  const first: unknown = Array.isArray(parsed) ? parsed[0] : undefined;
+  const before: unknown =
+    typeof first === 'object' && first !== null && 'before' in first ? first.before : undefined;
+  if (typeof before !== 'object' || before === null) return {};
+  const out: Record<string, string | number> = {};
+  for (const [column, value] of Object.entries(before))
+    if (typeof value === 'string' || typeof value === 'number') out[`before_${column}`] = value;
+  return out;
+}
+
+/** Parameters holding a language code: shown as the language's name in the reader's language. */
+const LANGUAGE_PARAMS = ['language', 'before_language'] as const;
+
 function localParams(
   locale: Locale,
   params: Record<string, string | number> | undefined,
@@ -35,6 +70,11 @@ function localParams(
     out.date = formatDate(out.date, locale);
   if (typeof out.scope === 'string' && TEXT_KEYS.includes(`activity.scope.${out.scope}`))
     out.scope = t(locale, `activity.scope.${out.scope}`);
+  for (const name of LANGUAGE_PARAMS) {
+    const code = out[name];
+    if (typeof code === 'string' && TEXT_KEYS.includes(`activity.language.${code}`))
+      out[name] = t(locale, `activity.language.${code}`);
+  }
   return out;
 }
 

@@ -2,7 +2,12 @@ import type { Knex } from 'knex';
 import type { z } from 'zod';
 
 import { localDate } from '../domain/dates.ts';
-import { type ActivityText, renderActivity, storedActivity } from '../i18n/activity.ts';
+import {
+  type ActivityText,
+  renderActivity,
+  storedActivity,
+  undoneActivity,
+} from '../i18n/activity.ts';
 import type { Household } from '../domain/schemas.ts';
 import type { Database } from '../store/connection.ts';
 import { insertAuditEntry, summariesOf } from '../store/repos/audit.ts';
@@ -345,13 +350,30 @@ async function activityText(
   };
 }
 
-/** The activity lines of the entries an op acts on, in the order given (gone ones left out). */
-async function linkedTexts(trx: Knex.Transaction, ids: readonly string[]): Promise<ActivityText[]> {
+/**
+ * The lines of the entries an op acts on (an undo: the entries it undoes), in the order given,
+ * gone ones left out. An entry that itself acts on entries (an undo being undone) is followed down
+ * to the changes, so lines never stack ("Undid: Undid: Added…"): at an odd depth a change is named
+ * as undone (`undoneActivity`), at an even one as it was made (a redo brings it back).
+ */
+async function linkedTexts(
+  trx: Knex.Transaction,
+  ids: readonly string[],
+  undone = true,
+  depth = 0,
+): Promise<ActivityText[]> {
   const byId = await summariesOf(trx, ids);
-  return ids.flatMap((id) => {
+  const out: ActivityText[] = [];
+  for (const id of ids) {
     const row = byId.get(id);
-    return row ? [storedActivity(row)] : [];
-  });
+    if (!row) continue;
+    const inner = row.links === null ? [] : (JSON.parse(row.links) as string[]);
+    // 50: the undo op's own bound on a chain of undos.
+    if (inner.length > 0 && depth < 50)
+      out.push(...(await linkedTexts(trx, inner, !undone, depth + 1)));
+    else out.push(undone ? undoneActivity(row) : storedActivity(row));
+  }
+  return out;
 }
 
 /** Inputs are kept for people to read; a bulky one (an imported document) is summarised, since undo needs only the changes. */

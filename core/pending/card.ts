@@ -94,8 +94,10 @@ function titleOf(op: AnyOp, output: unknown, changes: readonly Change[], locale:
     op.name === 'bulk_update_subscriptions' && deletesOnly
       ? 'assistant.propose.bulk_delete_subscriptions'
       : `assistant.propose.${op.name}`;
+  // One subscription reads in the singular ("Delete 1 subscription?"): `<key>_one` when there is one.
+  const key = count === 1 && TEXT_KEYS.includes(`${specific}_one`) ? `${specific}_one` : specific;
   if (TEXT_KEYS.includes(specific) && (name !== null || count > 0))
-    return t(locale, specific, { name: name ?? '', count });
+    return t(locale, key, { name: name ?? '', count });
   return t(locale, 'assistant.propose.generic', { title: op.title });
 }
 

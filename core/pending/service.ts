@@ -6,6 +6,7 @@ import { changeFingerprint } from '../kernel/preview.ts';
 import { offers } from '../kernel/surface.ts';
 import { undo as undoOp } from '../ops/activity/undo.ts';
 import type { Change } from '../store/tracked.ts';
+import { deletedRecordName } from '../store/repos/audit.ts';
 import { type Card, previewCard } from './card.ts';
 import { PENDING_KEEP_MS, type PendingChange, type PendingPayload, pendingFlow } from './store.ts';
 
@@ -123,6 +124,20 @@ export function pendingChanges(core: Core, options: PendingOptions): PendingChan
     ...patch,
   });
 
+  /**
+   * A record the change names was deleted since the preview (the op says "not found" with its
+   * id, and the audit log says it was deleted): the refusal names it as the member knew it, never
+   * by id, and the change is spent. A record only hidden for a moment keeps it confirmable.
+   */
+  const goneRecord = async (error: unknown, change: PendingChange): Promise<OpError | null> => {
+    if (!isOpError(error) || error.code !== 'not_found') return null;
+    const id = error.params.id;
+    if (typeof id !== 'string' || !JSON.stringify(change.payload.args).includes(JSON.stringify(id)))
+      return null;
+    const name = change.householdId ? await deletedRecordName(db, change.householdId, id) : null;
+    return name === null ? null : new OpError('conflict', 'errors.preview_record_gone', { name });
+  };
+
   const service: PendingChanges = {
     surface,
 
@@ -209,10 +224,11 @@ export function pendingChanges(core: Core, options: PendingOptions): PendingChan
           },
         });
       } catch (error) {
-        if (isOpError(error) && error.key === 'errors.preview_changed')
+        const gone = await goneRecord(error, change);
+        if (gone || (isOpError(error) && error.key === 'errors.preview_changed'))
           // What was shown can never be applied any more; still pending only if no one else won.
           await flow.claim(db, id, now, { payload: decided(change, { status: 'failed' }, now) });
-        throw error;
+        throw gone ?? error;
       }
       if (!payload) throw new Error(`pending: ${op.name} committed without its claim`);
       return {

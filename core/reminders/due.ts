@@ -1,4 +1,5 @@
 import { addDays, localDate, zonedInstant } from '../domain/dates.ts';
+import { runsOn } from '../domain/charges.ts';
 import { formatAmount } from '../domain/money.ts';
 import type { Database } from '../store/connection.ts';
 import { chargesBetween, type PriceChangeRow } from '../store/repos/charges.ts';
@@ -114,9 +115,9 @@ async function dueInHousehold(db: Database, hh: HouseholdRow, now: Date): Promis
   const subs = (await db
     .knex('subscriptions')
     .where({ household_id: hh.id })
-    // A cancellation effective later still has charges due until then.
+    // A cancellation effective later still has charges due until the day before (runsOn).
     .andWhere((q) => {
-      q.whereNot('status', 'cancelled').orWhere('cancelled_on', '>=', today);
+      q.whereNot('status', 'cancelled').orWhere('cancelled_on', '>', today);
     })) as SubscriptionRow[];
   if (subs.length === 0) return [];
   const events = await eventsBetween(db, subs, today, horizon);
@@ -221,7 +222,8 @@ async function eventsBetween(
         contractEnds: null,
       });
     }
-    if (sub.contract_ends_on !== null) {
+    // A cancelled subscription has no notice left to give.
+    if (sub.status !== 'cancelled' && sub.contract_ends_on !== null) {
       const deadline = addDays(sub.contract_ends_on, -(sub.notice_days ?? 0));
       if (deadline >= today && deadline <= horizon)
         events.push({
@@ -245,7 +247,9 @@ async function eventsBetween(
   );
   for (const change of increases) {
     const sub = byId.get(change.subscription_id);
-    if (!sub || sub.status === 'paused') continue;
+    // No increase to warn of once the subscription has stopped by then.
+    if (!sub || sub.status === 'paused' || !runsOn(sub.cancelled_on, change.effective_date))
+      continue;
     events.push({
       kind: 'price_increase',
       sub,

@@ -6,6 +6,7 @@ import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { runTerminalChat } from '../../bot/terminal/index.ts';
+import { type ChatLog, chatLog } from '../../bot/terminal/log.ts';
 import type { ChatAssistant } from '../../core/chat/index.ts';
 import { type Actor, newcomerActor } from '../../core/kernel/actor.ts';
 import { createTestHousehold, type TestHousehold } from '../helpers/testCore.ts';
@@ -17,10 +18,15 @@ async function session(
   h: TestHousehold,
   lines: string[],
   actor: Actor = h.owner,
-  options: { assistant?: ChatAssistant; writes?: string[] } = {},
+  options: {
+    assistant?: ChatAssistant | ((log: ChatLog['log']) => ChatAssistant);
+    writes?: string[];
+  } = {},
 ): Promise<string> {
   const input = new PassThrough();
   const output = new PassThrough();
+  // The log shares the terminal, as `exhale chat`'s stderr does.
+  const logs = chatLog(output);
   let printed = '';
   output.on('data', (chunk: Buffer) => {
     printed += chunk.toString();
@@ -31,7 +37,9 @@ async function session(
     actor,
     input,
     output,
-    assistant: options.assistant,
+    assistant:
+      typeof options.assistant === 'function' ? options.assistant(logs.log) : options.assistant,
+    logs,
   });
   for (const line of lines) input.write(`${line}\n`);
   input.end();
@@ -51,7 +59,8 @@ describe('the terminal channel', () => {
       '/add Netflix 15.99 EUR monthly 5',
       'add Spotify 9.99',
       '4',
-      '16',
+      // The redrawn card keeps its numbers: Add is still 8.
+      '8',
       'list',
       '1',
       '/quit',
@@ -62,6 +71,9 @@ describe('the terminal channel', () => {
     );
     expect(printed).toContain('[2] ✓ Monthly   [3] Yearly   [4] Weekly');
     expect(printed).toContain('(updated)\n┌ 📝 Add Spotify?\n│ 9.99 EUR · every week');
+    expect(printed).toContain(
+      '[2] Monthly   [3] Yearly   [4] ✓ Weekly\n[5] ✓ EUR   [6] USD   [7] GBP\n[8] ✅ Add',
+    );
     expect(printed).toContain('┌ ✅ Added Spotify');
     expect(printed).toContain('┌ 📋 Subscriptions 1–2 of 2');
     expect(printed).toContain('┌ ↩️ Undone\n│ Added Netflix');
@@ -120,6 +132,47 @@ describe('the terminal channel', () => {
     expect(printed).toContain('Your household is ready');
     expect(printed).toContain('You have no subscriptions yet.');
     expect(await h.db.knex('households')).toHaveLength(2);
+  });
+
+  it('shows a new token once without asking to delete a message the terminal does not have', async () => {
+    const printed = await session(h, ['/token Claude', '2']);
+    expect(printed).toContain('Copy it now: it is shown only this once.');
+    expect(printed).not.toContain('delete this message');
+    expect(await h.db.knex('tokens')).toHaveLength(1);
+  });
+
+  it("prints a failed model call's log line after the answer being streamed, never inside it", async () => {
+    /** An assistant whose first model call fails (and is logged) while its answer is printing. */
+    const failing = (log: ChatLog['log']): ChatAssistant => ({
+      isConfigured: async () => true,
+      async ask(_actor, _message, sink) {
+        sink?.onText('The answer ');
+        log('assistant: model call failed, retrying', new Error('HTTP 503'));
+        sink?.onText('is here.');
+        return {
+          text: 'The answer is here.',
+          cards: [],
+          screen: null,
+          notice: null,
+          outcome: 'answered',
+        };
+      },
+      confirm: async () => {
+        throw new Error('not used');
+      },
+      discard: async () => {
+        throw new Error('not used');
+      },
+      undo: async () => {
+        throw new Error('not used');
+      },
+    });
+    const printed = await session(h, ['what do I pay?'], h.owner, { assistant: failing });
+    expect(printed).toContain('The answer is here.\n');
+    expect(printed).toContain('assistant: model call failed, retrying: HTTP 503\n');
+    expect(printed.indexOf('assistant: model call failed')).toBeGreaterThan(
+      printed.indexOf('The answer is here.'),
+    );
   });
 
   it('says so when a typed number is not a button', async () => {

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import type { Knex } from 'knex';
 
+import { renderSummary, type StoredSummary } from '../../core/i18n/activity.ts';
+import { LOCALES } from '../../core/i18n/index.ts';
 import { newcomerActor } from '../../core/kernel/actor.ts';
 import { isWrite } from '../../core/kernel/op.ts';
 import { catalog } from '../../core/ops/catalog.ts';
@@ -44,6 +47,7 @@ describe('every write op', () => {
         expect(normaliseSecrets(real.output)).toEqual(normaliseSecrets(dry.output));
         expect(real.changes).toEqual(dry.changes);
         expect(real.auditId).not.toBeNull();
+        await expectLinesFilled(h.db.knex, real.auditId);
 
         const undoActor = sample.newcomer ? await ownerOfNewHousehold(h, real.changes) : seed.owner;
         if (name in NEVER_UNDONE) {
@@ -52,7 +56,8 @@ describe('every write op', () => {
           ).rejects.toMatchObject({ code: 'forbidden' });
           return;
         }
-        await h.core.invoke('undo', undoActor, { ids: [real.auditId] });
+        const undone = await h.core.invoke('undo', undoActor, { ids: [real.auditId] });
+        await expectLinesFilled(h.db.knex, undone.auditId);
         // Bookkeeping is not undone: the audit itself, short-lived flows, token last use, and the
         // assistant's API key (kept out of the audit on purpose, so undo cannot restore it).
         const untracked = ['audit_entries', 'flows', 'token_uses', 'assistant_secrets'];
@@ -92,4 +97,10 @@ async function ownerOfNewHousehold(
     },
     'cli',
   );
+}
+
+/** The activity line of an entry (and of its undo), rendered in every language: no placeholder left. */
+async function expectLinesFilled(db: Knex, auditId: string | null): Promise<void> {
+  const row = (await db('audit_entries').where({ id: auditId }).first()) as StoredSummary;
+  for (const locale of LOCALES) expect(renderSummary(locale, row)).not.toMatch(/\{\w+\}/);
 }

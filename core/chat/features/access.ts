@@ -55,7 +55,8 @@ export async function pressToken(
     title: `🔑 ${turn.t('chat.token.title', { name: out.name })}`,
     lines: [
       turn.t('chat.token.scope_line', { scope: turn.t(`chat.token.scope.${out.scope}`) }),
-      turn.t('chat.token.once'),
+      // A terminal has no message to delete: only "copy it now".
+      turn.t(turn.channel.transient ? 'chat.token.once_transient' : 'chat.token.once'),
     ],
     code: out.token,
   });

@@ -126,7 +126,9 @@ export async function askWithFile(
 async function settledCard(turn: Turn, error: unknown, ref: SentRef | null): Promise<void> {
   if (
     isOpError(error) &&
-    (error.key.startsWith('assistant.proposal.') || error.key === 'errors.preview_changed') &&
+    (error.key.startsWith('assistant.proposal.') ||
+      error.key === 'errors.preview_changed' ||
+      error.key === 'errors.preview_record_gone') &&
     ref &&
     turn.channel.clearButtons
   )

@@ -1,5 +1,5 @@
 import type { Conversion } from '../../domain/schemas.ts';
-import { formatDate, money } from '../format.ts';
+import { decimal, formatDate, money } from '../format.ts';
 import type { Turn } from '../turn.ts';
 
 const MAX_LEFT_OUT = 5;
@@ -7,12 +7,15 @@ const MAX_LEFT_OUT = 5;
 /**
  * The lines under a total that say how it was reached: each foreign currency's rate (its source
  * and date, and whether it is old), and, when some amounts had no rate, which ones were left out.
- * A total converted at a rate nobody can see is a number nobody can check.
+ * A total converted at a rate nobody can see is a number nobody can check. `monthly`: the amounts
+ * left out are monthly costs (totals now, not a period), and each says so ("Dropbox 9.99 USD a
+ * month" for 119.88 USD a year).
  */
 export async function conversionLines(
   turn: Turn,
   conversion: Conversion | undefined,
   base: string,
+  options: { monthly?: boolean } = {},
 ): Promise<string[]> {
   if (!conversion) return [];
   const lines: string[] = [];
@@ -20,7 +23,7 @@ export async function conversionLines(
     lines.push(
       turn.t(rate.stale ? 'chat.totals.rate_stale' : 'chat.totals.rate', {
         currency: rate.currency,
-        rate: rate.rate,
+        rate: decimal(rate.rate, turn.locale),
         base,
         source: turn.t(`chat.totals.rate_source.${rate.source}`),
         date: formatDate(rate.date, turn.locale),
@@ -37,11 +40,13 @@ export async function conversionLines(
         .catch(() => null);
       if (found) names.set(item.subscription_id, found);
     }
-    const items = conversion.left_out
-      .slice(0, MAX_LEFT_OUT)
-      .map(
-        (i) => `${names.get(i.subscription_id) ?? '?'} ${money(i.amount, i.currency, turn.locale)}`,
-      );
+    const items = conversion.left_out.slice(0, MAX_LEFT_OUT).map((i) => {
+      const name = names.get(i.subscription_id) ?? '?';
+      const amount = money(i.amount, i.currency, turn.locale);
+      return options.monthly
+        ? turn.t('chat.totals.left_out_monthly', { name, amount })
+        : `${name} ${amount}`;
+    });
     if (conversion.left_out.length > MAX_LEFT_OUT)
       items.push(turn.t('chat.upcoming.more', { n: conversion.left_out.length - MAX_LEFT_OUT }));
     lines.push(turn.t('chat.totals.partial_items', { items: items.join(', ') }));

@@ -171,7 +171,8 @@ export async function showTotals(turn: Turn, groupBy: GroupBy, ref: SentRef | nu
     for (const m of out.members)
       lines.push(`• ${m.name}: ${money(m.monthly ?? '0', out.currency, turn.locale)}`);
   }
-  lines.push(...(await conversionLines(turn, out.conversion, out.currency)));
+  // Totals now are monthly costs: so are the amounts left out.
+  lines.push(...(await conversionLines(turn, out.conversion, out.currency, { monthly: true })));
   reply.setCard({ title: `💰 ${turn.t('chat.totals.title')}`, lines });
   const options: GroupBy[] = ['none', 'category', 'member', 'tag'];
   reply.row(

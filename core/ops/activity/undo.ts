@@ -1,6 +1,11 @@
 import { z } from 'zod';
 
-import { renderSummary } from '../../i18n/activity.ts';
+import {
+  renderActivity,
+  renderSummary,
+  storedActivity,
+  undoneActivity,
+} from '../../i18n/activity.ts';
 import { OpError } from '../../errors/index.ts';
 import { defineOp, type OpContext } from '../../kernel/op.ts';
 import { type AuditRow, changesOf } from '../../store/repos/audit.ts';
@@ -34,6 +39,9 @@ export const undo = defineOp({
   effect: 'destructive',
   // Carries the undone entries' own lines (in `links` order): every reader reads it in their language.
   links: (output) => output.undone.map((u) => u.id),
+  // "Redone: …" when every entry undone was an undo (the changes are back), else "Undone: …".
+  summaryVariant: (_input, output) =>
+    output.undone.length > 0 && output.undone.every((u) => u.effect === 'redone') ? 'redone' : null,
   async run(ctx, input) {
     let entries: AuditRow[];
     if (input.ids) {
@@ -59,6 +67,11 @@ export const undo = defineOp({
     entries.sort((a, b) => b.seq - a.seq);
     const summary = (entry: AuditRow) => renderSummary(ctx.actor.locale, entry);
     for (const entry of entries) {
+      // An undo already undone is a change already back: name the change, not the undo.
+      if (entry.undone_by !== null && entry.op === 'undo')
+        throw new OpError('conflict', 'errors.already_redone', {
+          summary: (await effectOf(ctx, entry)).changes.join('; '),
+        });
       if (entry.undone_by !== null)
         throw new OpError('conflict', 'errors.already_undone', { summary: summary(entry) });
       const refusal = undoRefusal(ctx, entry);
@@ -69,7 +82,7 @@ export const undo = defineOp({
       await markUndone(ctx, entry.id, ctx.auditId);
     }
     const effects: Array<Awaited<ReturnType<typeof effectOf>>> = [];
-    for (const entry of entries) effects.push(await effectOf(ctx, entry, summary));
+    for (const entry of entries) effects.push(await effectOf(ctx, entry));
     return {
       undone: entries.map((e, i) => ({
         id: e.id,
@@ -85,12 +98,11 @@ export const undo = defineOp({
 /**
  * What undoing an entry does in the end: undoing a change takes it back; undoing an undo brings
  * the change back (a redo); undoing that takes it back again. Followed down the chain of undos to
- * the changes themselves.
+ * the changes themselves, which are named as undone ("Ana's language back to Spanish") or as made.
  */
 async function effectOf(
   ctx: OpContext,
   entry: AuditRow,
-  summary: (entry: AuditRow) => string,
 ): Promise<{ effect: 'undone' | 'redone'; changes: string[] }> {
   let level = [entry];
   let redone = false;
@@ -100,7 +112,9 @@ async function effectOf(
     level = await ctx.tx.from<AuditRow>('audit_entries').whereIn('id', ids).orderBy('seq', 'desc');
     redone = !redone;
   }
-  return { effect: redone ? 'redone' : 'undone', changes: level.map(summary) };
+  const line = (e: AuditRow): string =>
+    renderActivity(ctx.actor.locale, redone ? storedActivity(e) : undoneActivity(e));
+  return { effect: redone ? 'redone' : 'undone', changes: level.map(line) };
 }
 
 interface LinkRow {

@@ -35,7 +35,16 @@ export const updateMember = defineOp({
   output: Member,
   effect: 'write',
   idempotent: true,
-  summarize: (_input, output) => ({ name: output.name }),
+  summarize: (_input, output) => ({ name: output.name, language: output.language }),
+  // A change of language alone is named as such ("Changed Ana's language to English"), and its
+  // undo as "Ana's language back to Spanish" (activity.update_member.language.undo).
+  summaryVariant: (input) =>
+    input.language !== undefined &&
+    Object.entries(input).every(
+      ([field, v]) => field === 'id' || field === 'language' || v === undefined,
+    )
+      ? 'language'
+      : null,
   async run(ctx, input) {
     const target = await requireOwned<Row>(ctx, 'members', 'member', input.id, { forUpdate: true });
     const self = ctx.actor.memberId === input.id;

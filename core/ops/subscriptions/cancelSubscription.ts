@@ -10,10 +10,12 @@ export const cancelSubscription = defineOp({
   name: 'cancel_subscription',
   title: 'Cancel a subscription',
   description:
-    'Marks a subscription cancelled from a date (default: today). It stays in the history; charges after that date are no longer expected. To remove it entirely use delete_subscription.',
+    'Marks a subscription cancelled from a date (default: today). It stays in the history; from that date on no charge is expected and it no longer counts in totals, upcoming charges or reminders (cancelled for a later date, it counts until the day before). To remove it entirely use delete_subscription.',
   input: z.object({
     id: Id,
-    effective_date: IsoDate.optional().describe('Last day of the subscription; default: today.'),
+    effective_date: IsoDate.optional().describe(
+      'The day the cancellation takes effect: nothing is charged from it on; default: today.',
+    ),
   }),
   output: Subscription,
   effect: 'write',

@@ -63,7 +63,10 @@ export const settingsId = (householdId: string): string => `as_${householdId}`;
 const isProvider = (v: unknown): v is Provider =>
   typeof v === 'string' && (PROVIDERS as readonly string[]).includes(v);
 
-/** The overrides the environment sets; an unknown provider name is ignored (and reported by `problems`). */
+/**
+ * The overrides the environment sets. An unknown provider name never gets this far in `exhale`:
+ * start-up refuses it (bot/config.ts); here it overrides nothing rather than guess.
+ */
 export function overridesFromEnv(env: NodeJS.ProcessEnv = process.env): AssistantConfigOverride {
   const pick = (name: string): string | undefined => {
     const value = env[name]?.trim();

@@ -38,15 +38,18 @@ export async function insertAuditEntry(trx: Knex.Transaction, row: NewAuditRow):
   await trx('audit_entries').insert(row);
 }
 
+/** What a line naming another entry needs of it: its text, its changes (before-images), its links. */
+export type LinkedSummary = StoredSummary & Pick<AuditRow, 'changes' | 'links'>;
+
 /** The stored activity lines of some entries, by id (entries that are gone are left out). */
 export async function summariesOf(
   db: Knex | Knex.Transaction,
   ids: readonly string[],
-): Promise<Map<string, StoredSummary>> {
+): Promise<Map<string, LinkedSummary>> {
   if (ids.length === 0) return new Map();
-  const rows: Array<StoredSummary & { id: string }> = await db('audit_entries')
+  const rows: Array<LinkedSummary & { id: string }> = await db('audit_entries')
     .whereIn('id', [...ids])
-    .select('id', 'summary', 'summary_text');
+    .select('id', 'summary', 'summary_text', 'changes', 'links');
   return new Map(rows.map((row) => [row.id, row]));
 }
 
@@ -57,4 +60,29 @@ export async function auditEntryById(
 ): Promise<AuditRow | null> {
   const row = (await db('audit_entries').where({ id }).first()) as AuditRow | undefined;
   return row ?? null;
+}
+
+/**
+ * The name of a record of the household whose latest recorded change deleted it, from its image
+ * before; null when it was not deleted (it may only be hidden for a moment) or had no name. Names
+ * a record that is gone ("Netflix was deleted") instead of showing its id.
+ */
+export async function deletedRecordName(
+  db: Knex | Knex.Transaction,
+  householdId: string,
+  id: string,
+): Promise<string | null> {
+  const rows = (await db('audit_entries')
+    .where({ household_id: householdId })
+    .andWhere('changes', 'like', `%${JSON.stringify(id)}%`)
+    .orderBy('seq', 'desc')
+    .limit(5)
+    .select('changes')) as Array<Pick<AuditRow, 'changes'>>;
+  for (const row of rows)
+    for (const change of JSON.parse(row.changes) as Change[]) {
+      if (change.id !== id) continue;
+      const name = change.before?.name;
+      return change.after === null && typeof name === 'string' ? name : null;
+    }
+  return null;
 }

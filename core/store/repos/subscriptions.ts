@@ -6,6 +6,7 @@ import {
   type CycleUnit,
   nextOccurrence,
 } from '../../domain/cycles.ts';
+import { runsOn } from '../../domain/charges.ts';
 import { formatAmount, formatPercent } from '../../domain/money.ts';
 import type { Subscription } from '../../domain/schemas.ts';
 
@@ -77,7 +78,7 @@ export function nextChargeDate(row: SubscriptionRow, today: string): string | nu
   // A trial is free: the first charge is on or after its end, as the series says.
   const from = row.trial_ends_on !== null && row.trial_ends_on > today ? row.trial_ends_on : today;
   const next = nextOccurrence(row.first_charge_date, cycleOf(row), from);
-  if (row.cancelled_on !== null && next > row.cancelled_on) return null;
+  if (!runsOn(row.cancelled_on, next)) return null;
   if (row.status === 'cancelled' && row.cancelled_on === null) return null;
   return next;
 }

@@ -168,6 +168,47 @@ describe('the assistant in Telegram', () => {
     expect(w.logged).toEqual([]);
   });
 
+  it('says "Delete 1 subscription?" in the singular, and names a record deleted since the card instead of its id', async () => {
+    await go([
+      {
+        calls: [
+          {
+            name: 'bulk_update_subscriptions',
+            args: { ids: [ids.netflix, ids.spotify], change: { action: 'pause' } },
+          },
+          {
+            name: 'bulk_update_subscriptions',
+            args: { ids: [ids.gym], change: { action: 'delete' } },
+          },
+        ],
+      },
+      { text: 'Ready.' },
+    ]);
+    const [, pause, remove] = await asks('pause netflix and spotify, delete gym', 3);
+    expect(pause!.text).toContain('Change 2 subscriptions?');
+    expect(remove!.text).toContain('Delete 1 subscription?');
+    // Netflix is deleted another way before the card is pressed.
+    await core.invoke('delete_subscription', seeded.actor, { id: ids.netflix });
+    const press = await w.tg.press(
+      ana,
+      pause!,
+      pause!.reply_markup!.inline_keyboard.flat()[0]!.callback_data!,
+    );
+    await w.tg.waitFor((api) => api.answered.some((a) => a.id === press.callback_query!.id));
+    const said = [
+      w.tg.answered.find((a) => a.id === press.callback_query!.id)?.text ?? '',
+      ...w.tg.botMessages(ana.id).map((m) => m.text ?? ''),
+    ].join('\n');
+    expect(said).toContain('Netflix was deleted since it was shown');
+    expect(said).not.toContain(ids.netflix);
+    expect(w.tg.message(ana.id, pause!.message_id)!.reply_markup).toBeUndefined();
+    // Nothing was half-applied: Spotify is still running.
+    const spotify = (await core.db.knex('subscriptions').where({ id: ids.spotify }).first()) as {
+      status: string;
+    };
+    expect(spotify.status).toBe('active');
+  });
+
   it('discards a prepared change: the card says so, loses its buttons, and nothing changes', async () => {
     await go(proposeNetflixPrice());
     const [, card] = await asks('Netflix went up to 17.99', 2);

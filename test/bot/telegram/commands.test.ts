@@ -256,6 +256,7 @@ describe('Telegram commands', () => {
     // Foreign amounts: the card says which rate converted them, and names what had none.
     await w.tg.ask(ana, '/add Hulu 10 USD monthly 5');
     await w.tg.ask(ana, '/add Tidal 10 GBP monthly 5');
+    await w.tg.ask(ana, '/add Dropbox 119.88 CHF yearly 2026-05-01');
     await w.cores[0]!.invoke('set_exchange_rate', seeded.actor, {
       currency: 'USD',
       rate: '1.25',
@@ -264,7 +265,11 @@ describe('Telegram commands', () => {
     const mixed = await w.tg.ask(ana, '/totals');
     expect(mixed.text).toContain('Per month: 33.99 EUR');
     expect(mixed.text).toContain('1 USD = 0.8 EUR (set by hand, Sun, 1 Mar 2026: an old rate)');
-    expect(mixed.text).toContain('⚠️ Left out, with no exchange rate: Tidal 10.00 GBP.');
+    // Totals now are monthly, and so are the amounts left out: Dropbox costs 119.88 CHF a year.
+    // (In the order get_totals lists them, which the database decides.)
+    expect(mixed.text).toContain('⚠️ Left out, with no exchange rate: ');
+    expect(mixed.text).toContain('Tidal 10.00 GBP a month');
+    expect(mixed.text).toContain('Dropbox 9.99 CHF a month');
   });
 
   it('changes settings with buttons through update_member, each change with Undo', async () => {

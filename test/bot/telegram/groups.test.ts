@@ -56,6 +56,26 @@ describe('Telegram group and private chats', () => {
     });
   });
 
+  it('links a group for a member who is not the owner, telling them in Spanish that it is now linked', async () => {
+    const core = w.cores[0]!;
+    const bobRow = (await core.db.knex('members').where({ name: 'Bob' }).first()) as { id: string };
+    await core.invoke('update_member', seeded.actor, { id: bobRow.id, language: 'es' });
+    // Ana adds the bot and leaves her offer; Bob asks with /link and presses his own.
+    const group = await w.tg.group(-100600, 'Friends', ana);
+    await w.tg.waitForMessages(group.id, 1);
+    await w.tg.sendText(bob, '/link', group);
+    const [, offer] = await w.tg.waitForMessages(group.id, 2);
+    expect(offer!.text).toContain("¿Vincular este grupo a Ana's home?");
+    await w.tg.tap(bob, offer!, 'Vincular este grupo');
+    const said = w.tg.message(group.id, offer!.message_id)?.text ?? '';
+    expect(said).toContain("Este grupo queda vinculado a Ana's home.");
+    expect(said).not.toContain('ya está');
+    expect(await w.cores[0]!.db.knex('chat_links').first()).toMatchObject({
+      chat_id: '-100600',
+      household_id: seeded.householdId,
+    });
+  });
+
   it("takes a member's reply to the bot's question in a group as the answer, and only theirs", async () => {
     const group = await linkedGroup();
     const question = await w.tg.ask(ana, '/add Cine', group);

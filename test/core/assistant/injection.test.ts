@@ -93,3 +93,50 @@ describe('a bulk delete the model prepares', () => {
     expect(await w.subscriptionCount()).toBe(3);
   });
 });
+
+describe('a confirmation switch the model hides inside an argument', () => {
+  it.each(['anthropic', 'openai'] as const)(
+    'is stripped at every depth over %s: the change is only prepared, as a card',
+    async (protocol) => {
+      w = await world(protocol, (ids) => [
+        {
+          calls: [
+            {
+              name: 'bulk_update_subscriptions',
+              args: {
+                ids: [ids.netflix],
+                change: { action: 'delete', confirm: true, dryRun: false },
+              },
+            },
+            {
+              name: 'update_subscription',
+              args: {
+                id: ids.spotify,
+                amount: '11.99',
+                cycle: { unit: 'month', every: 1, confirmed: true },
+              },
+            },
+          ],
+        },
+        { text: 'Done.' },
+      ]);
+      const reply = await w.assistant.ask(w.member, { text: 'delete netflix, raise spotify' });
+      expect(reply.cards.map((c) => [c.title, c.destructive])).toEqual([
+        ['Delete 1 subscription?', true],
+        ['Change Spotify?', false],
+      ]);
+      // Nothing applied: both wait for a tap.
+      expect(await w.subscriptionCount()).toBe(3);
+      const spotify = (await w.h.db.knex('subscriptions').where({ id: w.ids.spotify }).first()) as {
+        amount_minor: number;
+      };
+      expect(spotify.amount_minor).toBe(1099);
+      // The tool results told the model it was prepared, not refused.
+      const results = toolResults(w.server.requests[1]!.body);
+      expect(results.map((r) => r.content.startsWith('Prepared, not applied'))).toEqual([
+        true,
+        true,
+      ]);
+    },
+  );
+});

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { money } from '../../../core/chat/format.ts';
+import { decimal, money } from '../../../core/chat/format.ts';
 
 describe('money in chat', () => {
   it('writes amounts the way the reader writes numbers, from the decimal string, never a float', () => {
@@ -12,5 +12,11 @@ describe('money in chat', () => {
     expect(money('1500', 'JPY', 'es')).toBe('1500 JPY');
     expect(money('-5.00', 'EUR', 'es')).toBe('-5,00 EUR');
     expect(money('0.10000000000000001', 'EUR', 'es')).toBe('0,10000000000000001 EUR');
+  });
+
+  it('writes a rate with the reader\'s decimal mark ("1 USD = 0,934143 EUR" in Spanish)', () => {
+    expect(decimal('0.934143', 'es')).toBe('0,934143');
+    expect(decimal('0.934143', 'en')).toBe('0.934143');
+    expect(decimal('2', 'es')).toBe('2');
   });
 });

@@ -21,9 +21,11 @@ describe('activity lines', () => {
   it('renders the lines an undo names in the same language as the undo', () => {
     const added = { key: 'activity.create_subscription', params: { name: 'Netflix' } };
     const undo = { key: 'activity.undo', items: [added] };
-    const redo = { key: 'activity.undo', items: [undo] };
-    expect(renderActivity('es', redo)).toBe('Se deshizo: Se deshizo: Se añadió Netflix');
-    expect(renderActivity('en', redo)).toBe('Undid: Undid: Added Netflix');
+    // A redo names the change itself (the kernel follows the chain of undos down to it).
+    const redo = { key: 'activity.undo.redone', items: [added] };
+    expect(renderActivity('es', undo)).toBe('Se deshizo: Se añadió Netflix');
+    expect(renderActivity('es', redo)).toBe('Se rehízo: Se añadió Netflix');
+    expect(renderActivity('en', redo)).toBe('Redone: Added Netflix');
     expect(
       renderActivity('es', {
         key: 'activity.undo',

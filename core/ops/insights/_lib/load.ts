@@ -14,8 +14,9 @@ import type { NamedRow } from '../../../store/repos/rows.ts';
 export const RUNNING: ReadonlyArray<SubscriptionRow['status']> = ['active', 'trial'];
 
 /**
- * Keeps the subscriptions that cost something today: active or in a trial, or cancelled with a
- * last day still to come (cancelled at the end of the month, it is paid until then).
+ * Keeps the subscriptions that cost something today: active or in a trial, or cancelled from a
+ * day still to come (cancelled for the end of the month, it is paid until then; cancelled today,
+ * it costs nothing today: `runsOn` in core/domain/charges.ts, written here in SQL).
  */
 function running<Q extends Knex.QueryBuilder>(q: Q, today: string): Q {
   return q.where((w) =>
@@ -24,7 +25,7 @@ function running<Q extends Knex.QueryBuilder>(q: Q, today: string): Q {
       .orWhere((c) =>
         c
           .where('subscriptions.status', 'cancelled')
-          .andWhere('subscriptions.cancelled_on', '>=', today),
+          .andWhere('subscriptions.cancelled_on', '>', today),
       ),
   ) as Q;
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
 import { addDays, type IsoDate } from '../../../domain/dates.ts';
+import { runsOn } from '../../../domain/charges.ts';
 import { formatAmount, parseAmount } from '../../../domain/money.ts';
 import type { OpContext } from '../../../kernel/op.ts';
 import { chargesBetween } from '../../../store/repos/charges.ts';
@@ -42,11 +43,12 @@ const KIND_ORDER: Record<UpcomingItem['kind'], number> = {
 
 /**
  * Subscriptions that may have something on or after `from`: paused ones have no charges, trial
- * ends or notice to give; cancelled ones only charges up to their cancellation date.
+ * ends or notice to give; cancelled ones only charges before their cancellation date (runsOn).
  */
 export function mayHaveUpcoming(row: SubscriptionRow, from: IsoDate): boolean {
   if (row.status === 'paused') return row.contract_ends_on !== null;
-  if (row.status === 'cancelled') return row.cancelled_on !== null && row.cancelled_on >= from;
+  if (row.status === 'cancelled')
+    return row.cancelled_on !== null && runsOn(row.cancelled_on, from);
   return true;
 }
 

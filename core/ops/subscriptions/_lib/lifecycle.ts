@@ -39,11 +39,7 @@ export async function resume(ctx: OpContext, row: SubscriptionRow): Promise<void
 /** Skipped charges for the series dates between a pause (or cancellation) and today. */
 async function skipTheGap(ctx: OpContext, row: SubscriptionRow): Promise<void> {
   const from =
-    row.status === 'paused'
-      ? row.paused_on
-      : row.cancelled_on !== null
-        ? addDays(row.cancelled_on, 1)
-        : null;
+    row.status === 'paused' ? row.paused_on : row.cancelled_on !== null ? row.cancelled_on : null;
   const until = addDays(ctx.today, -1);
   if (from === null || from > until) return;
   const dates = occurrencesBetween(row.first_charge_date, cycleOf(row), from, until).filter(

@@ -80,22 +80,54 @@ describe('activity summaries', () => {
       effect: 'redone',
       changes: ['Se añadió Netflix'],
     });
+    // Each line names the change once, never the undo it undid ("Undid: Undid: …").
     expect((await summaries(luis)).slice(0, 2)).toEqual([
-      'Se deshizo: Se deshizo: Se añadió Netflix',
+      'Se rehízo: Se añadió Netflix',
       'Se deshizo: Se añadió Netflix',
     ]);
     expect((await summaries(h.owner)).slice(0, 2)).toEqual([
-      'Undid: Undid: Added Netflix',
-      'Undid: Added Netflix',
+      'Redone: Added Netflix',
+      'Undone: Added Netflix',
     ]);
     const row = (await h.db.knex('audit_entries').where({ id: redone.auditId }).first()) as {
       summary: string;
     };
-    expect(row.summary).toBe('Undid: Undid: Added Netflix');
+    expect(row.summary).toBe('Redone: Added Netflix');
     const again = await h.core.invoke('undo', luis, { ids: [redone.auditId] });
     expect(again.output.undone[0]).toMatchObject({
       effect: 'undone',
       changes: ['Se añadió Netflix'],
+    });
+    expect((await summaries(h.owner))[0]).toBe('Undone: Added Netflix');
+  });
+
+  it("names an undone change of language in the reader's words, once", async () => {
+    await h.core.invoke('update_member', h.owner, { id: h.ownerId, language: 'es' });
+    const changed = await h.core.invoke('update_member', h.owner, {
+      id: h.ownerId,
+      language: 'en',
+    });
+    expect((await summaries(h.owner))[0]).toBe("Changed Ana's language to English");
+    const undone = await h.core.invoke('undo', h.owner, { ids: [changed.auditId] });
+    expect(undone.output.undone[0]?.changes).toEqual(["Ana's language back to Spanish"]);
+    expect((await summaries(h.owner))[0]).toBe("Undone: Ana's language back to Spanish");
+    expect((await summaries(luis))[0]).toBe('Se deshizo: idioma de Ana de vuelta a español');
+    const row = (await h.db.knex('members').where({ id: h.ownerId }).first()) as {
+      language: string;
+    };
+    expect(row.language).toBe('es');
+  });
+
+  it('refuses a redo pressed twice naming the change, not the undo', async () => {
+    const added = await h.core.invoke('create_subscription', h.owner, {
+      name: 'Netflix',
+      amount: '15.99',
+    });
+    const undone = await h.core.invoke('undo', h.owner, { ids: [added.auditId] });
+    await h.core.invoke('undo', h.owner, { ids: [undone.auditId] });
+    await expect(h.core.invoke('undo', h.owner, { ids: [undone.auditId] })).rejects.toMatchObject({
+      code: 'conflict',
+      message: '"Added Netflix" is already back.',
     });
   });
 
