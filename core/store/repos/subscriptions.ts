@@ -9,6 +9,7 @@ import {
 import { runsOn } from '../../domain/charges.ts';
 import { formatAmount, formatPercent } from '../../domain/money.ts';
 import type { Subscription } from '../../domain/schemas.ts';
+import { groupBy } from '../../domain/groupBy.ts';
 
 /**
  * Who reads, as far as privacy goes (an `Actor` is one): a shared audience sees no private
@@ -276,17 +277,6 @@ export async function subscriptionViews(
 function ref(id: string | null, names: Map<string, string>): { id: string; name: string } | null {
   if (id === null) return null;
   return { id, name: names.get(id) ?? '' };
-}
-
-function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
-  const map = new Map<string, T[]>();
-  for (const item of items) {
-    const k = key(item);
-    const list = map.get(k);
-    if (list) list.push(item);
-    else map.set(k, [item]);
-  }
-  return map;
 }
 
 /** Runs a whereIn query in chunks that stay under SQLite's bound-parameter limit. */

@@ -9,6 +9,7 @@ import {
 } from '../../../store/repos/subscriptions.ts';
 import { household } from '../../shared/context.ts';
 import type { NamedRow } from '../../../store/repos/rows.ts';
+import { groupBy } from '../../../domain/groupBy.ts';
 
 /** Statuses that cost money now: paused and cancelled subscriptions are not charged. */
 export const RUNNING: ReadonlyArray<SubscriptionRow['status']> = ['active', 'trial'];
@@ -234,17 +235,6 @@ export async function namesOf(
     .where({ household_id: household(ctx).id })
     .select('id', 'name');
   return new Map(rows.map((r) => [r.id, r.name]));
-}
-
-export function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
-  const map = new Map<string, T[]>();
-  for (const item of items) {
-    const k = key(item);
-    const list = map.get(k);
-    if (list) list.push(item);
-    else map.set(k, [item]);
-  }
-  return map;
 }
 
 export interface RecentPriceChange {
