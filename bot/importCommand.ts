@@ -65,7 +65,12 @@ export async function runImport(o: ImportOptions): Promise<number> {
   say(`📄 ${file.file_name}`);
   if (tx.first_date && tx.last_date)
     say(tr('chat.statements.period', { from: tx.first_date, to: tx.last_date }));
-  say(tr('chat.statements.count', { count: tx.count, sum: `${tx.sum} ${tx.currency}` }));
+  say(
+    tr(tx.count === 1 ? 'chat.statements.count_one' : 'chat.statements.count', {
+      count: tx.count,
+      sum: `${tx.sum} ${tx.currency}`,
+    }),
+  );
   if (summary.imported_before) {
     say(tr('errors.statements.imported_before', { date: summary.imported_before.slice(0, 10) }));
     return 2;

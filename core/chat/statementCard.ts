@@ -75,7 +75,7 @@ export function summaryLines(turn: Turn, review: Review): string[] {
       }),
     );
   lines.push(
-    turn.t('chat.statements.count', {
+    turn.t(s.count === 1 ? 'chat.statements.count_one' : 'chat.statements.count', {
       count: s.count,
       sum: money(s.sum, s.currency, turn.locale),
     }),
