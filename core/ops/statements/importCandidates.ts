@@ -5,6 +5,7 @@ import { defineOp, type OpContext } from '../../kernel/op.ts';
 import type { SubscriptionRow } from '../../store/repos/subscriptions.ts';
 import { household, nowIso } from '../shared/context.ts';
 import { resolveOwner } from '../subscriptions/_lib/fields.ts';
+import { newSubscriptionRow } from '../subscriptions/_lib/newRow.ts';
 import { recordPriceChange } from '../subscriptions/_lib/priceHistory.ts';
 import { Id } from '../../domain/schemas.ts';
 import { analyseStatement, type Candidate } from './_lib/analyse.ts';
@@ -23,32 +24,18 @@ async function create(ctx: OpContext, c: Candidate, owner: string): Promise<stri
   const id = ctx.newId('sub');
   const now = nowIso(ctx);
   const first = c.steps[0]?.oldMinor ?? c.amountMinor;
-  const row: SubscriptionRow = {
+  const row = newSubscriptionRow({
     id,
     household_id: hh.id,
     member_id: owner,
     name: c.view.name,
-    vendor: null,
     amount_minor: c.amountMinor,
     currency: c.view.currency,
     cycle_unit: c.view.cycle.unit,
     cycle_every: c.view.cycle.every,
     first_charge_date: c.view.first_charge,
-    status: 'active',
-    trial_ends_on: null,
-    paused_on: null,
-    cancelled_on: null,
-    contract_ends_on: null,
-    notice_days: null,
-    category_id: null,
-    payment_method_id: null,
-    notes: null,
-    url: null,
-    cancel_url: null,
-    private: 0,
     created_at: now,
-    updated_at: now,
-  };
+  });
   await ctx.tx.insert('subscriptions', { ...row });
   // The price history the statement shows: each rise on the day it was first charged.
   let old = first;
