@@ -3,7 +3,6 @@ import path from 'node:path';
 
 import knex, { type Knex } from 'knex';
 
-import { migrationSource } from './migrations/index.ts';
 import { ImmediateSqliteClient } from './sqliteClient.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -76,8 +75,4 @@ export function openDatabase(options: DatabaseOptions): Database {
   return { knex: k, dialect: 'sqlite', close: () => k.destroy() };
 }
 
-/** Runs every pending migration; returns the names it applied. */
-export async function migrate(db: Database): Promise<string[]> {
-  const [, applied] = (await db.knex.migrate.latest({ migrationSource })) as [number, string[]];
-  return applied;
-}
+export { migrate } from './migrate.ts';

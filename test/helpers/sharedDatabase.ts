@@ -24,7 +24,15 @@ export interface SharedTestDatabase {
   close(): Promise<void>;
 }
 
-export async function openSharedTestDatabase(): Promise<SharedTestDatabase> {
+export interface SharedTestDatabaseOptions {
+  /** False leaves the database empty, as a fresh install finds it (default true: migrated). */
+  migrated?: boolean;
+}
+
+export async function openSharedTestDatabase(
+  options: SharedTestDatabaseOptions = {},
+): Promise<SharedTestDatabase> {
+  const migrated = options.migrated ?? true;
   const url = process.env.EXHALE_TEST_DATABASE_URL;
   const handles: Database[] = [];
   if (!url) {
@@ -35,7 +43,7 @@ export async function openSharedTestDatabase(): Promise<SharedTestDatabase> {
       handles.push(db);
       return db;
     };
-    await migrate(open());
+    if (migrated) await migrate(open());
     return {
       dialect: 'sqlite',
       sqliteFile,
@@ -60,7 +68,7 @@ export async function openSharedTestDatabase(): Promise<SharedTestDatabase> {
     handles.push(db);
     return db;
   };
-  await migrate(open());
+  if (migrated) await migrate(open());
   return {
     dialect: 'postgres',
     url,

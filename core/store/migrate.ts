@@ -1,0 +1,59 @@
+import type { Knex } from 'knex';
+
+import type { Database } from './connection.ts';
+import { migrationSource } from './migrations/index.ts';
+
+/**
+ * Runs every pending migration; returns the names it applied. Safe when several processes start
+ * at once on a fresh database (behind a load balancer, or the CLI beside the server): one of them
+ * migrates and the others wait for it, then find nothing left to apply.
+ *
+ * - PostgreSQL: a transaction-scoped advisory lock per schema serializes the migrators. Holding
+ *   it, a knex lock row left by a process killed mid-migration is freed (nobody else can be
+ *   migrating), so a crash never blocks the next start.
+ * - SQLite: one connection per process and no advisory locks, so the races knex meets (its own
+ *   tables created twice, a busy file, its lock row taken) are retried with a bounded back-off.
+ */
+export async function migrate(db: Database): Promise<string[]> {
+  return db.dialect === 'postgres' ? migratePostgres(db.knex) : migrateSqlite(db.knex);
+}
+
+async function latest(k: Knex): Promise<string[]> {
+  const [, applied] = (await k.migrate.latest({ migrationSource })) as [number, string[]];
+  return applied;
+}
+
+async function migratePostgres(k: Knex): Promise<string[]> {
+  // The lock is held by this transaction's connection while knex migrates on others of the pool.
+  return k.transaction(async (trx) => {
+    await trx.raw(`select pg_advisory_xact_lock(hashtext(current_schema() || ':exhale-migrate'))`);
+    await k.migrate.forceFreeMigrationsLock({ migrationSource });
+    return latest(k);
+  });
+}
+
+/** Longest a starting process waits for another one's migrations on SQLite. */
+const SQLITE_WAIT_MS = 30_000;
+
+async function migrateSqlite(k: Knex): Promise<string[]> {
+  const started = Date.now();
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await latest(k);
+    } catch (error) {
+      if (!isMigrationRace(error) || Date.now() - started > SQLITE_WAIT_MS) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 25 * 2 ** attempt)));
+    }
+  }
+}
+
+/** The failures another process migrating at the same moment causes, and nothing else. */
+function isMigrationRace(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  if (error.name === 'MigrationLocked') return true;
+  const message = error.message;
+  return (
+    message.includes('SQLITE_BUSY') ||
+    (/knex_migrations(_lock)?`? already exists/.test(message) && message.includes('create table'))
+  );
+}
