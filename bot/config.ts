@@ -47,6 +47,10 @@ const schema = z.object({
     .optional(),
   EXHALE_ASSISTANT_BASE_URL: z.url('must be a URL such as http://localhost:11434').optional(),
   EXHALE_LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+  /** `json` (one object a line, for a log collector) or `pretty`; unset, pretty in a terminal, JSON otherwise. */
+  EXHALE_LOG_FORMAT: z.enum(['json', 'pretty'], 'must be "json" or "pretty"').optional(),
+  /** A scrape of `/metrics` must send it as a bearer token; unset, only loopback clients are answered. */
+  EXHALE_METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
 });
 
 export type Config = z.infer<typeof schema> & { sqliteFile: string };

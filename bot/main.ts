@@ -7,7 +7,11 @@ import { startEcbRefresh } from './ecbRates.ts';
 import { createEdge, type Edge } from './http/app.ts';
 import type { FetchHandler } from './http/fetchHandler.ts';
 import { type HttpHost, listen } from './http/server.ts';
+import { metricsRoutes } from './http/metricsRoutes.ts';
 import { webhookRoutes } from './http/webhook.ts';
+import { createLogger, logOpCalls } from './log.ts';
+import { startMetrics } from './metrics.ts';
+import { startTracing } from './tracing.ts';
 import { describeDatabase, openRuntime, type Runtime } from './runtime.ts';
 import { stopInPhases, stopOnSignals } from './shutdown.ts';
 import { WEBHOOK_PATH } from './telegram/index.ts';
@@ -27,14 +31,23 @@ export interface RunningExhale {
  */
 export async function startExhale(
   config: Config,
-  options: { quiet?: boolean } = {},
+  options: { quiet?: boolean; env?: NodeJS.ProcessEnv } = {},
 ): Promise<RunningExhale> {
   const runtime = await openRuntime(config);
+  const tracing = await startTracing(options.env);
+  // Quiet (an embedding test) keeps warnings and failures only.
+  const logger = createLogger({
+    level: options.quiet ? 'warn' : config.EXHALE_LOG_LEVEL,
+    format: config.EXHALE_LOG_FORMAT,
+  });
   const log = (line: string, error?: unknown): void => {
-    if (error === undefined) console.log(line);
-    else console.error(line, error);
+    if (error === undefined) logger.info(line);
+    else logger.error({ err: error }, line);
   };
+  const stopLoggingOps = runtime.core.observe(logOpCalls(logger));
   const edge = createEdge({ log });
+  const metrics = startMetrics(runtime.core);
+  edge.mount('/', metricsRoutes(metrics, config.EXHALE_METRICS_TOKEN));
   const mcp = createMcpFetchHandler({ core: runtime.core, publicUrl: config.EXHALE_PUBLIC_URL });
   edge.mount('/', mcpRoutes(mcp));
   let http: HttpHost;
@@ -71,6 +84,7 @@ export async function startExhale(
     `  HTTP:     ${http.url} (health: ${http.url}/healthz)`,
     `  MCP:      ${http.url}/mcp (Streamable HTTP; \`exhale token create --scope read --name "My agent"\` for a token), or \`exhale mcp\` over stdio`,
     ...channels.status,
+    ...(tracing ? [`  Traces:   exported over OTLP to ${tracing.endpoint}`] : []),
   ];
   const next: string[] = [];
   if (Number(households[0]?.n ?? 0) === 0)
@@ -83,7 +97,7 @@ export async function startExhale(
 
   const ecb =
     config.EXHALE_ECB_RATES === 'on'
-      ? startEcbRefresh(runtime.db, (line) => options.quiet || console.log(line))
+      ? startEcbRefresh(runtime.db, (line) => log(line))
       : null;
 
   // Phases: stop taking requests and background work together (the listener closes at once, long
@@ -98,9 +112,14 @@ export async function startExhale(
           { name: 'channels and scheduler', stop: () => channels.stop() },
           { name: 'OCR worker', stop: () => stopOcr() },
           { name: 'MCP streams', stop: () => mcp.close() },
+          { name: 'metrics', stop: async () => metrics.stop() },
+          { name: 'op log', stop: async () => stopLoggingOps() },
           { name: 'HTTP requests in flight', stop: () => http.close() },
         ],
-        [{ name: 'database', stop: () => runtime.close() }],
+        [
+          { name: 'database', stop: () => runtime.close() },
+          { name: 'trace export', stop: async () => tracing?.stop() },
+        ],
       ],
       { log },
     );
@@ -112,7 +131,7 @@ export async function startExhale(
   // Signals are handled before "Exhale is running" is printed: whoever waits for that line (a
   // supervisor, a test) may stop the process at once.
   if (!options.quiet) {
-    stopOnSignals(stopAll, (line) => console.log(line));
+    stopOnSignals(stopAll, (line) => log(line));
     console.log(lines.join('\n'));
   }
   return { runtime, http, edge, stop };

@@ -5,6 +5,7 @@
 export type { Actor, Channel, Role, Scope } from './kernel/actor.ts';
 export { memberActor, newcomerActor, scopeAllows, SCOPES } from './kernel/actor.ts';
 export type { CoreOptions, InvokeOptions, InvokeResult } from './kernel/core.ts';
+export type { OpObservation, OpObserver } from './kernel/observe.ts';
 export { Core } from './kernel/core.ts';
 export type { ChangeEvent, CoreEvent, EventBus } from './kernel/events.ts';
 export { InMemoryEventBus } from './kernel/events.ts';
@@ -29,6 +30,8 @@ export type { Database, Dialect } from './store/connection.ts';
 export { migrate, openDatabase } from './store/connection.ts';
 export type { Change, Row } from './store/tracked.ts';
 export { storeFailure } from './store/failures.ts';
+export type { OperationsSnapshot } from './store/repos/operations.ts';
+export { operationsSnapshot } from './store/repos/operations.ts';
 export type { SqliteFileKind } from './store/sqliteFiles.ts';
 export { backupSqlite, inspectSqliteFile, sqliteInUse } from './store/sqliteFiles.ts';
 export type { JobSchedule } from './store/jobs.ts';

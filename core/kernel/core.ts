@@ -20,6 +20,7 @@ import { randomId } from './ids.ts';
 import type { AnyOp, OpContext, OpSpec, Surface } from './op.ts';
 import { followPrivacy, privateOwnerOf } from '../store/privacy.ts';
 import { changeFingerprint } from './preview.ts';
+import { observeOp, type OpObserver } from './observe.ts';
 import { assertOffered, strictInputOf } from './surface.ts';
 import { parseInput } from './validation.ts';
 import { transactionWithRetry } from './retry.ts';
@@ -92,6 +93,7 @@ export class Core<C extends readonly AnyOp[] = readonly AnyOp[]> {
   readonly newId: (prefix: string) => string;
   private readonly validateOutputs: boolean;
   private readonly byName: Map<string, AnyOp>;
+  private readonly observers = new Set<OpObserver>();
 
   constructor(options: CoreOptions<C>) {
     this.db = options.db;
@@ -133,6 +135,35 @@ export class Core<C extends readonly AnyOp[] = readonly AnyOp[]> {
     actor: Actor,
     input: unknown,
     options: InvokeOptions = {},
+  ): Promise<InvokeResult<z.output<O>>> {
+    const name = typeof opOrName === 'string' ? opOrName : opOrName.name;
+    const call = {
+      op: name,
+      surface: options.surface ?? null,
+      actorKind: actor.kind,
+      channel: actor.channel,
+      effect:
+        typeof opOrName === 'string' ? (this.byName.get(name)?.effect ?? null) : opOrName.effect,
+      householdId: actor.householdId,
+      dryRun: options.dryRun === true,
+    };
+    return observeOp(this.observers, call, () => this.execute(opOrName, actor, input, options));
+  }
+
+  /**
+   * Watches every op call (metrics, logs): `observer` gets each call's name, surface, outcome and
+   * duration after it ends. Returns the function that stops watching.
+   */
+  observe(observer: OpObserver): () => void {
+    this.observers.add(observer);
+    return () => this.observers.delete(observer);
+  }
+
+  private async execute<I extends z.ZodType, O extends z.ZodType>(
+    opOrName: OpSpec<I, O> | string,
+    actor: Actor,
+    input: unknown,
+    options: InvokeOptions,
   ): Promise<InvokeResult<z.output<O>>> {
     const op = (typeof opOrName === 'string' ? this.op(opOrName) : opOrName) as OpSpec<I, O>;
     assertOffered(op as unknown as AnyOp, options.surface);
