@@ -1,7 +1,12 @@
 import type { Knex } from 'knex';
 
-import type { Database } from './connection.ts';
 import { migrationSource } from './migrations/index.ts';
+
+/** What migrating needs of a `Database` (connection.ts re-exports `migrate`, so no import back). */
+export interface MigratableDatabase {
+  knex: Knex;
+  dialect: 'sqlite' | 'postgres';
+}
 
 /**
  * Runs every pending migration; returns the names it applied. Safe when several processes start
@@ -14,7 +19,7 @@ import { migrationSource } from './migrations/index.ts';
  * - SQLite: one connection per process and no advisory locks, so the races knex meets (its own
  *   tables created twice, a busy file, its lock row taken) are retried with a bounded back-off.
  */
-export async function migrate(db: Database): Promise<string[]> {
+export async function migrate(db: MigratableDatabase): Promise<string[]> {
   return db.dialect === 'postgres' ? migratePostgres(db.knex) : migrateSqlite(db.knex);
 }
 
