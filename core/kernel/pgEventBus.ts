@@ -3,7 +3,13 @@ import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 
 import type { Database } from '../store/connection.ts';
-import { auditEntryById, changesOf } from '../store/repos/audit.ts';
+import {
+  auditEntriesAfter,
+  auditEntryById,
+  type AuditRow,
+  changesOf,
+  latestAuditSeq,
+} from '../store/repos/audit.ts';
 import {
   type ChangeEvent,
   type CoreEvent,
@@ -18,6 +24,15 @@ import {
  */
 export const MAX_NOTIFY_BYTES = 7_900;
 const BACKOFF_FIRST_MS = 100;
+/**
+ * Catching up after a reconnection starts this many entries before the mark taken at the last
+ * connection (an entry numbered before the mark may commit after it), and re-reads at most
+ * CATCH_UP_LIMIT entries; events already delivered are recognised by their audit id.
+ */
+const CATCH_UP_OVERLAP = 100;
+const CATCH_UP_LIMIT = 2_000;
+/** How many delivered audit ids are remembered to deliver each event once. */
+const DELIVERED_MEMORY = 10_000;
 const BACKOFF_MAX_MS = 5_000;
 
 /** What goes through NOTIFY: the sender's id, and the event or the audit entry to rebuild it from. */
@@ -40,8 +55,10 @@ export interface PostgresEventBusOptions {
  * installations in one database do not hear each other); the listening client delivers what other
  * processes sent and ignores what this one sent, so each event reaches each listener once.
  *
- * NOTIFY is not durable: an event sent while this process is disconnected (until it reconnects,
- * with backoff) is not delivered here. Consumers treat events as hints to re-read, never as data.
+ * NOTIFY is not durable: while this process is disconnected (until it reconnects, with backoff)
+ * nothing reaches it. On reconnecting it catches up from the audit log: every change committed
+ * since its last connection (by audit sequence) is delivered, once, as a change event rebuilt from
+ * its entry. Consumers still treat events as hints to re-read, never as data.
  */
 export class PostgresEventBus implements EventBus {
   private readonly local = new InMemoryEventBus();
@@ -54,6 +71,10 @@ export class PostgresEventBus implements EventBus {
   private backoff = BACKOFF_FIRST_MS;
   private readonly sending = new Set<Promise<void>>();
   private readonly listening = new Set<() => void>();
+  /** Audit ids delivered to this process's listeners lately, oldest first. */
+  private readonly delivered = new Set<string>();
+  /** The audit sequence when the listening client last connected; null before the first. */
+  private mark: number | null = null;
 
   constructor(private readonly options: PostgresEventBusOptions) {
     this.log = options.log ?? ((line, error) => console.error(line, error ?? ''));
@@ -69,7 +90,7 @@ export class PostgresEventBus implements EventBus {
   }
 
   publish(event: CoreEvent): void {
-    this.local.publish(event);
+    this.deliver(event);
     if (this.channel === null || this.closed) return;
     const sent = this.notify(this.channel, event)
       .catch((error: unknown) => this.log('events: NOTIFY failed', error))
@@ -136,6 +157,10 @@ export class PostgresEventBus implements EventBus {
     }
     this.client = client;
     this.backoff = BACKOFF_FIRST_MS;
+    // Listening again: what committed since the last connection was not heard; read it back.
+    const previous = this.mark;
+    this.mark = await latestAuditSeq(this.options.db.knex);
+    if (previous !== null) await this.catchUp(previous);
     for (const resolve of this.listening) resolve();
     this.listening.clear();
   }
@@ -163,18 +188,46 @@ export class PostgresEventBus implements EventBus {
     }
     if (wire.o === this.origin) return;
     const event = 'e' in wire ? wire.e : await rebuild(this.options.db, wire.a);
-    if (event) this.local.publish(event);
+    if (event) this.deliver(event);
+  }
+
+  /** Delivers to this process's listeners, once per audit entry. */
+  private deliver(event: CoreEvent): void {
+    if (this.delivered.has(event.auditId)) return;
+    this.delivered.add(event.auditId);
+    if (this.delivered.size > DELIVERED_MEMORY) {
+      const oldest = this.delivered.values().next().value;
+      if (oldest !== undefined) this.delivered.delete(oldest);
+    }
+    this.local.publish(event);
+  }
+
+  private async catchUp(previousMark: number): Promise<void> {
+    try {
+      const rows = await auditEntriesAfter(
+        this.options.db.knex,
+        Math.max(0, previousMark - CATCH_UP_OVERLAP),
+        CATCH_UP_LIMIT,
+      );
+      for (const row of rows) this.deliver(eventOf(row));
+    } catch (error) {
+      this.log('events: could not catch up after reconnecting', error);
+    }
   }
 }
 
 /** A change event rebuilt from its audit entry (an event too big for NOTIFY). */
 async function rebuild(db: Database, auditId: string): Promise<ChangeEvent | null> {
   const row = await auditEntryById(db.knex, auditId);
-  if (!row) return null;
+  return row ? eventOf(row) : null;
+}
+
+/** The change event an audit entry stands for. */
+function eventOf(row: AuditRow): ChangeEvent {
   return {
     kind: 'changed',
     householdId: row.household_id,
-    auditId,
+    auditId: row.id,
     op: row.op,
     actor: {
       kind: row.actor_kind,

@@ -62,6 +62,25 @@ export async function auditEntryById(
   return row ?? null;
 }
 
+/** The highest audit sequence number written so far (0 on an empty database). */
+export async function latestAuditSeq(db: Knex | Knex.Transaction): Promise<number> {
+  const row = (await db('audit_entries').max({ seq: 'seq' }).first()) as
+    { seq: number | string | null } | undefined;
+  return Number(row?.seq ?? 0);
+}
+
+/** Audit entries after a sequence number, oldest first, at most `limit` (catching up on events). */
+export async function auditEntriesAfter(
+  db: Knex | Knex.Transaction,
+  seq: number,
+  limit: number,
+): Promise<AuditRow[]> {
+  return (await db('audit_entries')
+    .where('seq', '>', seq)
+    .orderBy('seq')
+    .limit(limit)) as AuditRow[];
+}
+
 /**
  * The name of a record of the household whose latest recorded change deleted it, from its image
  * before; null when it was not deleted (it may only be hidden for a moment) or had no name. Names

@@ -121,6 +121,75 @@ describe.runIf(process.env.EXHALE_TEST_DATABASE_URL)(
       expect(logOfB).toContain('events: the listening connection was lost');
     });
 
+    it('after a reconnection, delivers once the changes committed while it was not listening', async () => {
+      // A bus whose reconnections wait for the test to open a gate: the change lands in between.
+      let gate: Promise<void> | null = null;
+      let open = (): void => undefined;
+      const gated = new PostgresEventBus({
+        db: shared.open(),
+        log: () => undefined,
+        connect: () => {
+          const client = new pg.Client({
+            connectionString: shared.url,
+            application_name: `bus_gated_${shared.schema}`,
+          });
+          const waitFor = gate;
+          if (waitFor) {
+            const connect = client.connect.bind(client);
+            client.connect = async () => {
+              await waitFor;
+              return connect();
+            };
+          }
+          return client;
+        },
+      });
+      await gated.start();
+      try {
+        const heard: string[] = [];
+        gated.subscribe((e) => heard.push(e.auditId));
+        gate = new Promise<void>((resolve) => (open = resolve));
+        const admin = new pg.Client({ connectionString: shared.url });
+        await admin.connect();
+        await admin.query(
+          'select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1',
+          [`bus_gated_${shared.schema}`],
+        );
+        await admin.end();
+        // Written and announced by another process while the gated bus is disconnected.
+        const core = new Core({ db: shared.open(), catalog, bus: a });
+        const { auditId } = await core.invoke('create_household', newcomerActor('cli', 'en'), {
+          name: 'Home',
+          currency: 'EUR',
+          time_zone: 'Europe/Madrid',
+          language: 'en',
+          owner_name: 'Ana',
+        });
+        await a.flush();
+        const listening = gated.whenListening();
+        open();
+        await listening;
+        expect(heard).toContain(auditId);
+        // A later change arrives by NOTIFY as usual, and nothing is delivered twice.
+        const later = nextEvent(gated, (e) => e.op === 'create_invite');
+        const owner = await shared.open().knex('members').first();
+        const { memberActor } = await import('../../../core/kernel/actor.ts');
+        await core.invoke(
+          'create_invite',
+          memberActor(
+            { id: owner.id, household_id: owner.household_id, role: 'owner', language: 'en' },
+            'cli',
+          ),
+          {},
+        );
+        await later;
+        expect(heard.filter((id) => id === auditId)).toHaveLength(1);
+        expect(new Set(heard).size).toBe(heard.length);
+      } finally {
+        await gated.close();
+      }
+    });
+
     it('does not hear another schema of the same database (another installation)', async () => {
       const other = await openSharedTestDatabase();
       const c = new PostgresEventBus({
