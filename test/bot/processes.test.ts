@@ -5,6 +5,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { FakeTelegram } from '../fakes/telegramBotApi.ts';
 import {
   type ExhaleServer,
   householdWithToken,
@@ -21,12 +22,20 @@ const TEST_URL = process.env.EXHALE_TEST_DATABASE_URL;
 class Proxy {
   readonly served: string[] = [];
   private next = 0;
+  private readonly seen = new Set<ExhaleServer>();
   private server: Server | null = null;
-  constructor(private readonly backends: ExhaleServer[]) {}
+  constructor(private backends: ExhaleServer[]) {}
+
+  /** The processes behind it (a balancer may be up before them: their public URL names it). */
+  use(backends: ExhaleServer[]): void {
+    this.backends = backends;
+  }
 
   async start(): Promise<string> {
     const alive = new Set(this.backends);
+    for (const b of this.backends) this.seen.add(b);
     this.server = createServer((req, res) => {
+      for (const b of this.backends) if (!this.seen.has(b)) (this.seen.add(b), alive.add(b));
       const live = this.backends.filter((b) => alive.has(b));
       const backend = live[this.next++ % live.length];
       if (!backend) return void res.writeHead(502).end();
@@ -201,5 +210,63 @@ describe.runIf(TEST_URL)('two exhale processes on one PostgreSQL database', () =
     for (const name of written) expect([...acknowledged, ...failed]).toContain(name);
     expect(acknowledged.length).toBeGreaterThan(KILL_AFTER);
     expect(failed.length).toBeLessThanOrEqual(2);
+  }, 90_000);
+});
+
+describe.runIf(TEST_URL)('two exhale processes serving one Telegram bot by webhook', () => {
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  let admin: pg.Client;
+  let tg: FakeTelegram;
+  let a: ExhaleServer;
+  let b: ExhaleServer;
+  let proxy: Proxy;
+
+  beforeAll(async () => {
+    admin = new pg.Client({ connectionString: TEST_URL });
+    await admin.connect();
+    await admin.query(`create schema ${schema}`);
+    tg = await new FakeTelegram().start();
+    proxy = new Proxy([]);
+    const base = await proxy.start();
+    const url = new URL(TEST_URL ?? '');
+    url.searchParams.set('options', `-c search_path=${schema}`);
+    const env = {
+      EXHALE_DATABASE_URL: url.toString(),
+      EXHALE_TELEGRAM_TOKEN: tg.token,
+      EXHALE_TELEGRAM_API_ROOT: tg.apiRoot,
+      // Telegram posts to the balancer, which hands each update to one of the processes.
+      EXHALE_PUBLIC_URL: base,
+    };
+    [a, b] = await Promise.all([startExhaleProcess(env), startExhaleProcess(env)]);
+    proxy.use([a, b]);
+    await tg.waitFor((api) => api.webhookUrl !== null, 30_000, 'the webhook set');
+  }, 120_000);
+
+  afterAll(async () => {
+    await proxy.stop();
+    for (const p of [a, b])
+      if (p.child.exitCode === null && p.child.signalCode === null) p.kill('SIGTERM');
+    await Promise.all([a.exited, b.exited]);
+    await tg.stop();
+    await admin.query(`drop schema ${schema} cascade`);
+    await admin.end();
+  });
+
+  it('answers each update once, whichever process the balancer gives it to', async () => {
+    const ana = tg.user(2001, 'Ana', 'en');
+    await tg.sendText(ana, '/start');
+    await tg.waitForMessages(ana.id, 1, 20_000);
+    const before = tg.botMessages(ana.id).length;
+    const servedBefore = proxy.served.length;
+    const HELPS = 6;
+    for (let i = 0; i < HELPS; i++) {
+      await tg.sendText(ana, '/help');
+      await tg.waitForMessages(ana.id, before + i + 1, 20_000);
+    }
+    // Both processes answered some; every delivery was accepted; each /help got one answer.
+    const served = new Set(proxy.served.slice(servedBefore));
+    expect(served).toEqual(new Set([a.url, b.url]));
+    expect(tg.webhookStatuses.every((status) => status === 200)).toBe(true);
+    expect(tg.botMessages(ana.id).length - before).toBe(HELPS);
   }, 90_000);
 });
