@@ -3,6 +3,7 @@ import { basename } from 'node:path';
 import { createInterface } from 'node:readline';
 
 import { type Actor, t } from '../core/index.ts';
+import { cycleText, formatDate, money } from '../core/chat/index.ts';
 import type { AppCore } from './runtime.ts';
 
 /**
@@ -64,15 +65,24 @@ export async function runImport(o: ImportOptions): Promise<number> {
   const tx = summary.transactions;
   say(`📄 ${file.file_name}`);
   if (tx.first_date && tx.last_date)
-    say(tr('chat.statements.period', { from: tx.first_date, to: tx.last_date }));
+    say(
+      tr('chat.statements.period', {
+        from: formatDate(tx.first_date, locale),
+        to: formatDate(tx.last_date, locale),
+      }),
+    );
   say(
     tr(tx.count === 1 ? 'chat.statements.count_one' : 'chat.statements.count', {
       count: tx.count,
-      sum: `${tx.sum} ${tx.currency}`,
+      sum: money(tx.sum, tx.currency, locale),
     }),
   );
   if (summary.imported_before) {
-    say(tr('errors.statements.imported_before', { date: summary.imported_before.slice(0, 10) }));
+    say(
+      tr('errors.statements.imported_before', {
+        date: formatDate(summary.imported_before.slice(0, 10), locale),
+      }),
+    );
     return 2;
   }
   if (summary.candidates.length === 0) {
@@ -83,7 +93,7 @@ export async function runImport(o: ImportOptions): Promise<number> {
   const shown: Shown[] = [];
   let n = 0;
   for (const c of summary.candidates) {
-    const label = `${c.name} ${c.amount} ${c.currency} · ${t(locale, `statements.cycle.${c.cycle.unit}.${c.cycle.every}`)}`;
+    const label = `${c.name} ${money(c.amount, c.currency, locale)} · ${cycleText(c.cycle, locale)}`;
     if (c.tracked && !c.tracked.price_differs) {
       say(`  [-] ${tr('chat.statements.tracked', { name: label })}`);
       shown.push({ n: null, id: c.id, isNew: false });
@@ -93,7 +103,7 @@ export async function runImport(o: ImportOptions): Promise<number> {
     const text = c.tracked
       ? tr('chat.statements.price_differs', {
           name: label,
-          old: `${c.tracked.amount} ${c.currency}`,
+          old: money(c.tracked.amount, c.currency, locale),
         })
       : label;
     say(`  [${n}] ${c.tracked ? '⬜' : '✅'} ${text}`);
@@ -103,7 +113,7 @@ export async function runImport(o: ImportOptions): Promise<number> {
     say(tr('chat.statements.absent_title'));
     for (const a of summary.absent)
       say(
-        `  • ${tr('chat.statements.absent', { name: a.name, amount: `${a.amount} ${a.currency}`, count: a.expected_on.length })}`,
+        `  • ${tr('chat.statements.absent', { name: a.name, amount: money(a.amount, a.currency, locale), count: a.expected_on.length })}`,
       );
   }
   say();

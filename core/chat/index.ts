@@ -10,6 +10,8 @@ export { ChatEngine } from './engine.ts';
 export { purgeExpiredFlows } from './flows.ts';
 export { agentNotice, reminderReply } from './features/notices.ts';
 export { firstTime, purgeFirstTimes } from './once.ts';
+/** How chat writes amounts, dates and cycles for a reader: for adapters that print outside the engine. */
+export { cycleText, formatDate, money } from './format.ts';
 export type {
   Button,
   Card,

@@ -78,7 +78,7 @@ describe('exhale import FILE', () => {
     expect(dry.stderr).toBe('');
     expect(dry.code).toBe(0);
     expect(dry.stdout).toContain('📄 card.csv');
-    expect(dry.stdout).toContain('Period: 2025-11-03 – 2026-02-16');
+    expect(dry.stdout).toContain('Period: Mon, 3 Nov 2025 – Mon, 16 Feb 2026');
     expect(dry.stdout).toContain('15 transactions, sum');
     expect(dry.stdout).toMatch(/\[1\] ✅ \w+/);
     expect(dry.stdout).toContain('Dry run: 3 would be imported.');
@@ -115,4 +115,24 @@ describe('exhale import FILE', () => {
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('exhale import needs the statement file');
   }, 180_000);
+
+  it('speaks the member’s language, with their dates and decimal comma', async () => {
+    const members = await exhale(dir, ['op', 'list_members']);
+    const ana = (JSON.parse(members.stdout) as { members: Array<{ id: string }> }).members[0];
+    const toSpanish = await exhale(dir, [
+      'op',
+      'update_member',
+      JSON.stringify({ id: ana?.id, language: 'es' }),
+    ]);
+    expect(toSpanish.code).toBe(0);
+    try {
+      const dry = await exhale(dir, ['import', statement, '--dry-run']);
+      expect(dry.code).toBe(2);
+      expect(dry.stdout).toContain('Periodo: lun, 3 nov 2025 – lun, 16 feb 2026');
+      expect(dry.stdout).toMatch(/15 movimientos, suma -?\d+,\d\d EUR/);
+      expect(dry.stdout).not.toMatch(/\d\.\d\d EUR/);
+    } finally {
+      await exhale(dir, ['op', 'update_member', JSON.stringify({ id: ana?.id, language: 'en' })]);
+    }
+  }, 120_000);
 });
