@@ -28,6 +28,7 @@ export async function auditEntries(knex: Knex): Promise<AuditEntry[]> {
     seq: Number(row.seq),
     id: row.id,
     op: row.op,
+    // Written by the kernel as JSON.stringify(Change[]) (core/kernel/core.ts).
     changes: JSON.parse(row.changes) as StoredChange[],
   }));
 }

@@ -83,6 +83,7 @@ async function callTool(
           .filter((line) => line.startsWith('data: '))
           .at(-1)
           ?.slice('data: '.length) ?? '{}');
+    // A JSON-RPC response; every field read below is checked before use.
     const message = JSON.parse(json) as {
       result?: {
         isError?: boolean;

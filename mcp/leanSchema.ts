@@ -48,9 +48,9 @@ const SAFE = Number.MAX_SAFE_INTEGER;
 /**
  * An output schema as a description of what comes back: field names, types, enums and nullability,
  * with the descriptions of top-level fields only (nested ones restate what the tool's description
- * and the top-level fields say), no length or safe-integer bounds, and no `required` list where every field
- * is always present (the server instructions say so once). Only ever looser than the output, so
- * every result still validates.
+ * and the top-level fields say), no length or safe-integer bounds, and no `required` list where
+ * every field is always present (the server instructions say so once). Only ever looser than the
+ * output, so every result still validates.
  */
 export function leanOutput(schema: JsonSchema, depth = 0): JsonSchema {
   let node = mapSubschemas(schema, (child, name) =>
@@ -81,7 +81,8 @@ export function leanOutput(schema: JsonSchema, depth = 0): JsonSchema {
       const { anyOf: _anyOf, ...rest } = node;
       node = { ...other, ...rest, type: [other.type, 'null'] };
       // An enum lists every allowed value, so null joins it.
-      if (Array.isArray(other.enum)) node.enum = [...(other.enum as unknown[]), null];
+      const values: unknown = other.enum;
+      if (Array.isArray(values)) node.enum = [...values, null];
     }
   }
   return node;
@@ -140,6 +141,7 @@ export function hoistRepeats(schema: JsonSchema): JsonSchema {
       JSON.stringify(node) === target ? ref : mapSubschemas(node, replace);
     root = mapSubschemas(root, replace);
     for (const [key, def] of Object.entries(defs)) defs[key] = mapSubschemas(def, replace);
+    // `target` is the JSON of a subschema seen above, so it parses back to one.
     defs[name] = JSON.parse(target) as JsonSchema;
   }
   return Object.keys(defs).length > 0 ? { ...root, $defs: defs } : root;

@@ -70,6 +70,7 @@ export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSch
     unrepresentable: 'any',
   }) as JsonSchema;
   return hoistRepeats(
+    // Both passes map a schema object to a schema object.
     io === 'input' ? (portable(rest) as JsonSchema) : leanOutput(lean(rest) as JsonSchema),
   );
 }

@@ -27,6 +27,7 @@ describe('hoisting repeated subschemas into $defs', () => {
       for (const raw of [
         z.toJSONSchema(strictInputOf(op), { io: 'input', unrepresentable: 'any' }),
         z.toJSONSchema(op.output, { io: 'output', unrepresentable: 'any' }),
+        // zod's JSONSchema type is an object schema: a JsonSchema record.
       ] as JsonSchema[]) {
         const hoisted = hoistRepeats(raw);
         expect(inlined(hoisted)).toEqual(raw);
