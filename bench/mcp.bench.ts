@@ -17,9 +17,10 @@ import type { Actor } from '../core/kernel/actor.ts';
 import type { Core } from '../core/kernel/core.ts';
 import type { catalog } from '../core/ops/catalog.ts';
 import { createMcpFetchHandler } from '../mcp/http.ts';
+import { successResult } from '../mcp/results.ts';
 import { mcpRoutes } from '../mcp/routes.ts';
 import { largeHousehold } from './largeHousehold.ts';
-import { type BenchRow, type BenchSuite, medianMs } from './types.ts';
+import { type BenchRow, type BenchSuite, interleavedMs, medianMs } from './types.ts';
 
 /**
  * MCP over HTTP and stdio: tools/call throughput and latency for read tools on a 500-subscription
@@ -51,6 +52,7 @@ function toolCall(
   token: string | null,
   name: string,
   args: Record<string, unknown>,
+  send: (url: string, init: RequestInit) => Promise<Response> = fetch,
 ): () => Promise<boolean> {
   const headers: Record<string, string> = {
     'content-type': 'application/json',
@@ -77,7 +79,7 @@ function toolCall(
         },
       },
     });
-    const response = await fetch(url, { method: 'POST', headers, body });
+    const response = await send(url, { method: 'POST', headers, body });
     const text = await response.text();
     return response.ok && text.includes('"structuredContent"') && !text.includes('"isError":true');
   };
@@ -250,6 +252,52 @@ async function toolsListBytes(
   return { bytes: Buffer.byteLength(JSON.stringify(tools)), tools: tools.length };
 }
 
+/**
+ * CPU time (user + system, this process) per tools/call through the MCP handler in process (no
+ * sockets, one call at a time), and how much of it the text copy of the result costs: the JSON of
+ * the result serialized with the copy against without it (what dropping the copy would save).
+ */
+async function cpuPerCall(
+  h: McpBenchHousehold,
+  token: string,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<{ cpuMs: number; copyMs: number; textBytes: number }> {
+  const handler = createMcpFetchHandler({ core: h.core });
+  const viaHandler = toolCall('http://localhost/mcp', token, name, args, async (url, init) => {
+    const headers = new Headers(init.headers);
+    headers.set('host', 'localhost');
+    return (
+      (await handler(new Request(url, { ...init, headers }))) ?? new Response(null, { status: 404 })
+    );
+  });
+  const CALLS = 200;
+  for (let i = 0; i < 20; i += 1) await viaHandler();
+  const before = process.cpuUsage();
+  for (let i = 0; i < CALLS; i += 1) await viaHandler();
+  const used = process.cpuUsage(before);
+  const op = h.core.catalog.find((o) => o.name === name);
+  if (!op) throw new Error(`${name} is not in the catalog`);
+  const result = await h.core.invoke(name, await h.agent(token), args);
+  const full = (): string => JSON.stringify(successResult(op, result, 'en'));
+  const bare = (): string =>
+    JSON.stringify({
+      content: [{ type: 'text', text: 'summary' }],
+      structuredContent: result.output,
+    });
+  const [withCopy, withoutCopy] = await interleavedMs(
+    async () => full(),
+    async () => bare(),
+    200,
+    20,
+  );
+  return {
+    cpuMs: (used.user + used.system) / 1000 / CALLS,
+    copyMs: Math.max(0, withCopy - withoutCopy),
+    textBytes: Buffer.byteLength(JSON.stringify(result.output)),
+  };
+}
+
 async function stdioRoundTrip(): Promise<number> {
   const entry = fileURLToPath(new URL('../test/mcp/stdioServer.ts', import.meta.url));
   const env = Object.fromEntries(
@@ -348,6 +396,15 @@ export const suite: BenchSuite = {
             result,
             `, ${round(result.rps / bare.rps, 2)}x the bare server (aim ≥ 0.7x); the op alone via core.invoke: ${round(directRps, 0)} req/s`,
           ),
+        });
+      }
+      if (h.core.catalog.some((op) => op.name === 'get_upcoming')) {
+        const cpu = await cpuPerCall(h, read, 'get_upcoming', {});
+        rows.push({
+          name: `mcp get_upcoming: CPU per tools/call, ${SUBSCRIPTIONS} subscriptions`,
+          median: round(cpu.cpuMs, 3),
+          unit: 'ms',
+          note: `in process, one at a time; the JSON copy of the result in its text (${cpu.textBytes} bytes) costs ${round(cpu.copyMs, 3)} ms of it to serialize (${round((100 * cpu.copyMs) / cpu.cpuMs, 1)}%), kept for clients that show the model only text`,
         });
       }
       rows.push({

@@ -227,12 +227,7 @@ export function registerConfirmTool(
         "Applies a change that was previewed with a confirmation_id, once the person has agreed to it, exactly as previewed: if the records it touches changed since, nothing is applied and the tool must be called again for a new preview. Returns the tool's name, the activity id to pass to undo, and what the original tool returns.",
       inputSchema: advertisedZod(ConfirmInput.strict(), 'input'),
       outputSchema: advertisedZod(ConfirmOutput, 'output'),
-      annotations: {
-        readOnlyHint: false,
-        destructiveHint: true,
-        idempotentHint: false,
-        openWorldHint: false,
-      },
+      annotations: { destructiveHint: true, openWorldHint: false },
     },
     async (args: unknown, ctx: ServerContext): Promise<CallToolResult> => {
       const actor = actorFor(ctx);

@@ -14,4 +14,15 @@ Rules for every tool:
 - Lists are paged with limit and offset and return the total.
 - Every change is recorded in the activity list with your client's name and can be undone: call undo with the activity id a change returns (or list_activity to find it).
 - Confirmation: unless your token is trusted, a destructive change or one that moves money needs the person's confirmation. If your client supports elicitation, they are asked directly. Otherwise the tool applies nothing and returns a preview with a confirmation_id: show the person what would change, and only when they agree call confirm with that confirmation_id. It applies once, exactly as previewed, and expires after 10 minutes. Never confirm on the person's behalf.
-- Errors come back as tool results with isError and a sentence saying what to fix; fix the arguments and retry rather than giving up.`;
+- Errors come back as tool results with isError and a sentence saying what to fix; fix the arguments and retry rather than giving up.
+- A tool's result is in structuredContent and, as JSON, in its text (a change's text first says how to undo it; list_activity finds it too). Output schemas name each field and its type; an object whose schema lists no required fields always has every field it lists (null when empty).`;
+
+/** Sentences of op descriptions that the rules above already state for every tool. */
+const SHARED_SENTENCES = ['Can be undone from the activity list.'];
+
+/** An op's description as its tool shows it: without the sentences the instructions state once. */
+export function toolDescription(description: string): string {
+  let text = description;
+  for (const sentence of SHARED_SENTENCES) text = text.replace(` ${sentence}`, '');
+  return text;
+}

@@ -1,8 +1,9 @@
 import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { hoistRepeats, type JsonSchema, leanOutput } from './leanSchema.ts';
 import { type AnyOp, strictInputOf } from '../core/index.ts';
 
-export type JsonSchema = Record<string, unknown>;
+export type { JsonSchema };
 
 interface OpSchemas {
   input: StandardSchemaWithJSON;
@@ -60,14 +61,18 @@ function lean(node: unknown): unknown {
 
 /**
  * JSON Schema of a zod schema without `$schema` (2020-12 is MCP's default dialect). Inputs are made
- * portable to single-type dialects, which function-calling APIs use; outputs are kept lean.
+ * portable to single-type dialects, which function-calling APIs use; outputs are kept lean (see
+ * `leanOutput`); in both, a subschema repeated inside the schema is defined once in `$defs`.
  */
 export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
     io,
     unrepresentable: 'any',
   }) as JsonSchema;
-  return (io === 'input' ? portable(rest) : lean(rest)) as JsonSchema;
+  return hoistRepeats(
+    // Both passes map a schema object to a schema object.
+    io === 'input' ? (portable(rest) as JsonSchema) : leanOutput(lean(rest) as JsonSchema),
+  );
 }
 
 /**

@@ -6,6 +6,7 @@ import type {
   ToolAnnotations,
 } from '@modelcontextprotocol/server';
 
+import { toolDescription } from './instructions.ts';
 import { needsConfirmation, registerConfirmTool, runConfirmed } from './confirm.ts';
 import { errorResult, successResult } from './results.ts';
 import { opSchemas } from './schemas.ts';
@@ -14,12 +15,18 @@ import { type Actor, type AnyOp, type Core, jsonTooDeep, opsFor, tooDeep } from 
 /** Tool names every client accepts (the strictest rule in use). */
 export const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
-/** MCP annotations follow from the op's declared effect; Exhale never reaches outside its own data. */
+/**
+ * MCP annotations follow from the op's declared effect; Exhale never reaches outside its own data.
+ * A hint equal to the protocol's default (readOnlyHint and idempotentHint false) is left out, and
+ * destructiveHint only accompanies a tool that writes (the only case the protocol reads it in):
+ * the same meaning in fewer bytes of every agent's context.
+ */
 export function annotationsOf(op: AnyOp): ToolAnnotations {
   return {
-    readOnlyHint: op.effect === 'read',
-    destructiveHint: op.effect === 'destructive',
-    idempotentHint: op.idempotent === true,
+    ...(op.effect === 'read'
+      ? { readOnlyHint: true }
+      : { destructiveHint: op.effect === 'destructive' }),
+    ...(op.idempotent === true ? { idempotentHint: true } : {}),
     openWorldHint: false,
   };
 }
@@ -47,7 +54,7 @@ export function registerOpTools(
       op.name,
       {
         title: op.title,
-        description: op.description,
+        description: toolDescription(op.description),
         inputSchema: schemas.input,
         outputSchema: schemas.output,
         annotations: annotationsOf(op),

@@ -42,6 +42,35 @@ function withHost(url: string | URL, init: RequestInit | undefined): Request {
   return new Request(target, { ...init, headers });
 }
 
+/** An SDK client connected in-process through `handler` with `token`, in one protocol era. */
+export async function connectClient(
+  handler: (request: Request) => Promise<Response | null>,
+  token: string,
+  era: Era,
+  clientOptions: ClientOptions = {},
+): Promise<Client> {
+  const transport = new StreamableHTTPClientTransport(new URL(MCP_URL), {
+    fetch: async (url, init) =>
+      (await handler(withHost(url, init))) ?? new Response('no handler', { status: 404 }),
+    authProvider: { token: async () => token },
+  });
+  const client = new Client(
+    { name: clientOptions.name ?? 'test-agent', version: '1.0.0' },
+    {
+      versionNegotiation: { mode: era === 'modern' ? { pin: '2026-07-28' } : 'legacy' },
+      capabilities: clientOptions.elicit ? { elicitation: { form: {} } } : {},
+    },
+  );
+  if (clientOptions.elicit) {
+    const answer = clientOptions.elicit;
+    client.setRequestHandler('elicitation/create', async (request) => ({
+      ...(await answer(request.params.message)),
+    }));
+  }
+  await client.connect(transport);
+  return client;
+}
+
 /** A test household with the MCP handler mounted in-process (no port) and helpers to reach it. */
 export async function createMcpTestHousehold(
   options: { publicUrl?: string } = {},
@@ -61,25 +90,7 @@ export async function createMcpTestHousehold(
       return { id: output.id, token: output.token };
     },
     async connect(token, era, clientOptions = {}) {
-      const transport = new StreamableHTTPClientTransport(new URL(MCP_URL), {
-        fetch: async (url, init) =>
-          (await handler(withHost(url, init))) ?? new Response('no handler', { status: 404 }),
-        authProvider: { token: async () => token },
-      });
-      const client = new Client(
-        { name: clientOptions.name ?? 'test-agent', version: '1.0.0' },
-        {
-          versionNegotiation: { mode: era === 'modern' ? { pin: '2026-07-28' } : 'legacy' },
-          capabilities: clientOptions.elicit ? { elicitation: { form: {} } } : {},
-        },
-      );
-      if (clientOptions.elicit) {
-        const answer = clientOptions.elicit;
-        client.setRequestHandler('elicitation/create', async (request) => ({
-          ...(await answer(request.params.message)),
-        }));
-      }
-      await client.connect(transport);
+      const client = await connectClient(handler, token, era, clientOptions);
       clients.push(client);
       return client;
     },

@@ -5,6 +5,7 @@ import { SCOPES } from '../../core/kernel/actor.ts';
 import { offeredOn } from '../../core/kernel/op.ts';
 import { opsFor } from '../../core/kernel/surface.ts';
 import { catalog } from '../../core/ops/catalog.ts';
+import { toolDescription } from '../../mcp/instructions.ts';
 import { TOOL_NAME } from '../../mcp/tools.ts';
 import { createMcpTestHousehold, ERAS, type McpTestHousehold } from './helpers.ts';
 
@@ -61,15 +62,19 @@ describe.each(ERAS)('MCP tools (%s era)', (era) => {
       if (!op) throw new Error(`no op for ${tool.name}`);
       expect(tool.name).toMatch(TOOL_NAME);
       expect(tool.title).toBe(op.title);
-      expect(tool.description).toBe(op.description);
+      // The op's description, less only the sentences the server instructions state once.
+      expect(tool.description).toBe(toolDescription(op.description));
+      expect(op.description.startsWith(tool.description?.replace(/\.$/, '') ?? '-')).toBe(true);
       expect(tool.inputSchema.type).toBe('object');
       expect(tool.outputSchema?.type).toBe('object');
-      expect(tool.annotations).toMatchObject({
-        readOnlyHint: op.effect === 'read',
-        destructiveHint: op.effect === 'destructive',
-        idempotentHint: op.idempotent === true,
-        openWorldHint: false,
-      });
+      // Read as the protocol does: readOnlyHint and idempotentHint default to false, and
+      // destructiveHint is only read for a tool that is not read-only.
+      const hints = tool.annotations ?? {};
+      expect(hints.readOnlyHint ?? false, tool.name).toBe(op.effect === 'read');
+      if (op.effect !== 'read')
+        expect(hints.destructiveHint, tool.name).toBe(op.effect === 'destructive');
+      expect(hints.idempotentHint ?? false, tool.name).toBe(op.idempotent === true);
+      expect(hints.openWorldHint, tool.name).toBe(false);
     }
     const create = tools.find((t) => t.name === 'create_subscription');
     expect(create?.inputSchema.required).toContain('name');

@@ -1,0 +1,148 @@
+/**
+ * Post-passes over the JSON Schemas zod generates, so tools/list says each thing once. Every tool's
+ * schema stays self-contained (a client resolves `$ref` only inside the schema it was given), so
+ * sharing happens inside one schema: a subschema repeated there moves to `$defs`.
+ */
+export type JsonSchema = Record<string, unknown>;
+
+/** Keywords whose value is one subschema, a list of them, or a map of them (JSON Schema 2020-12). */
+const ONE = ['items', 'not', 'additionalProperties', 'contains', 'if', 'then', 'else'] as const;
+const LIST = ['anyOf', 'oneOf', 'allOf', 'prefixItems'] as const;
+const MAP = ['properties', 'patternProperties', '$defs'] as const;
+
+function isSchema(value: unknown): value is JsonSchema {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A copy of `node` with `f` applied to each direct subschema (never to enum values or defaults). */
+function mapSubschemas(
+  node: JsonSchema,
+  f: (child: JsonSchema, name: string | null) => JsonSchema,
+): JsonSchema {
+  const out: JsonSchema = { ...node };
+  for (const key of ONE) {
+    const child = out[key];
+    if (isSchema(child)) out[key] = f(child, null);
+  }
+  for (const key of LIST) {
+    const children = out[key];
+    if (Array.isArray(children))
+      out[key] = children.map((child: unknown) => (isSchema(child) ? f(child, null) : child));
+  }
+  for (const key of MAP) {
+    const children = out[key];
+    if (isSchema(children))
+      out[key] = Object.fromEntries(
+        Object.entries(children).map(([name, child]) => [
+          name,
+          isSchema(child) ? f(child, name) : child,
+        ]),
+      );
+  }
+  return out;
+}
+
+/** zod's bounds for `z.number().int()`: the safe integer range, which says nothing to a reader. */
+const SAFE = Number.MAX_SAFE_INTEGER;
+
+/**
+ * An output schema as a description of what comes back: field names, types, enums and nullability,
+ * with the descriptions of top-level fields only (nested ones restate what the tool's description
+ * and the top-level fields say), no length or safe-integer bounds, and no `required` list where
+ * every field is always present (the server instructions say so once). Only ever looser than the
+ * output, so every result still validates.
+ */
+export function leanOutput(schema: JsonSchema, depth = 0): JsonSchema {
+  let node = mapSubschemas(schema, (child, name) =>
+    // A property is one level down; a branch (anyOf, items) stays on its parent's level.
+    leanOutput(child, name === null ? depth : depth + 1),
+  );
+  if (depth > 1) delete node.description;
+  // Lengths bound what a caller may send; what comes back always fits them.
+  delete node.minLength;
+  delete node.maxLength;
+  if (node.minimum === -SAFE) delete node.minimum;
+  if (node.maximum === SAFE) delete node.maximum;
+  const { required, properties } = node;
+  if (
+    Array.isArray(required) &&
+    isSchema(properties) &&
+    required.length === Object.keys(properties).length
+  )
+    delete node.required;
+  // { anyOf: [X, { type: 'null' }] } with X of one type reads the same as X with a type list.
+  const branches = node.anyOf;
+  if (Array.isArray(branches) && branches.length === 2) {
+    const nullAt = branches.findIndex(
+      (b: unknown) => isSchema(b) && b.type === 'null' && Object.keys(b).length === 1,
+    );
+    const other: unknown = branches[1 - nullAt];
+    if (nullAt >= 0 && isSchema(other) && typeof other.type === 'string' && !('const' in other)) {
+      const { anyOf: _anyOf, ...rest } = node;
+      node = { ...other, ...rest, type: [other.type, 'null'] };
+      // An enum lists every allowed value, so null joins it.
+      const values: unknown = other.enum;
+      if (Array.isArray(values)) node.enum = [...values, null];
+    }
+  }
+  return node;
+}
+
+/** Subschemas shorter than this stay inline: a `$ref` would not be shorter. */
+const MIN_HOISTED = 40;
+
+/**
+ * Moves every subschema that occurs more than once in `schema` (same JSON, in a subschema position)
+ * into `$defs`, named after the property it describes, and refers to it by `$ref`;
+ * largest saving first, until nothing repeats enough to be worth a definition.
+ */
+export function hoistRepeats(schema: JsonSchema): JsonSchema {
+  let root = schema;
+  const defs: Record<string, JsonSchema> = {};
+  for (;;) {
+    const seen = new Map<string, { count: number; names: Set<string> }>();
+    const count = (node: JsonSchema, name: string): void => {
+      const json = JSON.stringify(node);
+      if (json.length >= MIN_HOISTED && !('$ref' in node)) {
+        const entry = seen.get(json) ?? { count: 0, names: new Set<string>() };
+        entry.count += 1;
+        entry.names.add(name);
+        seen.set(json, entry);
+      }
+      mapSubschemas(node, (child, key) => {
+        count(child, key ?? name);
+        return child;
+      });
+    };
+    mapSubschemas(root, (child, key) => {
+      count(child, key ?? 'value');
+      return child;
+    });
+    for (const def of Object.values(defs))
+      mapSubschemas(def, (child, key) => {
+        count(child, key ?? 'value');
+        return child;
+      });
+    let best: { json: string; name: string; saving: number } | undefined;
+    for (const [json, { count: n, names }] of seen) {
+      // Named after the one property it describes; shared by several, it gets a neutral name.
+      const name = names.size === 1 ? [...names].join('') : 'shared';
+      const refLength = `{"$ref":"#/$defs/${name}"}`.length;
+      const saving = n * (json.length - refLength) - (json.length + name.length + 4);
+      if (n > 1 && saving > (best?.saving ?? 0)) best = { json, name, saving };
+    }
+    if (!best) break;
+    const base = best.name.replace(/[^A-Za-z0-9_]/g, '_');
+    let name = base;
+    for (let n = 2; name in defs; n += 1) name = `${base}${n}`;
+    const target = best.json;
+    const ref = { $ref: `#/$defs/${name}` };
+    const replace = (node: JsonSchema): JsonSchema =>
+      JSON.stringify(node) === target ? ref : mapSubschemas(node, replace);
+    root = mapSubschemas(root, replace);
+    for (const [key, def] of Object.entries(defs)) defs[key] = mapSubschemas(def, replace);
+    // `target` is the JSON of a subschema seen above, so it parses back to one.
+    defs[name] = JSON.parse(target) as JsonSchema;
+  }
+  return Object.keys(defs).length > 0 ? { ...root, $defs: defs } : root;
+}

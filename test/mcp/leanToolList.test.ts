@@ -1,0 +1,123 @@
+import { fromJsonSchema, type Tool } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import type { Actor } from '../../core/kernel/actor.ts';
+import { offeredOn } from '../../core/kernel/op.ts';
+import { catalog } from '../../core/ops/catalog.ts';
+import { createMcpFetchHandler } from '../../mcp/http.ts';
+import { READ_SAMPLES, type Sample, WRITE_SAMPLES } from '../contract/samples.ts';
+import { seedHousehold } from '../contract/seed.ts';
+import { connectClient, createMcpTestHousehold, ERAS, type McpTestHousehold } from './helpers.ts';
+
+/**
+ * What tools/list costs every agent's context, per scope, in bytes of JSON (deterministic: the
+ * catalog and the schema passes decide it). It was 41 kB (read) and 93 kB (write) before the lean
+ * passes; a change that makes it grow past these budgets has to say why here.
+ */
+const BUDGET = { read: 31_000, write: 74_000, trusted: 74_000 } as const;
+
+describe.each(ERAS)('a lean tools/list (%s era)', (era) => {
+  let h: McpTestHousehold;
+  beforeAll(async () => {
+    h = await createMcpTestHousehold();
+  });
+  afterAll(async () => h.closeAll());
+
+  it.each(Object.keys(BUDGET) as Array<keyof typeof BUDGET>)(
+    'stays within its byte budget for a %s token',
+    async (scope) => {
+      const client = await h.connect((await h.token(scope)).token, era);
+      const { tools } = await client.listTools();
+      expect(Buffer.byteLength(JSON.stringify(tools))).toBeLessThanOrEqual(BUDGET[scope]);
+    },
+  );
+
+  it('defines a subschema repeated inside one schema once, and every $ref resolves inside it', async () => {
+    const client = await h.connect((await h.token('trusted')).token, era);
+    const { tools } = await client.listTools();
+    const subscription = tools.find((t) => t.name === 'get_subscription');
+    // category and payment_method are the same { id, name } shape: one definition.
+    expect(JSON.stringify(subscription?.outputSchema)).toContain('"$ref":"#/$defs/');
+    for (const tool of tools)
+      for (const schema of [tool.inputSchema, tool.outputSchema]) {
+        const defs = (schema as { $defs?: Record<string, unknown> } | undefined)?.$defs ?? {};
+        for (const [, name] of JSON.stringify(schema).matchAll(/"\$ref":"#\/\$defs\/(\w+)"/g))
+          expect(Object.keys(defs), `${tool.name}: ${name}`).toContain(name);
+      }
+  });
+
+  it('keeps what an agent fills in: required fields, enums, formats and bounds of every input', async () => {
+    const client = await h.connect((await h.token('trusted')).token, era);
+    const { tools } = await client.listTools();
+    const input = (name: string): Tool['inputSchema'] => {
+      const tool = tools.find((t) => t.name === name);
+      if (!tool) throw new Error(`${name} is not listed`);
+      return tool.inputSchema;
+    };
+    const create = input('create_subscription');
+    expect(create.required).toEqual(['name', 'amount']);
+    expect(create.additionalProperties).toBe(false);
+    expect(create.properties?.amount).toMatchObject({
+      type: 'string',
+      pattern: expect.any(String),
+    });
+    expect(create.properties?.name).toMatchObject({ minLength: 1, maxLength: 120 });
+    expect(JSON.stringify(create.properties?.url)).toContain('"format":"uri"');
+    expect(JSON.stringify(create.properties?.cycle)).toContain(
+      '"enum":["day","week","month","year"]',
+    );
+    expect(input('list_subscriptions').properties?.limit).toMatchObject({
+      minimum: 1,
+      maximum: 500,
+    });
+  });
+});
+
+/** Every op a trusted token may call, run with its contract sample through the SDK client. */
+const ON_MCP = catalog.filter((op) => offeredOn(op, 'mcp'));
+
+describe.each(ERAS)('structuredContent against the advertised output schema (%s era)', (era) => {
+  it.each(ON_MCP.map((op) => [op.name]))(
+    '%s returns structuredContent its listed output schema accepts',
+    async (name) => {
+      const s = await seedHousehold();
+      try {
+        const write = WRITE_SAMPLES[name];
+        const sample: Sample = write ? await write(s) : { input: READ_SAMPLES[name]?.(s) ?? {} };
+        if (sample.newcomer)
+          throw new Error(`${name} is offered on MCP but its sample is for a newcomer`);
+        const as: Actor = sample.actor ?? s.owner;
+        const { output } = await s.h.core.invoke('create_token', as, {
+          name: 'validator',
+          scope: 'trusted',
+        });
+        const client = await connectClient(
+          createMcpFetchHandler({ core: s.h.core }),
+          output.token,
+          era,
+        );
+        try {
+          const { tools } = await client.listTools();
+          const tool = tools.find((t) => t.name === name);
+          if (!tool?.outputSchema) throw new Error(`${name} lists no output schema`);
+          // The client checks structuredContent against the listed schema itself (it throws when
+          // it does not match); the same check is made here too, so this test does not rest on it.
+          const result = await client.callTool({
+            name,
+            arguments: sample.input as Record<string, unknown>,
+          });
+          const text = JSON.stringify(result.content);
+          expect(result.isError, text).toBeFalsy();
+          const verdict = await fromJsonSchema(tool.outputSchema)['~standard'].validate(
+            result.structuredContent,
+          );
+          expect('issues' in verdict ? verdict.issues : undefined, name).toBeUndefined();
+        } finally {
+          await client.close();
+        }
+      } finally {
+        await s.h.close();
+      }
+    },
+  );
+});
