@@ -270,7 +270,7 @@ async function duplicateNote(turn: Turn, name: string): Promise<string | null> {
 /** The one the household has, on its card, and a button to add the new one anyway. */
 async function showExisting(turn: Turn, id: string, draft: AddDraft): Promise<void> {
   await showSubscriptionCard(turn, id, null, {
-    title: `ℹ️ ${turn.t('chat.sub.already_have', { name: draft.name })}`,
+    title: (sub) => `ℹ️ ${turn.t('chat.sub.already_have', { name: sub.name })}`,
     extra: (reply) =>
       reply.row(
         reply.action(`➕ ${turn.t('chat.sub.button.add_anyway', { name: draft.name })}`, {

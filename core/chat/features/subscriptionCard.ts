@@ -122,13 +122,13 @@ export async function showSubscriptionCard(
   turn: Turn,
   id: string,
   ref: SentRef | null,
-  options: { title?: string; extra?: (reply: ReplyBuilder) => void } = {},
+  options: { title?: (sub: Subscription) => string; extra?: (reply: ReplyBuilder) => void } = {},
 ): Promise<void> {
   const sub = await loadSubscription(turn, id);
   const names = sub.shares.length > 0 ? await memberNames(turn) : new Map<string, string>();
   const reply = turn.reply();
   reply.setCard({
-    title: options.title ?? `📄 ${sub.name}`,
+    title: options.title ? options.title(sub) : `📄 ${sub.name}`,
     lines: subscriptionCardLines(sub, names, turn.locale),
   });
   cardButtons(turn, reply, sub);
