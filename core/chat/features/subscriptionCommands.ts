@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 import { OpError } from '../../errors/index.ts';
 import { listActivity } from '../../ops/activity/listActivity.ts';
 import { defineFeature } from '../feature.ts';
@@ -67,11 +69,28 @@ async function redoLatest(turn: Turn): Promise<void> {
     limit: 20,
     ...(turn.actor.memberId ? { member_id: turn.actor.memberId } : {}),
   });
-  const latest = listActivity.output
+  const undos = listActivity.output
     .parse(output)
-    .items.find((item) => item.op === 'undo' && !item.undone && item.can_undo);
-  if (!latest) throw new OpError('not_found', 'chat.sub.nothing_to_redo');
-  await showUndone(turn, await turn.invoke('undo', { ids: [latest.id] }));
+    .items.filter((item) => item.op === 'undo' && !item.undone && item.can_undo);
+  for (const candidate of undos) {
+    // A redo is an undo too (of an undo): redoing it would take the change back again.
+    if (await isRedo(turn, candidate.id)) continue;
+    await showUndone(turn, await turn.invoke('undo', { ids: [candidate.id] }));
+    return;
+  }
+  throw new OpError('not_found', 'chat.sub.nothing_to_redo');
+}
+
+/** Whether an undo entry (one list_activity showed this member) undid an undo. */
+async function isRedo(turn: Turn, auditId: string): Promise<boolean> {
+  const entry = (await turn.db.knex('audit_entries').where({ id: auditId }).first('links')) as
+    { links: string | null } | undefined;
+  const targets = z.array(z.string()).parse(JSON.parse(entry?.links ?? '[]'));
+  if (targets.length === 0) return false;
+  const ops = (await turn.db.knex('audit_entries').whereIn('id', targets).select('op')) as Array<{
+    op: string;
+  }>;
+  return ops.some((o) => o.op === 'undo');
 }
 
 /** The commands that manage a subscription, and the pick list's buttons. */
