@@ -113,7 +113,7 @@ function readShares(
 
 /** Reads `text` as the new value of `field` for `sub`. */
 export function readEdit(
-  sub: Subscription,
+  sub: Pick<Subscription, 'id' | 'name' | 'currency'>,
   field: EditField,
   text: string,
   context: { today: string; members: ReadonlyMap<string, string> },
