@@ -4,7 +4,7 @@ import { isOpError } from '../../errors/index.ts';
 import type { Core } from '../../kernel/core.ts';
 import { type AnyOp, movesMoney } from '../../kernel/op.ts';
 import { listCharges } from '../../ops/charges/listCharges.ts';
-import { type PendingChanges, pendingChanges } from '../../pending/index.ts';
+import { type PendingChange, type PendingChanges, pendingChanges } from '../../pending/index.ts';
 import { defineFeature } from '../feature.ts';
 import { setAwaiting } from '../flows.ts';
 import { formatDate, money } from '../format.ts';
@@ -200,7 +200,20 @@ export async function runSubscriptionOp(
     return;
   }
   const applied = await service.confirm(turn.actor, change.id);
-  await showChange(turn, opName, applied.result, null);
+  await showChange(turn, opName, applied.result, null, appliedLines(turn, applied.change));
+}
+
+/**
+ * What a change card adds to the op's result: a price change from a later day says so (the
+ * result still shows today's price), and a deletion names what it deleted (its result cannot).
+ */
+function appliedLines(turn: Turn, change: PendingChange): string[] {
+  const { args, op, card } = change.payload;
+  const from = args.price_effective_date;
+  if (op === 'update_subscription' && typeof from === 'string' && typeof args.amount === 'string')
+    return [turn.t('chat.sub.price_changed', { date: formatDate(from, turn.locale) })];
+  if (op === 'delete_subscription') return card.lines;
+  return [];
 }
 
 /** Confirm on a preview: applied once (from any process), exactly as shown, then Undo. */
@@ -214,7 +227,7 @@ async function confirmChange(turn: Turn, id: string, ref: SentRef | null): Promi
       await turn.channel.clearButtons(ref).catch(() => undefined);
     throw error;
   }
-  await showChange(turn, applied.op.name, applied.result, ref);
+  await showChange(turn, applied.op.name, applied.result, ref, appliedLines(turn, applied.change));
 }
 
 /** Discard on a preview: nothing changes, and the card says so. */
