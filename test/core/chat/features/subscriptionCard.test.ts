@@ -356,4 +356,56 @@ describe('the subscription card', () => {
     await tap(channel.last(), 'Deshacer', conv);
     expect(await sub()).toMatchObject({ name: 'Netflix' });
   });
+
+  it('refuses a preview whose records another writer changed since, leaving the other change alone', async () => {
+    await tap(await openCard(), 'Paid');
+    const preview = channel.last();
+    const at = channel.messages.indexOf(preview);
+    await h.core.invoke('mark_charge_paid', h.owner, {
+      subscription_id: netflix,
+      due_date: '2026-03-05',
+      amount: '20.00',
+    });
+    await tap(preview, 'Confirm');
+    expect(text(channel.last())).toBe(
+      '⚠️ The change was not applied: the records it touches have changed since it was shown. Look at it again before applying it.',
+    );
+    expect(channel.messages[at]!.buttons).toBeUndefined();
+    expect(await h.db.knex('charges').where({ subscription_id: netflix })).toMatchObject([
+      { status: 'paid', amount_minor: 2000 },
+    ]);
+    expect(await audit('mark_charge_paid')).toHaveLength(1);
+  });
+
+  it('writes nothing when the op fails mid-way, and the same Confirm works afterwards', async () => {
+    await tap(await openCard(), 'Delete');
+    const preview = channel.last();
+    const at = channel.messages.indexOf(preview);
+    // A process whose delete fails after writing, inside the transaction (the op's own run,
+    // then a throw: the casts only re-wrap the catalog's op in a test double).
+    const failing = catalog.map((op): AnyOp =>
+      op.name === 'delete_subscription'
+        ? ({
+            ...op,
+            run: async (ctx: never, input: never) => {
+              await (op.run as (c: never, i: never) => Promise<unknown>)(ctx, input);
+              throw new Error('disk gone');
+            },
+          } as AnyOp)
+        : op,
+    );
+    const broken = new ChatEngine({
+      core: new Core({ db: h.db, catalog: failing, clock: () => h.clock.now }),
+      log: () => undefined,
+    });
+    await tap(preview, 'Yes, delete', owner, broken);
+    expect(text(channel.last())).toBe(
+      'Sorry, something went wrong on our side. Nothing was changed; please try again.',
+    );
+    expect(await sub()).toBeDefined();
+    expect(await audit('delete_subscription')).toEqual([]);
+    await tap(channel.messages[at]!, 'Yes, delete');
+    expect(await sub()).toBeUndefined();
+    expect(await audit('delete_subscription')).toHaveLength(1);
+  });
 });
