@@ -408,4 +408,13 @@ describe('the subscription card', () => {
     expect(await sub()).toBeUndefined();
     expect(await audit('delete_subscription')).toHaveLength(1);
   });
+
+  it('is reached from /upcoming and from a search, one button per subscription', async () => {
+    await say('/upcoming');
+    expect(labels(channel.last())).toEqual(['📄 Netflix']);
+    await tap(channel.last(), 'Netflix');
+    expect(text(channel.last())).toMatch(/^📄 Netflix\n15.99 EUR/);
+    await say('/list netf');
+    expect(labels(channel.last())).toEqual(['📄 Netflix']);
+  });
 });
