@@ -1,5 +1,7 @@
 import { z } from 'zod';
 
+import { SUBSCRIPTION_ACTIONS } from './subscriptionActions.ts';
+
 /** A subscription being put together by `/add` before it is created. */
 export const AddDraftSchema = z.object({
   name: z.string(),
@@ -10,6 +12,8 @@ export const AddDraftSchema = z.object({
   every: z.number().optional(),
   /** The first charge date (YYYY-MM-DD), or null for "today". */
   date: z.string().nullable(),
+  /** A free trial's last day (YYYY-MM-DD): the subscription starts as a trial. */
+  trial: z.string().nullable().optional(),
 });
 export type AddDraft = z.infer<typeof AddDraftSchema>;
 
@@ -59,6 +63,9 @@ export const ActionSchema = z.discriminatedUnion('t', [
   z.object({ t: z.literal('stmt_import'), s: z.string() }),
   /** `p` is the pending change the import was applied through (core/pending). */
   z.object({ t: z.literal('stmt_undo'), p: z.string() }),
+  /** "You already have Netflix": add this second one anyway. */
+  z.object({ t: z.literal('add_anyway'), draft: AddDraftSchema }),
+  ...SUBSCRIPTION_ACTIONS,
 ]);
 export type Action = z.infer<typeof ActionSchema>;
 
@@ -83,6 +90,9 @@ const ONCE: ReadonlySet<ActionKind> = new Set<ActionKind>([
   'ai_undo',
   'stmt_import',
   'stmt_undo',
+  'sub_confirm',
+  'sub_discard',
+  'add_anyway',
 ]);
 
 export function runsOnce(action: Action): boolean {

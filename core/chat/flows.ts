@@ -6,6 +6,7 @@ import { PENDING_FLOWS } from '../pending/store.ts';
 import type { Database } from '../store/connection.ts';
 import { defineFlow, purgeFlows } from '../store/repos/flows.ts';
 import { type Action, ActionSchema, AddDraftSchema } from './actions.ts';
+import { SUBSCRIPTION_AWAITING } from './subscriptionActions.ts';
 
 /**
  * Button presses and pending questions live in the `flows` table, never only in memory, so any
@@ -91,6 +92,7 @@ const AwaitingSchema = z.discriminatedUnion('t', [
   z.object({ t: z.literal('add_amount'), draft: AddDraftSchema.omit({ amount: true }) }),
   z.object({ t: z.literal('onboard_currency') }),
   z.object({ t: z.literal('onboard_tz'), currency: z.string() }),
+  ...SUBSCRIPTION_AWAITING,
 ]);
 export type Awaiting = z.infer<typeof AwaitingSchema>;
 

@@ -85,6 +85,14 @@ describe('ChatEngine', () => {
       'list',
       'upcoming',
       'totals',
+      'edit',
+      'paid',
+      'skip',
+      'pause',
+      'resume',
+      'cancel',
+      'delete',
+      'redo',
       'activity',
       'undo',
       'settings',
@@ -99,7 +107,22 @@ describe('ChatEngine', () => {
     expect(text(channel.last())).toContain("I don't know /totals");
     expect(
       new ChatEngine({ core: h.core }).commandMenu('es', 'group').map((c) => c.command),
-    ).toEqual(['start', 'add', 'list', 'upcoming', 'totals', 'link', 'help']);
+    ).toEqual([
+      'start',
+      'add',
+      'list',
+      'upcoming',
+      'totals',
+      'edit',
+      'paid',
+      'skip',
+      'pause',
+      'resume',
+      'cancel',
+      'delete',
+      'link',
+      'help',
+    ]);
   });
 
   it("tells an op's error in the member's language and asks newcomers to start first", async () => {
