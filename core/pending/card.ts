@@ -2,7 +2,9 @@ import type { Knex } from 'knex';
 import { z } from 'zod';
 
 import { formatAmount, NO_CURRENCY } from '../domain/money.ts';
+import { formatDate } from '../i18n/dates.ts';
 import { type Locale, t, TEXT_KEYS } from '../i18n/index.ts';
+import { money } from '../i18n/numbers.ts';
 import type { AnyOp } from '../kernel/op.ts';
 import type { Change, Row } from '../store/tracked.ts';
 
@@ -36,6 +38,9 @@ const REFERENCES: Record<string, string> = {
   member_id: 'members',
   subscription_id: 'subscriptions',
 };
+
+/** A calendar date as stored (`YYYY-MM-DD`): shown in the reader's format. */
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -142,8 +147,16 @@ function valueText(row: Row, column: string, names: Map<string, string>, locale:
   if (value === null || value === undefined || value === '') return '—';
   if (column.endsWith('_minor') && typeof value === 'number') {
     const currency = typeof row.currency === 'string' ? row.currency : '';
-    return `${formatAmount(value, currency || NO_CURRENCY)}${currency ? ` ${currency}` : ''}`;
+    const amount = formatAmount(value, currency || NO_CURRENCY);
+    return currency ? money(amount, currency, locale) : amount;
   }
+  if (typeof value === 'string' && ISO_DATE.test(value)) return formatDate(value, locale);
+  if (
+    column === 'status' &&
+    typeof value === 'string' &&
+    TEXT_KEYS.includes(`assistant.status.${value}`)
+  )
+    return t(locale, `assistant.status.${value}`);
   if (column in REFERENCES && typeof value === 'string') return names.get(value) ?? value;
   if (column === 'private') return t(locale, value === 1 ? 'assistant.yes' : 'assistant.no');
   if (column === 'cycle_unit')
@@ -173,7 +186,7 @@ function describeRow(row: Row, names: Map<string, string>, locale: Locale): stri
     details.push(
       t(locale, 'assistant.card.every', { cycle: valueText(row, 'cycle_unit', names, locale) }),
     );
-  if (typeof row.due_date === 'string') details.push(row.due_date);
+  if (typeof row.due_date === 'string') details.push(valueText(row, 'due_date', names, locale));
   return [name, ...details].filter((s) => s !== '').join(' · ');
 }
 

@@ -519,7 +519,7 @@ describe('the assistant in Spanish', () => {
     ]);
     const reply = await w.assistant.ask({ ...w.member, locale: 'es' }, { text: 'borra netflix' });
     expect(reply.cards[0]).toMatchObject({ title: '¿Borrar Netflix?', destructive: true });
-    expect(reply.cards[0]!.lines[0]).toBe('🗑 Suscripción: Netflix · 15.99 EUR · cada mes');
+    expect(reply.cards[0]!.lines[0]).toBe('🗑 Suscripción: Netflix · 15,99 EUR · cada mes');
     const done = await w.assistant.confirm({ ...w.member, locale: 'es' }, reply.cards[0]!.id);
     expect(done.title).toBe('✅ Hecho: Borrar Netflix');
     expect(await w.subscriptionCount()).toBe(2);
