@@ -10,6 +10,7 @@ export { ChatEngine } from './engine.ts';
 export { purgeExpiredFlows } from './flows.ts';
 export { agentNotice, reminderReply } from './features/notices.ts';
 export { firstTime, purgeFirstTimes } from './once.ts';
+export { resolveSpeaker } from './identity.ts';
 export type {
   Button,
   Card,
