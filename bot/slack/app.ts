@@ -109,7 +109,11 @@ export function createSlackApp(options: SlackAppOptions): {
   });
   const client = app.client;
   const profiles = new Profiles(client, log);
-  const commands = new Set<string>(['start', ...engine.commandMenu('en', 'private').map((c) => c.command)]);
+  const commands = new Set<string>([
+    'start',
+    ...engine.commandMenu('en', 'private').map((c) => c.command),
+    ...engine.commandMenu('en', 'group').map((c) => c.command),
+  ]);
 
   const channelFor = (o: Omit<SlackChannelOptions, 'commands' | 'log'>): SlackChannel =>
     new SlackChannel(client, { ...o, commands, log });
@@ -246,7 +250,10 @@ export function createSlackApp(options: SlackAppOptions): {
     const team = m.team ?? context.teamId ?? '';
     const conv = slackConversation(team, user, m.channel, await profiles.of(user));
     const channel = channelFor({ channel: m.channel, user, team, threadTs: m.thread_ts });
-    const text = (m.text ?? '').replace(mentionOf(context.botUserId), '').replace(/\s{2,}/g, ' ').trim();
+    const said = (m.text ?? '').replace(mentionOf(context.botUserId), '').replace(/\s{2,}/g, ' ').trim();
+    // `@Exhale list` is the command /list, as `/exhale list` would be; other text is free text.
+    const first = said.split(' ')[0]?.toLowerCase() ?? '';
+    const text = commands.has(first) ? `/${first}${said.slice(first.length)}` : said;
     await guarded('a mention', conv, channel, () =>
       engine.handle(conv, { kind: 'text', text, addressed: true }, channel),
     );

@@ -30,6 +30,8 @@ export interface SlackHandle {
   /** Redraws a member's App Home. */
   publishHome(account: string): Promise<void>;
   engine: ChatEngine;
+  /** Resolves once the events already acknowledged and the App Home redraws they caused are done. */
+  idle(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -109,17 +111,20 @@ export async function startSlack(deps: SlackDeps): Promise<SlackHandle> {
     await slack.publishHomeOf(team, user);
   };
   // Redraws coalesce per household: a burst of changes (an import) publishes once after it.
-  const pending = new Map<string, Promise<void>>();
+  const pending = new Set<string>();
+  const working = new Set<Promise<void>>();
   const redraw = (householdId: string): void => {
     if (pending.has(householdId)) return;
+    pending.add(householdId);
     const run = Promise.resolve()
       .then(async () => {
         pending.delete(householdId);
         for (const account of await accountsInHousehold(deps.core.db.knex, householdId, 'slack'))
           await publishHome(account.externalId);
       })
-      .catch((error: unknown) => log('slack: redrawing App Home failed', error));
-    pending.set(householdId, run);
+      .catch((error: unknown) => log('slack: redrawing App Home failed', error))
+      .finally(() => working.delete(run));
+    working.add(run);
   };
   const unsubscribe = deps.core.bus.subscribe((event) => redraw(event.householdId));
 
@@ -132,11 +137,15 @@ export async function startSlack(deps: SlackDeps): Promise<SlackHandle> {
       // Posting to a user id opens (or reuses) the app's DM with them.
       await slack.channelFor({ channel: user, user, team }).send(reply);
     },
+    async idle() {
+      await receiver?.stop();
+      while (working.size > 0) await Promise.all([...working]);
+    },
     async stop() {
       // Events already acknowledged finish first (their changes may redraw App Home), then redraws.
       await slack.app.stop();
       unsubscribe();
-      await Promise.all(pending.values());
+      while (working.size > 0) await Promise.all([...working]);
     },
   };
 }

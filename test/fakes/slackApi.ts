@@ -80,6 +80,7 @@ export class FakeSlack {
   socketUrl: string | null = null;
   private readonly limited = new Map<string, number>();
   private readonly refused = new Map<string, string>();
+  private readonly held = new Map<string, Promise<void>>();
   private readonly waiters = new Set<() => void>();
   private server: http.Server | null = null;
   private seq = 1_700_000_000;
@@ -99,6 +100,16 @@ export class FakeSlack {
   /** Calls of `method` answer `{ ok: false, error }` until `allow`. */
   refuse(method: string, error: string): void {
     this.refused.set(method, error);
+  }
+
+  /** Calls of `method` wait until the returned release is called (work after an ack). */
+  hold(method: string): () => void {
+    let release = (): void => undefined;
+    this.held.set(method, new Promise<void>((resolve) => (release = resolve)));
+    return () => {
+      this.held.delete(method);
+      release();
+    };
   }
 
   allow(method: string): void {
@@ -282,6 +293,8 @@ export class FakeSlack {
       }
     }
     this.calls.push({ method, params, auth: req.headers.authorization });
+    const held = this.held.get(method);
+    if (held) await held;
     let status = 200;
     let answer: Record<string, unknown>;
     const retryAfter = this.limited.get(method);

@@ -5,7 +5,15 @@ import { memberActor, newcomerActor, type Actor } from '../../../core/kernel/act
 import { Core } from '../../../core/kernel/core.ts';
 import { catalog } from '../../../core/ops/catalog.ts';
 import type { Database } from '../../../core/store/connection.ts';
-import { FakeSlack, type FakeMessage, type SignedRequest, type SlackUser } from '../../fakes/slackApi.ts';
+import {
+  buttonsOf,
+  FakeSlack,
+  type FakeMessage,
+  readable,
+  type SignedRequest,
+  slackRequests,
+  type SlackUser,
+} from '../../fakes/slackApi.ts';
 import { openTestDatabase, TEST_NOW } from '../../helpers/testCore.ts';
 
 /**
@@ -22,7 +30,10 @@ export interface SlackWorld {
   logged: Array<{ message: string; error: unknown }>;
   /** Posts a signed request to `/slack/events` and returns the response (the ack). */
   post(request: SignedRequest): Promise<Response>;
-  /** Posts, then waits until a new message (or update) in `channel` satisfies `check`. */
+  /** `/exhale <text>` by `user` (in their DM unless `channel`); resolves with the reply posted. */
+  command(user: SlackUser, text: string, channel?: string): Promise<FakeMessage>;
+  /** Presses the button labelled `label` (a substring) on `message`. */
+  press(user: SlackUser, message: FakeMessage, label: string): Promise<Response>;
   close(): Promise<void>;
 }
 
@@ -45,6 +56,16 @@ export async function createSlackWorld(
     log: (message, error) => logged.push({ message, error }),
   });
   if (handle.routes) edge.mount(EVENTS_PATH, handle.routes);
+  const post = (request: SignedRequest): Promise<Response> =>
+    Promise.resolve(
+      edge.app.fetch(
+        new Request(`http://exhale.test${EVENTS_PATH}`, {
+          method: 'POST',
+          headers: request.headers,
+          body: request.body,
+        }),
+      ),
+    );
   return {
     slack,
     core,
@@ -53,16 +74,20 @@ export async function createSlackWorld(
     edge,
     handle,
     logged,
-    post: (request) =>
-      Promise.resolve(
-        edge.app.fetch(
-          new Request(`http://exhale.test${EVENTS_PATH}`, {
-            method: 'POST',
-            headers: request.headers,
-            body: request.body,
-          }),
-        ),
-      ),
+    post,
+    async command(user, text, channel) {
+      const where = channel ?? `D${user.id.slice(1)}`;
+      const before = slack.messagesIn(where).length;
+      const ack = await post(slackRequests.command(user, text, where));
+      if (ack.status !== 200) throw new Error(`the command was answered ${ack.status}`);
+      return newMessage(slack, where, before);
+    },
+    press(user, message, label) {
+      const current = slack.messages.get(message.ts) ?? message;
+      const button = buttonsOf(current).find((b) => b.label.includes(label));
+      if (!button) throw new Error(`no button "${label}" on: ${readable(current)}`);
+      return post(slackRequests.press(user, current, button.actionId, button.value));
+    },
     async close() {
       await handle.stop();
       await slack.stop();
