@@ -26,6 +26,7 @@ export interface SlackAppOptions {
   apiUrl?: string | undefined;
   /** The web app's URL, for App Home's button. */
   webUrl?: string | null | undefined;
+  streamBuffer?: number | undefined;
   log: (message: string, error?: unknown) => void;
 }
 
@@ -65,7 +66,12 @@ const Press = z.object({
   channel: z.object({ id: z.string() }).optional(),
   container: z.object({ thread_ts: z.string().optional() }).optional(),
   message: z
-    .object({ ts: z.string(), thread_ts: z.string().optional(), text: z.string().optional(), blocks: z.array(z.unknown()).optional() })
+    .object({
+      ts: z.string(),
+      thread_ts: z.string().optional(),
+      text: z.string().optional(),
+      blocks: z.array(z.unknown()).optional(),
+    })
     .optional(),
 });
 
@@ -116,7 +122,7 @@ export function createSlackApp(options: SlackAppOptions): {
   ]);
 
   const channelFor = (o: Omit<SlackChannelOptions, 'commands' | 'log'>): SlackChannel =>
-    new SlackChannel(client, { ...o, commands, log });
+    new SlackChannel(client, { ...o, commands, log, streamBuffer: options.streamBuffer });
 
   const localeOf = async (conv: Conversation): Promise<Locale> =>
     (await resolveSpeaker(engine.core.db, conv.who)).locale;
@@ -133,7 +139,9 @@ export function createSlackApp(options: SlackAppOptions): {
     } catch (error) {
       log(`slack: ${what} failed`, error);
       if (!channel) return;
-      const locale = conv ? await localeOf(conv).catch(() => localeFrom(conv.who.languageCode)) : 'en';
+      const locale = conv
+        ? await localeOf(conv).catch(() => localeFrom(conv.who.languageCode))
+        : 'en';
       await channel
         .send({ text: t(locale, 'chat.error.internal') })
         .catch((e: unknown) => log('slack: the apology could not be sent', e));
@@ -190,10 +198,18 @@ export function createSlackApp(options: SlackAppOptions): {
       status: t(locale, 'slack.assistant.status'),
     });
     await guarded('a message', conv, channel, async () => {
-      if (assistantThread && m.thread_ts && m.text)
+      if (assistantThread && m.thread_ts) {
+        // The thread is titled by its question, and shows a status until the answer starts
+        // (Slack clears it when the app replies). Neither is worth failing the answer for.
+        const thread = { channel_id: m.channel, thread_ts: m.thread_ts };
+        if (m.text)
+          await client.assistant.threads
+            .setTitle({ ...thread, title: m.text.slice(0, 60) })
+            .catch((error: unknown) => log('slack: setting the thread title failed', error));
         await client.assistant.threads
-          .setTitle({ channel_id: m.channel, thread_ts: m.thread_ts, title: m.text.slice(0, 60) })
-          .catch((error: unknown) => log('slack: setting the thread title failed', error));
+          .setStatus({ ...thread, status: t(locale, 'slack.assistant.status') })
+          .catch((error: unknown) => log('slack: setting the thread status failed', error));
+      }
       const text = (m.text ?? '').trim();
       const file = m.files?.[0];
       let event: ChatEvent;
@@ -218,7 +234,12 @@ export function createSlackApp(options: SlackAppOptions): {
         if (!parsed.success) return;
         const thread = parsed.data.assistant_thread;
         const team = context.teamId ?? '';
-        const conv = slackConversation(team, thread.user_id, thread.channel_id, await profiles.of(thread.user_id));
+        const conv = slackConversation(
+          team,
+          thread.user_id,
+          thread.channel_id,
+          await profiles.of(thread.user_id),
+        );
         await guarded('an assistant thread', conv, null, async () => {
           const locale = await localeOf(conv);
           await client.assistant.threads.setSuggestedPrompts({
@@ -250,7 +271,10 @@ export function createSlackApp(options: SlackAppOptions): {
     const team = m.team ?? context.teamId ?? '';
     const conv = slackConversation(team, user, m.channel, await profiles.of(user));
     const channel = channelFor({ channel: m.channel, user, team, threadTs: m.thread_ts });
-    const said = (m.text ?? '').replace(mentionOf(context.botUserId), '').replace(/\s{2,}/g, ' ').trim();
+    const said = (m.text ?? '')
+      .replace(mentionOf(context.botUserId), '')
+      .replace(/\s{2,}/g, ' ')
+      .trim();
     // `@Exhale list` is the command /list, as `/exhale list` would be; other text is free text.
     const first = said.split(' ')[0]?.toLowerCase() ?? '';
     const text = commands.has(first) ? `/${first}${said.slice(first.length)}` : said;
@@ -264,7 +288,12 @@ export function createSlackApp(options: SlackAppOptions): {
     const parsed = Command.safeParse(command);
     if (!parsed.success) return;
     const c = parsed.data;
-    const conv = slackConversation(c.team_id, c.user_id, c.channel_id, await profiles.of(c.user_id));
+    const conv = slackConversation(
+      c.team_id,
+      c.user_id,
+      c.channel_id,
+      await profiles.of(c.user_id),
+    );
     const channel = channelFor({ channel: c.channel_id, user: c.user_id, team: c.team_id });
     // `/exhale add Netflix 15.99` is the engine's `/add Netflix 15.99`; a bare `/exhale` is /help.
     const words = c.text.trim();
@@ -290,7 +319,11 @@ export function createSlackApp(options: SlackAppOptions): {
     const conv = slackConversation(team, p.user.id, chat, await profiles.of(p.user.id));
     const known = new Map<string, { text: string; blocks: unknown[] }>();
     const message = p.message;
-    if (message) known.set(`${chat}:${message.ts}`, { text: message.text ?? '', blocks: message.blocks ?? [] });
+    if (message)
+      known.set(`${chat}:${message.ts}`, {
+        text: message.text ?? '',
+        blocks: message.blocks ?? [],
+      });
     const threadTs = message?.thread_ts ?? p.container?.thread_ts;
     const channel = channelFor({ channel: chat, user: p.user.id, team, threadTs, known });
     await guarded('a button', conv, channel, () =>

@@ -26,6 +26,8 @@ export interface SlackChannelOptions {
   commands: ReadonlySet<string>;
   /** Blocks of messages already known (the pressed message), so clearing buttons needs no read. */
   known?: Map<string, KnownMessage> | undefined;
+  /** Characters a streamed answer gathers before each append. */
+  streamBuffer?: number | undefined;
   log: (message: string, error?: unknown) => void;
 }
 
@@ -53,6 +55,7 @@ export class SlackChannel implements Channel {
           { channel: options.channel, threadTs, team: options.team, user: options.user },
           (text) => this.send({ text }),
           options.log,
+          options.streamBuffer,
         );
   }
 

@@ -15,7 +15,8 @@ export interface SlackSettings {
 const RETRY_MS = 60_000;
 const CONNECT_WAIT_MS = 8_000;
 
-const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+const describe = (error: unknown): string =>
+  error instanceof Error ? error.message : String(error);
 
 /**
  * Registers Slack in the registry and connects it. Start-up waits a little: a token Slack refuses

@@ -78,7 +78,8 @@ export async function homeView(
         t(locale, 'slack.home.next'),
         ...(charges.length > 0
           ? charges.map(
-              (c) => `• ${c.date}  ${escapeMrkdwn(c.subscription_name)}  ${money(c.amount, c.currency)}`,
+              (c) =>
+                `• ${c.date}  ${escapeMrkdwn(c.subscription_name)}  ${money(c.amount, c.currency)}`,
             )
           : [t(locale, 'slack.home.next_none')]),
       ].join('\n'),

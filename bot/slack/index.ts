@@ -19,6 +19,8 @@ export interface SlackDeps {
   /** The web app, for App Home's button. */
   webUrl?: string | undefined;
   assistant?: ChatAssistant | undefined;
+  /** Characters a streamed answer gathers before each `chat.appendStream` (default 256). */
+  streamBuffer?: number | undefined;
   log?: ((message: string, error?: unknown) => void) | undefined;
 }
 
@@ -40,7 +42,13 @@ export class SlackRefused extends Error {
   override readonly name = 'SlackRefused';
 }
 
-const REFUSALS = new Set(['invalid_auth', 'not_authed', 'account_inactive', 'token_revoked', 'token_expired']);
+const REFUSALS = new Set([
+  'invalid_auth',
+  'not_authed',
+  'account_inactive',
+  'token_revoked',
+  'token_expired',
+]);
 
 function refusal(error: unknown): string | null {
   if (typeof error !== 'object' || error === null || !('data' in error)) return null;
@@ -51,7 +59,9 @@ function refusal(error: unknown): string | null {
 
 const splitAccount = (account: string): { team: string; user: string } => {
   const at = account.indexOf(':');
-  return at < 0 ? { team: '', user: account } : { team: account.slice(0, at), user: account.slice(at + 1) };
+  return at < 0
+    ? { team: '', user: account }
+    : { team: account.slice(0, at), user: account.slice(at + 1) };
 };
 
 /**
@@ -69,7 +79,9 @@ export async function startSlack(deps: SlackDeps): Promise<SlackHandle> {
     log,
   });
   if (!deps.appToken && !deps.signingSecret)
-    throw new SlackRefused('Slack needs EXHALE_SLACK_SIGNING_SECRET (HTTP) or EXHALE_SLACK_APP_TOKEN (Socket Mode).');
+    throw new SlackRefused(
+      'Slack needs EXHALE_SLACK_SIGNING_SECRET (HTTP) or EXHALE_SLACK_APP_TOKEN (Socket Mode).',
+    );
   const receiver = deps.appToken
     ? undefined
     : new EdgeReceiver({
@@ -84,6 +96,7 @@ export async function startSlack(deps: SlackDeps): Promise<SlackHandle> {
     appToken: deps.appToken,
     apiUrl: deps.apiUrl,
     webUrl: deps.webUrl ?? null,
+    streamBuffer: deps.streamBuffer,
     log,
   });
   try {

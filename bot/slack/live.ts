@@ -59,7 +59,9 @@ export class SlackLive implements LiveText {
       const rest = text.startsWith(this.written) ? text.slice(this.written.length) : '';
       if (this.written.length === 0 && text.length === 0) return null;
       try {
-        await this.streamer.stop(rest || this.written.length === 0 ? { markdown_text: rest || text } : undefined);
+        await this.streamer.stop(
+          rest || this.written.length === 0 ? { markdown_text: rest || text } : undefined,
+        );
         const ts = this.streamer.ts;
         if (ts) return { chatId: this.target.channel, messageId: ts };
       } catch (error) {
@@ -74,6 +76,8 @@ export class SlackLive implements LiveText {
     await this.chain;
     this.failed = true;
     if (this.streamer.ts)
-      await this.streamer.stop().catch((error: unknown) => this.log('slack: stopStream failed', error));
+      await this.streamer
+        .stop()
+        .catch((error: unknown) => this.log('slack: stopStream failed', error));
   }
 }

@@ -86,7 +86,10 @@ export class EdgeReceiver implements Receiver {
     group.post('/', async (c) => {
       const text = await c.req.raw.text();
       const contentType = c.req.header('content-type') ?? '';
-      if (contentType.includes('application/x-www-form-urlencoded') && parseQuery(text).ssl_check === '1')
+      if (
+        contentType.includes('application/x-www-form-urlencoded') &&
+        parseQuery(text).ssl_check === '1'
+      )
         return c.body(null, 200);
       const signature = c.req.header('x-slack-signature') ?? '';
       const timestamp = Number(c.req.header('x-slack-request-timestamp') ?? 'NaN');
@@ -109,7 +112,11 @@ export class EdgeReceiver implements Receiver {
       if (body.type === 'event_callback' && typeof body.event_id === 'string') {
         if (!(await this.options.firstTime(body.event_id))) return c.body(null, 200);
       }
-      return this.dispatch(body, c.req.header('x-slack-retry-num'), c.req.header('x-slack-retry-reason'));
+      return this.dispatch(
+        body,
+        c.req.header('x-slack-retry-num'),
+        c.req.header('x-slack-retry-reason'),
+      );
     });
     return group;
   }

@@ -62,7 +62,8 @@ function sections(text: string): SlackBlock[] {
   const out: SlackBlock[] = [];
   let current = '';
   const flush = (): void => {
-    if (current.trim().length > 0) out.push({ type: 'section', text: { type: 'mrkdwn', text: current } });
+    if (current.trim().length > 0)
+      out.push({ type: 'section', text: { type: 'mrkdwn', text: current } });
     current = '';
   };
   for (const line of text.split('\n')) {
@@ -110,7 +111,7 @@ export function renderSlack(reply: Reply, commands: ReadonlySet<string> = new Se
   if (reply.card) {
     const lines = [`*${say(reply.card.title)}*`, ...reply.card.lines.map(say)];
     blocks.push(...sections(lines.join('\n')));
-    plain.push(reply.card.title, ...reply.card.lines);
+    plain.push(reply.card.title, ...reply.card.lines.map((l) => slackCommands(l, commands)));
     if (reply.card.code) {
       blocks.push(...sections(`\`\`\`${escapeMrkdwn(reply.card.code)}\`\`\``));
       plain.push(reply.card.code);
@@ -146,7 +147,13 @@ export function renderSlack(reply: Reply, commands: ReadonlySet<string> = new Se
 export function withoutButtons(blocks: readonly unknown[]): types.AnyBlock[] {
   const kept: types.AnyBlock[] = [];
   for (const b of blocks)
-    if (typeof b === 'object' && b !== null && 'type' in b && typeof b.type === 'string' && b.type !== 'actions')
+    if (
+      typeof b === 'object' &&
+      b !== null &&
+      'type' in b &&
+      typeof b.type === 'string' &&
+      b.type !== 'actions'
+    )
       kept.push({ ...b, type: b.type });
   return kept;
 }

@@ -164,7 +164,14 @@ export class FakeSlack {
       typeof ts === 'string' ? this.messages.get(ts) : undefined;
     switch (method) {
       case 'auth.test':
-        return { url: 'https://fake.slack/', team: 'Fake', user: 'exhale', team_id: TEAM, user_id: BOT_USER, bot_id: 'BBOT' };
+        return {
+          url: 'https://fake.slack/',
+          team: 'Fake',
+          user: 'exhale',
+          team_id: TEAM,
+          user_id: BOT_USER,
+          bot_id: 'BBOT',
+        };
       case 'chat.postMessage': {
         if (typeof p.channel !== 'string') return { ok: false, error: 'channel_not_found' };
         // Posting to a user id opens (or reuses) the DM with them.
@@ -269,7 +276,11 @@ export class FakeSlack {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     if (req.method === 'GET' && path.startsWith('/files/')) {
       const f = this.files.get(path.slice('/files/'.length));
-      this.calls.push({ method: 'file.download', params: { path }, auth: req.headers.authorization });
+      this.calls.push({
+        method: 'file.download',
+        params: { path },
+        auth: req.headers.authorization,
+      });
       if (!f || req.headers.authorization !== 'Bearer xoxb-test') {
         res.writeHead(404).end();
         return;
@@ -280,7 +291,9 @@ export class FakeSlack {
     const method = path.replace(/^\/api\//, '');
     const type = req.headers['content-type'] ?? '';
     const params = (
-      type.includes('json') ? JSON.parse(body || '{}') : Object.fromEntries(new URLSearchParams(body))
+      type.includes('json')
+        ? JSON.parse(body || '{}')
+        : Object.fromEntries(new URLSearchParams(body))
     ) as Record<string, unknown>;
     for (const key of JSON_FIELDS) {
       const value = params[key];

@@ -8,7 +8,8 @@ describe('Slack commands, cards and buttons', () => {
   let w: SlackWorld;
   let ana: SlackUser;
   let actor: Actor;
-  const subs = () => w.db.knex('subscriptions').orderBy('name').select('name', 'amount_minor', 'first_charge_date');
+  const subs = () =>
+    w.db.knex('subscriptions').orderBy('name').select('name', 'amount_minor', 'first_charge_date');
 
   beforeEach(async () => {
     w = await createSlackWorld();
@@ -31,13 +32,18 @@ describe('Slack commands, cards and buttons', () => {
     const card = await w.command(ana, 'add Netflix 15.99 EUR monthly 5');
     expect(card.blocks?.[0]).toEqual({
       type: 'section',
-      text: { type: 'mrkdwn', text: '*✅ Added Netflix*\n15.99 EUR · every month\nNext charge: Thu, 5 Mar 2026' },
+      text: {
+        type: 'mrkdwn',
+        text: '*✅ Added Netflix*\n15.99 EUR · every month\nNext charge: Thu, 5 Mar 2026',
+      },
     });
     expect(card.text).toContain('Added Netflix');
     const buttons = buttonsOf(card);
     const undo = buttons.find((b) => b.label.includes('Undo'))!;
     expect(undo.actionId).toBe(`exhale:${undo.value}`);
-    expect(await subs()).toEqual([{ name: 'Netflix', amount_minor: 1599, first_charge_date: '2026-03-05' }]);
+    expect(await subs()).toEqual([
+      { name: 'Netflix', amount_minor: 1599, first_charge_date: '2026-03-05' },
+    ]);
     const audit = await w.db.knex('audit_entries').where({ op: 'create_subscription' }).first();
     expect(audit).toMatchObject({ member_id: actor.memberId });
 
@@ -54,11 +60,24 @@ describe('Slack commands, cards and buttons', () => {
     // Pressed again from the old card: an ephemeral notice, nothing applied twice.
     const messages = w.slack.messagesIn('D1001').length;
     await w.post(slackRequests.press(ana, stale, undo.actionId, undo.value));
-    const notice = await w.slack.until(() => w.slack.messagesIn('D1001').slice(messages).find((m) => m.user === 'U1001'));
+    const notice = await w.slack.until(() =>
+      w.slack
+        .messagesIn('D1001')
+        .slice(messages)
+        .find((m) => m.user === 'U1001'),
+    );
     expect(notice.text).toBe('"Added Netflix" has already been undone.');
-    expect(w.slack.callsOf('chat.postEphemeral').at(-1)?.params).toMatchObject({ user: 'U1001', channel: 'D1001' });
+    expect(w.slack.callsOf('chat.postEphemeral').at(-1)?.params).toMatchObject({
+      user: 'U1001',
+      channel: 'D1001',
+    });
     await w.handle.idle();
-    expect(w.slack.messagesIn('D1001').slice(messages).filter((m) => m.user === undefined)).toEqual([]);
+    expect(
+      w.slack
+        .messagesIn('D1001')
+        .slice(messages)
+        .filter((m) => m.user === undefined),
+    ).toEqual([]);
     expect(await w.db.knex('audit_entries').where({ op: 'undo' })).toHaveLength(1);
   });
 
@@ -67,7 +86,10 @@ describe('Slack commands, cards and buttons', () => {
     const undo = buttonsOf(card).find((b) => b.label.includes('Undo'))!;
     const press = slackRequests.press(ana, card, undo.actionId, undo.value);
     await Promise.all([w.post(press), w.post({ ...press })]);
-    await w.slack.until(() => w.slack.callsOf('chat.postEphemeral').length > 0 || undefined, 'the second press refused');
+    await w.slack.until(
+      () => w.slack.callsOf('chat.postEphemeral').length > 0 || undefined,
+      'the second press refused',
+    );
     await w.handle.idle();
     expect(await w.db.knex('audit_entries').where({ op: 'undo' })).toHaveLength(1);
     expect(await subs()).toEqual([]);
@@ -99,13 +121,19 @@ describe('Slack commands, cards and buttons', () => {
 
   it('does not reveal a private subscription when mentioned in a channel (a shared audience)', async () => {
     await w.core.invoke('create_subscription', actor, { name: 'Netflix', amount: '15.99' });
-    await w.core.invoke('create_subscription', actor, { name: 'Secret', amount: '5', private: true });
+    await w.core.invoke('create_subscription', actor, {
+      name: 'Secret',
+      amount: '5',
+      private: true,
+    });
     // The channel is linked first, from the channel itself.
     await w.post(slackRequests.mention(ana, 'C777', 'link'));
     const offer = await newMessage(w.slack, 'C777', 0);
     expect(readable(offer)).toContain("Link this group to Ana's home?");
     await w.press(ana, offer, 'Link');
-    await w.slack.until(() => readable(w.slack.messages.get(offer.ts)).includes('now linked') || undefined);
+    await w.slack.until(
+      () => readable(w.slack.messages.get(offer.ts)).includes('now linked') || undefined,
+    );
     const before = w.slack.messagesIn('C777').length;
     await w.post(slackRequests.mention(ana, 'C777', 'list'));
     const list = await newMessage(w.slack, 'C777', before);

@@ -38,7 +38,7 @@ export interface SlackWorld {
 }
 
 export async function createSlackWorld(
-  options: { assistant?: ChatAssistant; db?: Database; webUrl?: string } = {},
+  options: { assistant?: (core: Core) => ChatAssistant; db?: Database; webUrl?: string } = {},
 ): Promise<SlackWorld> {
   const slack = await new FakeSlack().start();
   const db = options.db ?? (await openTestDatabase());
@@ -52,7 +52,8 @@ export async function createSlackWorld(
     signingSecret: 'test-signing-secret',
     apiUrl: slack.url,
     webUrl: options.webUrl,
-    assistant: options.assistant,
+    assistant: options.assistant?.(core),
+    streamBuffer: 16,
     log: (message, error) => logged.push({ message, error }),
   });
   if (handle.routes) edge.mount(EVENTS_PATH, handle.routes);
@@ -126,10 +127,16 @@ export async function seedSlackHousehold(
       owner_name: user.name,
     },
   );
-  const { household, member } = created.output as { household: { id: string }; member: { id: string } };
+  const { household, member } = created.output as {
+    household: { id: string };
+    member: { id: string };
+  };
   return {
     householdId: household.id,
     memberId: member.id,
-    actor: memberActor({ id: member.id, household_id: household.id, role: 'owner', language }, 'slack'),
+    actor: memberActor(
+      { id: member.id, household_id: household.id, role: 'owner', language },
+      'slack',
+    ),
   };
 }

@@ -18,7 +18,10 @@ describe('Slack onboarding and joining', () => {
     const old = Math.floor(Date.now() / 1000) - 10 * 60;
     const stale = { ...good, headers: { ...good.headers, ...signature(good.body, old) } };
     expect((await w.post(stale)).status).toBe(401);
-    const unsigned = { body: good.body, headers: { 'content-type': 'application/x-www-form-urlencoded' } };
+    const unsigned = {
+      body: good.body,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    };
     expect((await w.post(unsigned)).status).toBe(401);
     expect(w.slack.calls.filter((c) => c.method !== 'auth.test')).toEqual([]);
     expect(await w.db.knex('households').count({ n: '*' })).toEqual([{ n: 0 }]);
@@ -26,7 +29,10 @@ describe('Slack onboarding and joining', () => {
 
   it('answers url_verification with its challenge', async () => {
     const body = JSON.stringify({ type: 'url_verification', challenge: 'abc123', token: 'x' });
-    const response = await w.post({ body, headers: { 'content-type': 'application/json', ...signature(body) } });
+    const response = await w.post({
+      body,
+      headers: { 'content-type': 'application/json', ...signature(body) },
+    });
     expect(await response.json()).toEqual({ challenge: 'abc123' });
   });
 
@@ -40,7 +46,9 @@ describe('Slack onboarding and joining', () => {
     expect(eur?.actionId).toBe(`exhale:${eur?.value}`);
     await w.post(slackRequests.press(ana, welcome, eur!.actionId, eur!.value));
     const asked = await w.slack.until(
-      () => readable(w.slack.messages.get(welcome.ts)).includes('¿En qué zona horaria estás?') && w.slack.messages.get(welcome.ts),
+      () =>
+        readable(w.slack.messages.get(welcome.ts)).includes('¿En qué zona horaria estás?') &&
+        w.slack.messages.get(welcome.ts),
       'the time zone question',
     );
     const madrid = buttonsOf(asked).find((b) => b.label === 'Europe/Madrid');
@@ -57,10 +65,13 @@ describe('Slack onboarding and joining', () => {
     });
     const member = await w.db.knex('members').first();
     expect(member).toMatchObject({ name: 'Ana', role: 'owner', language: 'es' });
-    expect(await w.db.knex('member_identities').select('member_id', 'platform', 'external_id')).toEqual([
-      { member_id: member.id, platform: 'slack', external_id: 'T0001:U1001' },
-    ]);
-    expect(w.slack.callsOf('users.info')[0]?.params).toMatchObject({ user: 'U1001', include_locale: 'true' });
+    expect(
+      await w.db.knex('member_identities').select('member_id', 'platform', 'external_id'),
+    ).toEqual([{ member_id: member.id, platform: 'slack', external_id: 'T0001:U1001' }]);
+    expect(w.slack.callsOf('users.info')[0]?.params).toMatchObject({
+      user: 'U1001',
+      include_locale: 'true',
+    });
     expect(w.logged).toEqual([]);
   });
 
@@ -70,9 +81,15 @@ describe('Slack onboarding and joining', () => {
     const welcome = await newMessage(w.slack, 'D1001', 0);
     const eur = buttonsOf(welcome).find((b) => b.label === 'EUR')!;
     await w.post(slackRequests.press(ana, welcome, eur.actionId, eur.value));
-    const zones = await w.slack.until(() => buttonsOf(w.slack.messages.get(welcome.ts)).find((b) => b.label === 'Europe/Madrid'));
-    await w.post(slackRequests.press(ana, w.slack.messages.get(welcome.ts)!, zones.actionId, zones.value));
-    await w.slack.until(() => readable(w.slack.messages.get(welcome.ts)).includes('Your household is ready'));
+    const zones = await w.slack.until(() =>
+      buttonsOf(w.slack.messages.get(welcome.ts)).find((b) => b.label === 'Europe/Madrid'),
+    );
+    await w.post(
+      slackRequests.press(ana, w.slack.messages.get(welcome.ts)!, zones.actionId, zones.value),
+    );
+    await w.slack.until(() =>
+      readable(w.slack.messages.get(welcome.ts)).includes('Your household is ready'),
+    );
 
     const before = w.slack.messagesIn('D1001').length;
     await w.post(slackRequests.command(ana, 'invite'));
@@ -84,7 +101,10 @@ describe('Slack onboarding and joining', () => {
     await w.post(slackRequests.command(bob, `start ${code}`));
     const joined = await newMessage(w.slack, 'D1002', 0);
     expect(readable(joined)).toContain("Te has unido a Ana's home");
-    const rows = await w.db.knex('member_identities').orderBy('external_id').select('platform', 'external_id');
+    const rows = await w.db
+      .knex('member_identities')
+      .orderBy('external_id')
+      .select('platform', 'external_id');
     expect(rows).toEqual([
       { platform: 'slack', external_id: 'T0001:U1001' },
       { platform: 'slack', external_id: 'T0001:U1002' },
