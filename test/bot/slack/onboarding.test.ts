@@ -24,7 +24,7 @@ describe('Slack onboarding and joining', () => {
     };
     expect((await w.post(unsigned)).status).toBe(401);
     expect(w.slack.calls.filter((c) => c.method !== 'auth.test')).toEqual([]);
-    expect(await w.db.knex('households').count({ n: '*' })).toEqual([{ n: 0 }]);
+    expect(await w.db.knex('households')).toEqual([]);
   });
 
   it('answers url_verification with its challenge', async () => {
