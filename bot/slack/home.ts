@@ -2,6 +2,7 @@ import type { types } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { z } from 'zod';
 
+import { formatDate, money as moneyText } from '../../core/chat/index.ts';
 import type { Actor, Core, Locale } from '../../core/index.ts';
 import { t } from '../../core/index.ts';
 import { escapeMrkdwn } from './render.ts';
@@ -60,15 +61,22 @@ export async function homeView(
     (await core.invoke('get_upcoming', actor, { days: 30 }, { surface: 'chat' })).output,
   );
   const money = (amount: string | null | undefined, currency: string | null | undefined): string =>
-    amount ? `${amount} ${currency ?? totals.currency}` : '—';
+    amount ? moneyText(amount, currency ?? totals.currency, locale) : '—';
+  const day = (date: string): string => formatDate(date, locale);
   const blocks: types.KnownBlock[] = [
     { type: 'header', text: { type: 'plain_text', text: t(locale, 'slack.home.title') } },
     section(
       t(locale, 'slack.home.costs', {
         monthly: money(totals.totals.monthly, totals.currency),
         yearly: money(totals.totals.yearly, totals.currency),
-        count: String(totals.subscription_count),
       }),
+    ),
+    section(
+      t(
+        locale,
+        totals.subscription_count === 1 ? 'slack.home.count.one' : 'slack.home.count.other',
+        { n: totals.subscription_count },
+      ),
     ),
   ];
   const charges = upcoming.items.filter((i) => i.kind === 'charge').slice(0, NEXT_SHOWN);
@@ -79,7 +87,7 @@ export async function homeView(
         ...(charges.length > 0
           ? charges.map(
               (c) =>
-                `• ${c.date}  ${escapeMrkdwn(c.subscription_name)}  ${money(c.amount, c.currency)}`,
+                `• ${day(c.date)} · ${escapeMrkdwn(c.subscription_name)} · ${money(c.amount, c.currency)}`,
             )
           : [t(locale, 'slack.home.next_none')]),
       ].join('\n'),
@@ -93,7 +101,7 @@ export async function homeView(
           t(locale, 'slack.home.attention'),
           ...attention.map(
             (a) =>
-              `• ${a.date}  ${escapeMrkdwn(a.subscription_name)}: ${t(locale, `slack.home.kind.${a.kind}`)}`,
+              `• ${day(a.date)} · ${escapeMrkdwn(a.subscription_name)}: ${t(locale, `slack.home.kind.${a.kind}`)}`,
           ),
         ].join('\n'),
       ),

@@ -11,6 +11,7 @@ export { purgeExpiredFlows } from './flows.ts';
 export { agentNotice, reminderReply } from './features/notices.ts';
 export { firstTime, purgeFirstTimes } from './once.ts';
 export { resolveSpeaker } from './identity.ts';
+export { formatDate, money } from './format.ts';
 export type {
   Button,
   Card,
