@@ -27,6 +27,11 @@ export interface SlackAppOptions {
   /** The web app's URL, for App Home's button. */
   webUrl?: string | null | undefined;
   streamBuffer?: number | undefined;
+  /**
+   * Whether an event is new: Slack re-delivers an event it thinks was lost (to any process behind
+   * the balancer, or over another socket); a re-delivery is acknowledged and not processed again.
+   */
+  firstTime(eventId: string): Promise<boolean>;
   log: (message: string, error?: unknown) => void;
 }
 
@@ -98,6 +103,8 @@ export function createSlackApp(options: SlackAppOptions): {
   profiles: Profiles;
   channelFor(o: Omit<SlackChannelOptions, 'commands' | 'log'>): SlackChannel;
   publishHomeOf(team: string, user: string): Promise<void>;
+  /** Resolves once no acknowledged event is still being worked on. */
+  idle(): Promise<void>;
 } {
   const { engine, log } = options;
   const clientOptions = {
@@ -114,12 +121,42 @@ export function createSlackApp(options: SlackAppOptions): {
       : { receiver: options.receiver }),
   });
   const client = app.client;
+  const EventId = z.object({ event_id: z.string() });
+  // Work still running for events already acknowledged (HTTP or Socket Mode); `idle` waits for it.
+  const inFlight = new Set<Promise<void>>();
+  app.use(async ({ body, next }) => {
+    const work = (async () => {
+      const event = EventId.safeParse(body);
+      if (event.success && !(await options.firstTime(event.data.event_id))) return;
+      await next();
+    })();
+    inFlight.add(work);
+    try {
+      await work;
+    } finally {
+      inFlight.delete(work);
+    }
+  });
+  const idle = async (): Promise<void> => {
+    while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+  };
   const profiles = new Profiles(client, log);
   const commands = new Set<string>([
     'start',
     ...engine.commandMenu('en', 'private').map((c) => c.command),
     ...engine.commandMenu('en', 'group').map((c) => c.command),
   ]);
+
+  /**
+   * Slack keeps a leading `/` for its own command box, so a message whose first word is one of the
+   * engine's commands (`@Exhale list`, `list` in the DM, `exhale list`) is that command; anything
+   * else is free text (for the assistant, when it is on).
+   */
+  const asCommand = (said: string): string => {
+    const words = said.replace(/^\/?exhale\s+/i, '');
+    const first = words.split(/\s/)[0]?.toLowerCase() ?? '';
+    return commands.has(first) ? `/${first}${words.slice(first.length)}` : said;
+  };
 
   const channelFor = (o: Omit<SlackChannelOptions, 'commands' | 'log'>): SlackChannel =>
     new SlackChannel(client, { ...o, commands, log, streamBuffer: options.streamBuffer });
@@ -222,7 +259,8 @@ export function createSlackApp(options: SlackAppOptions): {
           caption: text,
           addressed: true,
         };
-      } else event = { kind: 'text', text, addressed: true };
+      } else
+        event = { kind: 'text', text: assistantThread ? text : asCommand(text), addressed: true };
       await engine.handle(conv, event, channel);
     });
   };
@@ -275,9 +313,7 @@ export function createSlackApp(options: SlackAppOptions): {
       .replace(mentionOf(context.botUserId), '')
       .replace(/\s{2,}/g, ' ')
       .trim();
-    // `@Exhale list` is the command /list, as `/exhale list` would be; other text is free text.
-    const first = said.split(' ')[0]?.toLowerCase() ?? '';
-    const text = commands.has(first) ? `/${first}${said.slice(first.length)}` : said;
+    const text = asCommand(said);
     await guarded('a mention', conv, channel, () =>
       engine.handle(conv, { kind: 'text', text, addressed: true }, channel),
     );
@@ -350,7 +386,7 @@ export function createSlackApp(options: SlackAppOptions): {
     log('slack: an event failed', error);
   });
 
-  return { app, client, profiles, channelFor, publishHomeOf };
+  return { app, client, profiles, channelFor, publishHomeOf, idle };
 }
 
 export { accountOf };

@@ -86,7 +86,6 @@ export async function startSlack(deps: SlackDeps): Promise<SlackHandle> {
     ? undefined
     : new EdgeReceiver({
         signingSecret: deps.signingSecret ?? '',
-        firstTime: (eventId) => firstTime(deps.core.db, `slack:${eventId}`, deps.core.clock()),
         log,
       });
   const slack = createSlackApp({
@@ -97,6 +96,7 @@ export async function startSlack(deps: SlackDeps): Promise<SlackHandle> {
     apiUrl: deps.apiUrl,
     webUrl: deps.webUrl ?? null,
     streamBuffer: deps.streamBuffer,
+    firstTime: (eventId) => firstTime(deps.core.db, `slack:${eventId}`, deps.core.clock()),
     log,
   });
   try {
@@ -152,11 +152,13 @@ export async function startSlack(deps: SlackDeps): Promise<SlackHandle> {
     },
     async idle() {
       await receiver?.stop();
+      await slack.idle();
       while (working.size > 0) await Promise.all([...working]);
     },
     async stop() {
       // Events already acknowledged finish first (their changes may redraw App Home), then redraws.
       await slack.app.stop();
+      await slack.idle();
       unsubscribe();
       while (working.size > 0) await Promise.all([...working]);
     },

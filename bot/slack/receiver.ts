@@ -13,11 +13,6 @@ export const EVENTS_PATH = '/slack/events';
 
 export interface EdgeReceiverOptions {
   signingSecret: string;
-  /**
-   * Whether this event is new: Slack re-delivers an event it thinks was lost (to any process
-   * behind the balancer); a re-delivery is acknowledged and not processed again.
-   */
-  firstTime(eventId: string): Promise<boolean>;
   log: (message: string, error?: unknown) => void;
   /** The clock signatures are checked against (tests move it). */
   now?: () => number;
@@ -109,9 +104,6 @@ export class EdgeReceiver implements Receiver {
       const body = parseBody(text, contentType);
       if (!body) return c.json({ error: 'invalid_input' }, 400);
       if (body.type === 'url_verification') return c.json({ challenge: body.challenge });
-      if (body.type === 'event_callback' && typeof body.event_id === 'string') {
-        if (!(await this.options.firstTime(body.event_id))) return c.body(null, 200);
-      }
       return this.dispatch(
         body,
         c.req.header('x-slack-retry-num'),
