@@ -20,6 +20,8 @@ export interface SlackAppOptions {
   token: string;
   /** Set for HTTP mode: the receiver that serves `/slack/events` on the edge. */
   receiver?: Receiver | undefined;
+  /** Who the app is in Slack, from the `auth.test` start-up made (Bolt then needs no call of its own). */
+  bot: { id: string; userId: string };
   /** Set (an xapp- token) for Socket Mode. */
   appToken?: string | undefined;
   /** Another Web API root (`http://host/api/`), a test fake. */
@@ -33,6 +35,18 @@ export interface SlackAppOptions {
    */
   firstTime(eventId: string): Promise<boolean>;
   log: (message: string, error?: unknown) => void;
+}
+
+/** The Web API client's options: another API root (a fake), and retries that suit a chat. */
+export function slackClientOptions(apiUrl: string | undefined): {
+  slackApiUrl?: string;
+  retryConfig: { retries: number; factor: number; minTimeout: number; maxTimeout: number };
+} {
+  return {
+    ...(apiUrl ? { slackApiUrl: apiUrl } : {}),
+    // 429s wait for Retry-After inside the client; failures are retried a few times, not for 30 min.
+    retryConfig: { retries: 4, factor: 2, minTimeout: 200, maxTimeout: 5_000 },
+  };
 }
 
 /** The fields of a message event Exhale reads; anything else Slack sends is ignored. */
@@ -107,13 +121,13 @@ export function createSlackApp(options: SlackAppOptions): {
   idle(): Promise<void>;
 } {
   const { engine, log } = options;
-  const clientOptions = {
-    ...(options.apiUrl ? { slackApiUrl: options.apiUrl } : {}),
-    // 429s wait for Retry-After inside the client; failures are retried a few times, not for 30 min.
-    retryConfig: { retries: 4, factor: 2, minTimeout: 200, maxTimeout: 5_000 },
-  };
+  const clientOptions = slackClientOptions(options.apiUrl);
   const app = new App({
     token: options.token,
+    botId: options.bot.id,
+    botUserId: options.bot.userId,
+    // Verified by startSlack before the app is built; Bolt's own eager check would reject unhandled.
+    tokenVerificationEnabled: false,
     logLevel: LogLevel.ERROR,
     clientOptions,
     ...(options.appToken

@@ -1,7 +1,9 @@
+import { WebClient } from '@slack/web-api';
+
 import { ChatEngine, type ChatAssistant, firstTime, type Reply } from '../../core/chat/index.ts';
 import { accountsInHousehold, type Core } from '../../core/index.ts';
 import type { RouteGroup } from '../http/app.ts';
-import { createSlackApp } from './app.ts';
+import { createSlackApp, slackClientOptions } from './app.ts';
 import { EdgeReceiver } from './receiver.ts';
 
 export { EVENTS_PATH } from './receiver.ts';
@@ -88,8 +90,21 @@ export async function startSlack(deps: SlackDeps): Promise<SlackHandle> {
         signingSecret: deps.signingSecret ?? '',
         log,
       });
+  let bot: { id: string; userId: string };
+  try {
+    const me = await new WebClient(deps.token, slackClientOptions(deps.apiUrl)).auth.test();
+    bot = { id: me.bot_id ?? '', userId: me.user_id ?? '' };
+  } catch (error) {
+    const refused = refusal(error);
+    if (refused)
+      throw new SlackRefused(
+        `Slack refused EXHALE_SLACK_BOT_TOKEN (${refused}). Copy the Bot User OAuth Token (xoxb-…) from your app's "OAuth & Permissions" page.`,
+      );
+    throw error;
+  }
   const slack = createSlackApp({
     engine,
+    bot,
     token: deps.token,
     receiver,
     appToken: deps.appToken,
@@ -99,16 +114,6 @@ export async function startSlack(deps: SlackDeps): Promise<SlackHandle> {
     firstTime: (eventId) => firstTime(deps.core.db, `slack:${eventId}`, deps.core.clock()),
     log,
   });
-  try {
-    await slack.client.auth.test();
-  } catch (error) {
-    const refused = refusal(error);
-    if (refused)
-      throw new SlackRefused(
-        `Slack refused EXHALE_SLACK_BOT_TOKEN (${refused}). Copy the Bot User OAuth Token (xoxb-…) from your app's "OAuth & Permissions" page.`,
-      );
-    throw error;
-  }
   try {
     await slack.app.start();
   } catch (error) {
