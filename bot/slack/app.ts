@@ -212,14 +212,17 @@ export function createSlackApp(options: SlackAppOptions): {
     await publishHome(client, user, view);
   };
 
-  const fileOf = (id: string): IncomingFile => {
-    let info: z.infer<typeof FileInfo> | null = null;
+  /**
+   * A file shared in the DM: `files.info` gives its name, type, size and private download URL
+   * (fetched with the bot token only when the engine uses the file, after its size check).
+   */
+  const fileOf = async (id: string): Promise<IncomingFile> => {
+    const info = FileInfo.parse((await client.files.info({ file: id })).file ?? {});
     return {
-      name: undefined,
-      mediaType: undefined,
-      size: null,
+      name: info.name,
+      mediaType: info.mimetype,
+      size: info.size ?? null,
       download: async () => {
-        info ??= FileInfo.parse((await client.files.info({ file: id })).file ?? {});
         if (!info.url_private_download) throw new Error('Slack gave no download URL');
         const response = await fetch(info.url_private_download, {
           headers: { authorization: `Bearer ${options.token}` },
@@ -265,11 +268,9 @@ export function createSlackApp(options: SlackAppOptions): {
       const file = m.files?.[0];
       let event: ChatEvent;
       if (file) {
-        const incoming = fileOf(file.id);
-        const info = FileInfo.parse((await client.files.info({ file: file.id })).file ?? {});
         event = {
           kind: 'file',
-          file: { ...incoming, name: info.name, mediaType: info.mimetype, size: info.size ?? null },
+          file: await fileOf(file.id),
           caption: text,
           addressed: true,
         };

@@ -13,7 +13,7 @@ import { openTestDatabase, TEST_NOW } from '../../helpers/testCore.ts';
 describe('startChannels with Slack', () => {
   let slack: FakeSlack;
   let db: Database;
-  let core: Core;
+  let core: Core<typeof catalog>;
   const lines: string[] = [];
   beforeEach(async () => {
     slack = await new FakeSlack().start();
