@@ -2,12 +2,15 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { ChannelConfigError, startChannels } from '../../../bot/channels.ts';
 import { loadConfig } from '../../../bot/config.ts';
-import type { RouteGroup } from '../../../bot/http/app.ts';
+import { createEdge, type RouteGroup } from '../../../bot/http/app.ts';
+import { EVENTS_PATH } from '../../../bot/slack/index.ts';
+import type { Actor } from '../../../core/kernel/actor.ts';
 import { Core } from '../../../core/kernel/core.ts';
 import { catalog } from '../../../core/ops/catalog.ts';
 import type { Database } from '../../../core/store/connection.ts';
-import { FakeSlack } from '../../fakes/slackApi.ts';
+import { buttonsOf, FakeSlack, readable, slackRequests } from '../../fakes/slackApi.ts';
 import { openTestDatabase, TEST_NOW } from '../../helpers/testCore.ts';
+import { seedSlackHousehold } from './harness.ts';
 
 /** Slack from configuration, as bot/main.ts starts it through `startChannels`. */
 describe('startChannels with Slack', () => {
@@ -48,6 +51,52 @@ describe('startChannels with Slack', () => {
     ]);
     expect(mounted).toHaveLength(1);
     await channels.stop();
+    expect(lines).toEqual([]);
+  });
+
+  it("reports an agent's change to the member in Slack, in Spanish, and its Undo reverts it", async () => {
+    const mounted: RouteGroup[] = [];
+    const channels = await startChannels(
+      core,
+      config(),
+      () => undefined,
+      (l) => lines.push(l),
+      (r) => mounted.push(r),
+    );
+    const edge = createEdge({ log: () => undefined });
+    edge.mount(EVENTS_PATH, mounted[0]!);
+    try {
+      const ana = slack.user('U1001', 'Ana', 'es-ES');
+      const { actor } = await seedSlackHousehold(core, ana, 'es');
+      const agent: Actor = {
+        ...actor,
+        kind: 'agent',
+        scope: 'write',
+        channel: 'mcp',
+        agent: { name: 'Claude', tokenId: 'tok_1' },
+      };
+      await core.invoke('create_subscription', agent, { name: 'Notion', amount: '10' });
+      const notice = await slack.until(() =>
+        slack.messagesIn('D1001').find((m) => readable(m).includes('Claude')),
+      );
+      expect(readable(notice)).toContain('Notion');
+      const undo = buttonsOf(notice).find((b) => b.label.includes('Deshacer'))!;
+      const press = slackRequests.press(ana, notice, undo.actionId, undo.value);
+      const response = await edge.app.fetch(
+        new Request(`http://exhale.test${EVENTS_PATH}`, {
+          method: 'POST',
+          headers: press.headers,
+          body: press.body,
+        }),
+      );
+      expect(response.status).toBe(200);
+      await slack.until(() =>
+        slack.messagesIn('D1001').find((m) => readable(m).includes('Deshecho')),
+      );
+      expect(await db.knex('subscriptions')).toEqual([]);
+    } finally {
+      await channels.stop();
+    }
     expect(lines).toEqual([]);
   });
 
