@@ -109,7 +109,9 @@ export async function startChannels(
   }
   const slackStatus = slack
     ? [slack.status]
-    : ['  Slack: off (set EXHALE_SLACK_BOT_TOKEN and EXHALE_SLACK_SIGNING_SECRET to connect an app)'];
+    : [
+        '  Slack: off (set EXHALE_SLACK_BOT_TOKEN and EXHALE_SLACK_SIGNING_SECRET to connect an app)',
+      ];
   if (!token)
     return {
       status: ['  Telegram: off (set EXHALE_TELEGRAM_TOKEN to connect a bot)', ...slackStatus],

@@ -44,7 +44,10 @@ const schema = z.object({
     .optional(),
   EXHALE_SLACK_APP_TOKEN: z
     .string()
-    .regex(/^xapp-[\w-]+$/, 'must be an app-level token, xapp-… (Basic Information → App-Level Tokens)')
+    .regex(
+      /^xapp-[\w-]+$/,
+      'must be an app-level token, xapp-… (Basic Information → App-Level Tokens)',
+    )
     .optional(),
   EXHALE_SLACK_API_URL: z.url('must be a URL such as https://slack.com/api/').optional(),
   EXHALE_ECB_RATES: z.enum(['on', 'off'], 'must be "on" or "off"').default('on'),
