@@ -1,9 +1,12 @@
 import { GrammyError } from 'grammy';
 
 import type { Config } from './config.ts';
+import type { RouteGroup } from './http/app.ts';
 import type { FetchHandler } from './http/fetchHandler.ts';
 import type { AppCore } from './runtime.ts';
 import { type Scheduler, startScheduler } from './scheduler.ts';
+import { connectSlack } from './slack/connect.ts';
+import { SlackRefused } from './slack/index.ts';
 import { telegramAdapter } from './telegram/adapter.ts';
 import {
   ChannelRegistry,
@@ -73,14 +76,47 @@ export async function startChannels(
   config: Config,
   mount: (handler: FetchHandler) => void,
   log: (line: string, error?: unknown) => void,
+  mountSlack: (routes: RouteGroup) => void = () => undefined,
 ): Promise<Channels> {
   const registry = new ChannelRegistry(core.db, log);
   const work = startChannelWork(core, registry, log);
   const token = config.EXHALE_TELEGRAM_TOKEN;
+  // Off until an owner configures a provider (or EXHALE_ASSISTANT_* is set): nothing is sent anywhere before.
+  const assistant =
+    token || config.EXHALE_SLACK_BOT_TOKEN
+      ? createAssistant({ core, config: overridesFromEnv(), log })
+      : undefined;
+  let slack: { status: string; stop(): void } | null = null;
+  if (config.EXHALE_SLACK_BOT_TOKEN) {
+    try {
+      slack = await connectSlack(
+        core,
+        registry,
+        {
+          token: config.EXHALE_SLACK_BOT_TOKEN,
+          signingSecret: config.EXHALE_SLACK_SIGNING_SECRET,
+          appToken: config.EXHALE_SLACK_APP_TOKEN,
+          apiUrl: config.EXHALE_SLACK_API_URL,
+          webUrl: config.EXHALE_MINIAPP_URL,
+        },
+        { assistant, mount: mountSlack, log },
+      );
+    } catch (error) {
+      work.stop();
+      await registry.stop();
+      throw error instanceof SlackRefused ? new ChannelConfigError(error.message) : error;
+    }
+  }
+  const slackStatus = slack
+    ? [slack.status]
+    : [
+        '  Slack: off (set EXHALE_SLACK_BOT_TOKEN and EXHALE_SLACK_SIGNING_SECRET to connect an app)',
+      ];
   if (!token)
     return {
-      status: ['  Telegram: off (set EXHALE_TELEGRAM_TOKEN to connect a bot)'],
+      status: ['  Telegram: off (set EXHALE_TELEGRAM_TOKEN to connect a bot)', ...slackStatus],
       stop: async () => {
+        slack?.stop();
         work.stop();
         await registry.stop();
       },
@@ -88,9 +124,6 @@ export async function startChannels(
 
   let retry: NodeJS.Timeout | null = null;
   let stopped = false;
-
-  // Off until an owner configures a provider (or EXHALE_ASSISTANT_* is set): nothing is sent anywhere before.
-  const assistant = createAssistant({ core, config: overridesFromEnv(), log });
   registry.register(
     telegramAdapter({
       assistant,
@@ -148,7 +181,9 @@ export async function startChannels(
       }
     });
   } else if (refused(outcome)) {
+    slack?.stop();
     work.stop();
+    await registry.stop();
     throw new ChannelConfigError(
       `Telegram refused EXHALE_TELEGRAM_TOKEN (${describe(outcome)}). Check the token from @BotFather.`,
     );
@@ -159,9 +194,10 @@ export async function startChannels(
   }
 
   return {
-    status: [status],
+    status: [status, ...slackStatus],
     stop: async () => {
       stopped = true;
+      slack?.stop();
       if (retry) clearTimeout(retry);
       work.stop();
       await registry.stop();

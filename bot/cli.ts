@@ -27,6 +27,8 @@ import {
   tooDeep,
 } from '../core/index.ts';
 
+import { slackManifest } from './slack/manifest.ts';
+
 const USAGE = `Usage: exhale [command]
 
   exhale                      start Exhale (HTTP server, bots, scheduler)
@@ -54,6 +56,9 @@ const USAGE = `Usage: exhale [command]
   exhale backup FILE          a consistent copy of the SQLite database, also while Exhale runs
   exhale restore FILE         replace the SQLite database with a backup (Exhale stopped; the
                               current file is kept as exhale.sqlite.bak-<time>)
+  exhale slack manifest [--socket]
+                              the Slack app manifest to paste, with EXHALE_PUBLIC_URL filled in
+                              (--socket: for Socket Mode, no public URL)
   exhale help                 this text
 
 Configuration is by environment variables (EXHALE_DATA_DIR, EXHALE_DATABASE_URL, EXHALE_PORT…): see README.md.`;
@@ -130,6 +135,24 @@ const commands: Record<string, Command> = {
   // Backup and restore (bot/backup.ts).
   backup: backupCommand,
   restore: restoreCommand,
+  // The Slack app manifest with this deployment's URL (bot/slack/manifest.ts).
+  slack: async (args) => {
+    const { values, positionals } = parseArgs({
+      args,
+      allowPositionals: true,
+      options: { socket: { type: 'boolean', default: false } },
+    });
+    if (positionals[0] !== 'manifest' || positionals.length > 1)
+      throw new UsageError('Usage: exhale slack manifest [--socket].');
+    const config = loadConfig();
+    const socket = values.socket || config.EXHALE_SLACK_APP_TOKEN !== undefined;
+    if (!socket && !config.EXHALE_PUBLIC_URL)
+      throw new ConfigError(
+        'Slack posts events to a public https URL: set EXHALE_PUBLIC_URL (such as https://exhale.example.com), or use Socket Mode with `exhale slack manifest --socket` and EXHALE_SLACK_APP_TOKEN.',
+      );
+    console.log(slackManifest({ publicUrl: config.EXHALE_PUBLIC_URL, socket }));
+    return 0;
+  },
   start: async () => {
     await startExhale(loadConfig());
     return -1; // keeps running

@@ -34,6 +34,22 @@ const schema = z.object({
     .optional(),
   EXHALE_TELEGRAM_API_ROOT: z.url('must be a URL').optional(),
   EXHALE_MINIAPP_URL: z.url('must be a URL').optional(),
+  EXHALE_SLACK_BOT_TOKEN: z
+    .string()
+    .regex(/^xoxb-[\w-]+$/, 'must be a bot token, xoxb-… (OAuth & Permissions in your Slack app)')
+    .optional(),
+  EXHALE_SLACK_SIGNING_SECRET: z
+    .string()
+    .regex(/^[\w-]{8,}$/, 'must be the Signing Secret of your Slack app (Basic Information)')
+    .optional(),
+  EXHALE_SLACK_APP_TOKEN: z
+    .string()
+    .regex(
+      /^xapp-[\w-]+$/,
+      'must be an app-level token, xapp-… (Basic Information → App-Level Tokens)',
+    )
+    .optional(),
+  EXHALE_SLACK_API_URL: z.url('must be a URL such as https://slack.com/api/').optional(),
   EXHALE_ECB_RATES: z.enum(['on', 'off'], 'must be "on" or "off"').default('on'),
   EXHALE_ASSISTANT_PROVIDER: z
     .string()

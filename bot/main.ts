@@ -4,7 +4,7 @@ import { mcpRoutes } from '../mcp/routes.ts';
 import { startChannels } from './channels.ts';
 import { type Config, ConfigError } from './config.ts';
 import { startEcbRefresh } from './ecbRates.ts';
-import { createEdge, type Edge } from './http/app.ts';
+import { createEdge, type Edge, type RouteGroup } from './http/app.ts';
 import type { FetchHandler } from './http/fetchHandler.ts';
 import { type HttpHost, listen } from './http/server.ts';
 import { metricsRoutes } from './http/metricsRoutes.ts';
@@ -14,6 +14,7 @@ import { startMetrics } from './metrics.ts';
 import { startTracing } from './tracing.ts';
 import { describeDatabase, openRuntime, type Runtime } from './runtime.ts';
 import { stopInPhases, stopOnSignals } from './shutdown.ts';
+import { EVENTS_PATH } from './slack/index.ts';
 import { WEBHOOK_PATH } from './telegram/index.ts';
 
 export interface RunningExhale {
@@ -68,9 +69,13 @@ export async function startExhale(
     for (const path of webhookPaths(config.EXHALE_PUBLIC_URL))
       edge.mount(path, webhookRoutes(handler));
   };
+  // Slack posts events, interactivity and slash commands to one URL, signed (checked by the routes).
+  const mountSlack = (routes: RouteGroup): void => {
+    for (const path of prefixed(EVENTS_PATH, config.EXHALE_PUBLIC_URL)) edge.mount(path, routes);
+  };
   let channels;
   try {
-    channels = await startChannels(runtime.core, config, mountWebhook, log);
+    channels = await startChannels(runtime.core, config, mountWebhook, log, mountSlack);
   } catch (error) {
     await mcp.close();
     await http.close();
@@ -142,8 +147,13 @@ export async function startExhale(
  * has one (https://example.com/exhale → /exhale/telegram/webhook) for a proxy that keeps the prefix.
  */
 function webhookPaths(publicUrl: string | undefined): string[] {
+  return prefixed(WEBHOOK_PATH, publicUrl);
+}
+
+/** A path, and the same under the public URL's path when it has one. */
+function prefixed(path: string, publicUrl: string | undefined): string[] {
   const prefix = publicUrl ? new URL(publicUrl).pathname.replace(/\/+$/, '') : '';
-  return prefix ? [WEBHOOK_PATH, `${prefix}${WEBHOOK_PATH}`] : [WEBHOOK_PATH];
+  return prefix ? [path, `${prefix}${path}`] : [path];
 }
 
 /** A failure to listen, as a sentence naming the variable to change. */

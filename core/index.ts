@@ -36,6 +36,7 @@ export type { SqliteFileKind } from './store/sqliteFiles.ts';
 export { backupSqlite, inspectSqliteFile, sqliteInUse } from './store/sqliteFiles.ts';
 export type { JobSchedule } from './store/jobs.ts';
 export { runClaimedJob } from './store/jobs.ts';
+export { accountsInHousehold } from './store/repos/identities.ts';
 
 // Texts in the reader's language, and the domain helpers adapters format with.
 export type { Locale, Text } from './i18n/index.ts';

@@ -10,6 +10,7 @@ export { ChatEngine } from './engine.ts';
 export { purgeExpiredFlows } from './flows.ts';
 export { agentNotice, reminderReply } from './features/notices.ts';
 export { firstTime, purgeFirstTimes } from './once.ts';
+export { resolveSpeaker } from './identity.ts';
 /** How chat writes amounts, dates and cycles for a reader: for adapters that print outside the engine. */
 export { cycleText, formatDate, money } from './format.ts';
 export type {

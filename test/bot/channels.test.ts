@@ -34,6 +34,7 @@ describe('startChannels', () => {
     const channels = await startChannels(core, loadConfig({}), () => undefined, log);
     expect(channels.status).toEqual([
       '  Telegram: off (set EXHALE_TELEGRAM_TOKEN to connect a bot)',
+      '  Slack: off (set EXHALE_SLACK_BOT_TOKEN and EXHALE_SLACK_SIGNING_SECRET to connect an app)',
     ]);
     await channels.stop();
     expect(lines).toEqual([]);
@@ -46,7 +47,10 @@ describe('startChannels', () => {
     });
     const channels = await startChannels(core, config, () => undefined, log);
     try {
-      expect(channels.status).toEqual(['  Telegram: on (long polling), reminders on']);
+      expect(channels.status).toEqual([
+        '  Telegram: on (long polling), reminders on',
+        '  Slack: off (set EXHALE_SLACK_BOT_TOKEN and EXHALE_SLACK_SIGNING_SECRET to connect an app)',
+      ]);
       const ana = tg.user(1001, 'Ana', 'en');
       const seeded = await seedHousehold(core, ana);
       await tg.ask(ana, '/help'); // Telegram delivers only to people who opened the chat

@@ -9,6 +9,7 @@ function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   const base: NodeJS.ProcessEnv = { ...process.env, EXHALE_ECB_RATES: 'off' };
   delete base.EXHALE_DATABASE_URL;
   delete base.EXHALE_TELEGRAM_TOKEN;
+  for (const key of Object.keys(base)) if (key.startsWith('EXHALE_SLACK_')) delete base[key];
   return { ...base, ...env };
 }
 

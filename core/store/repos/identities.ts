@@ -46,3 +46,17 @@ export async function identitiesOf(
       { column: 'id' },
     ])) as IdentityRow[];
 }
+
+/** The accounts on one platform of a household's members (App Home is redrawn for each). */
+export async function accountsInHousehold(
+  db: Knex | Knex.Transaction,
+  householdId: string,
+  platform: Platform,
+): Promise<Array<{ memberId: string; externalId: string }>> {
+  const rows = (await db('member_identities as i')
+    .join('members as m', 'm.id', 'i.member_id')
+    .where({ 'm.household_id': householdId, 'i.platform': platform })
+    .orderBy('i.id')
+    .select('i.member_id', 'i.external_id')) as Array<{ member_id: string; external_id: string }>;
+  return rows.map((r) => ({ memberId: r.member_id, externalId: r.external_id }));
+}

@@ -1,0 +1,136 @@
+import type { WebClient } from '@slack/web-api';
+
+import type { Channel, LiveText, Reply, SentRef } from '../../core/chat/index.ts';
+import { SlackLive } from './live.ts';
+import { renderSlack, withoutButtons } from './render.ts';
+
+/** A message's fallback text and blocks, as sent (or as a press reported it). */
+export interface KnownMessage {
+  text: string;
+  blocks: unknown[];
+}
+
+export interface SlackChannelOptions {
+  /** The conversation id: `D…` for the DM with the app, `C…`/`G…` for a channel. */
+  channel: string;
+  /** The person of this event: ephemeral notices and streams are for them. */
+  user: string;
+  team: string;
+  /** Replies go into this thread (the Assistant container's thread, a mention in a thread). */
+  threadTs?: string | undefined;
+  /** In the Assistant container: "typing" is the thread's status, and answers are streamed. */
+  assistantThread?: boolean | undefined;
+  /** The status shown while the assistant works, in the person's language. */
+  status?: string | undefined;
+  /** The engine's command names, written as `/exhale <command>` in texts (see `slackCommands`). */
+  commands: ReadonlySet<string>;
+  /** Blocks of messages already known (the pressed message), so clearing buttons needs no read. */
+  known?: Map<string, KnownMessage> | undefined;
+  /** Characters a streamed answer gathers before each append. */
+  streamBuffer?: number | undefined;
+  log: (message: string, error?: unknown) => void;
+}
+
+/**
+ * The engine's Channel for one Slack conversation: messages are Block Kit (`render.ts`), edits and
+ * cleared buttons are `chat.update`, a notice is an ephemeral message to the person, and in the
+ * Assistant container an answer is streamed into the thread while the thread shows a status.
+ * Slack has no link that opens the app with a payload: `deepLink` is null, so an invite is a code.
+ */
+export class SlackChannel implements Channel {
+  readonly name = 'slack' as const;
+  readonly live?: () => LiveText;
+  private readonly known: Map<string, KnownMessage>;
+
+  constructor(
+    private readonly client: WebClient,
+    private readonly options: SlackChannelOptions,
+  ) {
+    this.known = options.known ?? new Map();
+    const threadTs = options.threadTs;
+    if (options.assistantThread && threadTs)
+      this.live = () =>
+        new SlackLive(
+          client,
+          { channel: options.channel, threadTs, team: options.team, user: options.user },
+          (text) => this.send({ text }),
+          options.log,
+          options.streamBuffer,
+        );
+  }
+
+  async send(reply: Reply): Promise<SentRef | null> {
+    const message = renderSlack(reply, this.options.commands);
+    const sent = await this.client.chat.postMessage({
+      channel: this.options.channel,
+      ...(this.options.threadTs ? { thread_ts: this.options.threadTs } : {}),
+      text: message.text,
+      blocks: message.blocks,
+      unfurl_links: false,
+    });
+    const ts = sent.ts;
+    if (!ts) return null;
+    const chatId = sent.channel ?? this.options.channel;
+    this.known.set(`${chatId}:${ts}`, message);
+    return { chatId, messageId: ts };
+  }
+
+  async edit(ref: SentRef, reply: Reply): Promise<void> {
+    const message = renderSlack(reply, this.options.commands);
+    await this.client.chat.update({
+      channel: ref.chatId,
+      ts: ref.messageId,
+      text: message.text,
+      blocks: message.blocks,
+    });
+    this.known.set(`${ref.chatId}:${ref.messageId}`, message);
+  }
+
+  async clearButtons(ref: SentRef): Promise<void> {
+    const key = `${ref.chatId}:${ref.messageId}`;
+    let known = this.known.get(key);
+    if (!known) {
+      // Sent by another process or long ago: read the message back.
+      const found = await this.client.conversations.replies({
+        channel: ref.chatId,
+        ts: ref.messageId,
+        limit: 1,
+        inclusive: true,
+      });
+      const message = found.messages?.find((m) => m.ts === ref.messageId);
+      if (!message) return;
+      known = { text: message.text ?? '', blocks: message.blocks ?? [] };
+    }
+    const kept = { text: known.text, blocks: withoutButtons(known.blocks) };
+    await this.client.chat.update({
+      channel: ref.chatId,
+      ts: ref.messageId,
+      text: kept.text,
+      blocks: kept.blocks,
+    });
+    this.known.set(key, kept);
+  }
+
+  async typing(): Promise<void> {
+    if (!this.options.assistantThread || !this.options.threadTs || !this.options.status) return;
+    await this.client.assistant.threads.setStatus({
+      channel_id: this.options.channel,
+      thread_ts: this.options.threadTs,
+      status: this.options.status,
+    });
+  }
+
+  /** Seen only by the person who pressed (a double press, a stale button). */
+  async notice(text: string): Promise<void> {
+    await this.client.chat.postEphemeral({
+      channel: this.options.channel,
+      user: this.options.user,
+      text,
+      ...(this.options.threadTs ? { thread_ts: this.options.threadTs } : {}),
+    });
+  }
+
+  deepLink(): string | null {
+    return null;
+  }
+}
