@@ -1,16 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
-import { runMcpStdio } from '../mcp/stdio.ts';
-import { runTerminalChat } from './terminal/index.ts';
 import { backupCommand, restoreCommand } from './backup.ts';
-import { chatLog } from './terminal/log.ts';
-import { ChannelConfigError, startChannelWork } from './channels.ts';
+import { ChannelConfigError } from './channelConfigError.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { DEMO_NAME, loadDemoHousehold } from './demo.ts';
 import { ImportFileError, runImport } from './importCommand.ts';
 import { LocalActorError, resolveLocalActor } from './localActor.ts';
-import { startExhale } from './main.ts';
 import { openRuntime, type Runtime } from './runtime.ts';
 import {
   type Actor,
@@ -130,7 +126,10 @@ const commands: Record<string, Command> = {
   // Backup and restore (bot/backup.ts).
   backup: backupCommand,
   restore: restoreCommand,
+  // The server, the chat and MCP load grammY, the MCP SDK and the chat engine only when they run
+  // (dynamic imports): `exhale op` and the other one-shot commands start without them.
   start: async () => {
+    const { startExhale } = await import('./main.ts');
     await startExhale(loadConfig());
     return -1; // keeps running
   },
@@ -239,6 +238,11 @@ const commands: Record<string, Command> = {
       });
       // The person reads a failure as a sentence in the chat; the log keeps one line of it, not
       // a stack trace in the middle of the conversation, and never inside an answer being printed.
+      const [{ chatLog }, { startChannelWork }, { runTerminalChat }] = await Promise.all([
+        import('./terminal/log.ts'),
+        import('./channels.ts'),
+        import('./terminal/index.ts'),
+      ]);
       const logs = chatLog(process.stderr);
       const log = logs.log;
       // This process's only channel is the session itself: reminders and agent notices for the
@@ -301,6 +305,7 @@ const commands: Record<string, Command> = {
         agent: { name: 'local MCP client' },
       };
     }
+    const { runMcpStdio } = await import('../mcp/stdio.ts');
     await runMcpStdio({ core: runtime.core, actor });
     await runtime.close();
     return 0;
