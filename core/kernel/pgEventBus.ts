@@ -54,6 +54,8 @@ export class PostgresEventBus implements EventBus {
   private backoff = BACKOFF_FIRST_MS;
   private readonly sending = new Set<Promise<void>>();
   private readonly listening = new Set<() => void>();
+  /** Successful connections of the listening client so far (see hearsEveryProcess). */
+  private connections = 0;
 
   constructor(private readonly options: PostgresEventBusOptions) {
     this.log = options.log ?? ((line, error) => console.error(line, error ?? ''));
@@ -79,6 +81,10 @@ export class PostgresEventBus implements EventBus {
 
   subscribe(listener: Listener): () => void {
     return this.local.subscribe(listener);
+  }
+
+  hearsEveryProcess(): number | null {
+    return this.client === null ? null : this.connections;
   }
 
   /** Resolves once every NOTIFY sent so far has gone (for a clean shutdown). */
@@ -135,6 +141,7 @@ export class PostgresEventBus implements EventBus {
       return;
     }
     this.client = client;
+    this.connections += 1;
     this.backoff = BACKOFF_FIRST_MS;
     for (const resolve of this.listening) resolve();
     this.listening.clear();
