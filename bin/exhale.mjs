@@ -1,6 +1,21 @@
 #!/usr/bin/env node
-// The `exhale` command. Exhale is written in TypeScript and runs from source through tsx.
-import { register } from 'tsx/esm/api';
+// The `exhale` command. Exhale is written in TypeScript: `npm install` compiles it to dist/
+// (scripts/postinstall.mjs), and this runs that build while it matches the sources exactly; when
+// it is missing or older than any source file (a developer editing code), or EXHALE_FROM_SOURCE=1
+// (the tests), it runs the sources through tsx instead, so stale JavaScript never runs.
+import process from 'node:process';
 
-register();
-await import('../bot/cli.ts');
+import { buildExists, buildIsFresh } from '../scripts/serverBuild.mjs';
+
+const fromSource = process.env.EXHALE_FROM_SOURCE === '1';
+if (!fromSource && buildIsFresh()) {
+  await import('../dist/bot/cli.js');
+} else {
+  if (!fromSource && buildExists())
+    process.stderr.write(
+      'exhale: dist/ is older than the sources, running from source (npm run build refreshes it)\n',
+    );
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import('../bot/cli.ts');
+}

@@ -1,5 +1,6 @@
 import { GrammyError } from 'grammy';
 
+import { ChannelConfigError } from './channelConfigError.ts';
 import type { Config } from './config.ts';
 import type { RouteGroup } from './http/app.ts';
 import type { FetchHandler } from './http/fetchHandler.ts';
@@ -22,9 +23,7 @@ export interface Channels {
   stop(): Promise<void>;
 }
 
-export class ChannelConfigError extends Error {
-  override readonly name = 'ChannelConfigError';
-}
+export { ChannelConfigError };
 
 const RETRY_MS = 60_000;
 const CONNECT_WAIT_MS = 8_000;

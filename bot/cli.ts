@@ -1,16 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
-import { runMcpStdio } from '../mcp/stdio.ts';
-import { runTerminalChat } from './terminal/index.ts';
 import { backupCommand, restoreCommand } from './backup.ts';
-import { chatLog } from './terminal/log.ts';
-import { ChannelConfigError, startChannelWork } from './channels.ts';
+import { ChannelConfigError } from './channelConfigError.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { DEMO_NAME, loadDemoHousehold } from './demo.ts';
 import { ImportFileError, runImport } from './importCommand.ts';
 import { LocalActorError, resolveLocalActor } from './localActor.ts';
-import { startExhale } from './main.ts';
 import { openRuntime, type Runtime } from './runtime.ts';
 import {
   type Actor,
@@ -27,7 +23,6 @@ import {
   tooDeep,
 } from '../core/index.ts';
 
-import { slackManifest } from './slack/manifest.ts';
 
 const USAGE = `Usage: exhale [command]
 
@@ -150,10 +145,14 @@ const commands: Record<string, Command> = {
       throw new ConfigError(
         'Slack posts events to a public https URL: set EXHALE_PUBLIC_URL (such as https://exhale.example.com), or use Socket Mode with `exhale slack manifest --socket` and EXHALE_SLACK_APP_TOKEN.',
       );
+    const { slackManifest } = await import('./slack/manifest.ts');
     console.log(slackManifest({ publicUrl: config.EXHALE_PUBLIC_URL, socket }));
     return 0;
   },
+  // The server, the chat and MCP load grammY, the MCP SDK and the chat engine only when they run
+  // (dynamic imports): `exhale op` and the other one-shot commands start without them.
   start: async () => {
+    const { startExhale } = await import('./main.ts');
     await startExhale(loadConfig());
     return -1; // keeps running
   },
@@ -262,6 +261,11 @@ const commands: Record<string, Command> = {
       });
       // The person reads a failure as a sentence in the chat; the log keeps one line of it, not
       // a stack trace in the middle of the conversation, and never inside an answer being printed.
+      const [{ chatLog }, { startChannelWork }, { runTerminalChat }] = await Promise.all([
+        import('./terminal/log.ts'),
+        import('./channels.ts'),
+        import('./terminal/index.ts'),
+      ]);
       const logs = chatLog(process.stderr);
       const log = logs.log;
       // This process's only channel is the session itself: reminders and agent notices for the
@@ -324,6 +328,7 @@ const commands: Record<string, Command> = {
         agent: { name: 'local MCP client' },
       };
     }
+    const { runMcpStdio } = await import('../mcp/stdio.ts');
     await runMcpStdio({ core: runtime.core, actor });
     await runtime.close();
     return 0;

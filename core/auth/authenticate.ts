@@ -1,5 +1,6 @@
 import type { Actor, Scope } from '../kernel/actor.ts';
 import { SCOPES } from '../kernel/actor.ts';
+import { cachedRead } from '../kernel/readCache.ts';
 import type { Database } from '../store/connection.ts';
 import { hashToken, isTokenShaped } from './tokens.ts';
 
@@ -17,11 +18,17 @@ interface TokenMemberRow {
 const LAST_USE_EVERY_MS = 60_000;
 const lastWritten = new WeakMap<Database, Map<string, number>>();
 
+/** The household of each token hash this process has seen valid: where its cache entry lives. */
+const householdOfToken = new WeakMap<Database, Map<string, string>>();
+
 /**
  * The agent a raw bearer token stands for, or null when the token is malformed, unknown, revoked,
- * or its member has left the household. Looked up on every request (no cache), so a revocation
- * takes effect on the next one. The actor acts as the token's member, never above the token's
- * scope, over the `mcp` channel; the MCP layer fills in the client's name.
+ * or its member has left the household. The lookup is kept in its household's read cache
+ * (core/kernel/readCache.ts, strict: on SQLite, where `PRAGMA data_version` is checked at each
+ * request; on PostgreSQL it is looked up every time), dropped by any change to the household, so
+ * a revocation, in this process or another, takes effect on the next request. The actor acts as
+ * the token's member, never above the token's scope, over the `mcp` channel; the MCP layer fills
+ * in the client's name.
  */
 export async function authenticateToken(
   db: Database,
@@ -29,6 +36,28 @@ export async function authenticateToken(
   now: Date,
 ): Promise<Actor | null> {
   if (!isTokenShaped(rawToken)) return null;
+  const hash = hashToken(rawToken);
+  let seen = householdOfToken.get(db);
+  if (!seen) {
+    seen = new Map();
+    householdOfToken.set(db, seen);
+  }
+  const known = seen.get(hash);
+  const row = known
+    ? await cachedRead(db.knex, known, `token:${hash}`, '', () => lookUp(db, hash), {
+        strict: true,
+      })
+    : await lookUp(db, hash);
+  if (!row) return null;
+  seen.set(hash, row.household_id);
+  const scope = SCOPES.find((s) => s === row.scope);
+  if (!scope) return null;
+  await recordUse(db, row.id, now);
+  return agentActor(row, scope);
+}
+
+/** The token row of a hash with its member's role and language, when valid. */
+async function lookUp(db: Database, hash: string): Promise<TokenMemberRow | null> {
   const row = (await db
     .knex('tokens')
     .join('members', function joinMember() {
@@ -38,7 +67,7 @@ export async function authenticateToken(
         'tokens.household_id',
       );
     })
-    .where('tokens.hash', hashToken(rawToken))
+    .where('tokens.hash', hash)
     .whereNull('tokens.revoked_at')
     .first(
       'tokens.id',
@@ -49,11 +78,7 @@ export async function authenticateToken(
       'members.role',
       'members.language',
     )) as TokenMemberRow | undefined;
-  if (!row) return null;
-  const scope = SCOPES.find((s) => s === row.scope);
-  if (!scope) return null;
-  await recordUse(db, row.id, now);
-  return agentActor(row, scope);
+  return row ?? null;
 }
 
 function agentActor(row: TokenMemberRow, scope: Scope): Actor {

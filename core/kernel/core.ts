@@ -16,6 +16,7 @@ import { type Change, TrackedTx } from '../store/tracked.ts';
 import { type Actor, scopeAllows } from './actor.ts';
 import { OpError } from '../errors/index.ts';
 import { type ChangeEvent, type EventBus, InMemoryEventBus } from './events.ts';
+import { cachedRead, readCacheOf } from './readCache.ts';
 import { randomId } from './ids.ts';
 import type { AnyOp, OpContext, OpSpec, Surface } from './op.ts';
 import { followPrivacy, privateOwnerOf } from '../store/privacy.ts';
@@ -103,6 +104,8 @@ export class Core<C extends readonly AnyOp[] = readonly AnyOp[]> {
     this.newId = options.newId ?? randomId;
     this.validateOutputs = options.validateOutputs ?? process.env.NODE_ENV !== 'production';
     this.byName = new Map(options.catalog.map((op) => [op.name, op]));
+    // Read models per household, dropped by this bus's events (other processes', on PostgreSQL).
+    readCacheOf(this.db).follow(this.bus);
   }
 
   op(name: string): AnyOp {
@@ -244,6 +247,8 @@ export class Core<C extends readonly AnyOp[] = readonly AnyOp[]> {
     }
 
     const householdId = actor.householdId ?? householdOfChanges(committed.changes);
+    // Every Core over this Database drops the household's read models before anyone hears of it.
+    if (committed.audited && householdId) readCacheOf(this.db).changed(householdId);
     if (committed.audited && householdId)
       this.publish(op as unknown as AnyOp, actor, auditId, committed.changes, householdId);
     return {
@@ -276,7 +281,17 @@ export class Core<C extends readonly AnyOp[] = readonly AnyOp[]> {
     actor: Actor,
   ): Promise<Household | null> {
     if (actor.householdId === null) return null;
-    const acting = await loadActingHousehold(db, actor.householdId, actor.memberId);
+    const householdId = actor.householdId;
+    // Cached until a change to the household (a member removed, its time zone changed): strict,
+    // so a member removed in another process cannot act again (see ReadCache.get).
+    const acting = await cachedRead(
+      db,
+      householdId,
+      `acting:${actor.memberId ?? ''}`,
+      '',
+      () => loadActingHousehold(db, householdId, actor.memberId),
+      { strict: true },
+    );
     if (!acting) {
       if ((op.household ?? 'required') === 'none') return null;
       throw new OpError('forbidden', 'errors.no_household');

@@ -17,6 +17,12 @@ export type Listener = (event: CoreEvent) => void;
 export interface EventBus {
   publish(event: CoreEvent): void;
   subscribe(listener: Listener): () => void;
+  /**
+   * While this bus delivers the change events of every process on the database: a number that
+   * changes at each (re)connection (events sent while it was away are lost); null otherwise.
+   * Absent for a bus of one process. The read caches (readCache.ts) rely on it.
+   */
+  hearsEveryProcess?(): number | null;
 }
 
 export class InMemoryEventBus implements EventBus {

@@ -75,6 +75,8 @@ export class PostgresEventBus implements EventBus {
   private readonly delivered = new Set<string>();
   /** The audit sequence when the listening client last connected; null before the first. */
   private mark: number | null = null;
+  /** Successful connections of the listening client so far (see hearsEveryProcess). */
+  private connections = 0;
 
   constructor(private readonly options: PostgresEventBusOptions) {
     this.log = options.log ?? ((line, error) => console.error(line, error ?? ''));
@@ -100,6 +102,10 @@ export class PostgresEventBus implements EventBus {
 
   subscribe(listener: Listener): () => void {
     return this.local.subscribe(listener);
+  }
+
+  hearsEveryProcess(): number | null {
+    return this.client === null ? null : this.connections;
   }
 
   /** Resolves once every NOTIFY sent so far has gone (for a clean shutdown). */
@@ -156,6 +162,7 @@ export class PostgresEventBus implements EventBus {
       return;
     }
     this.client = client;
+    this.connections += 1;
     this.backoff = BACKOFF_FIRST_MS;
     // Listening again: what committed since the last connection was not heard; read it back.
     const previous = this.mark;

@@ -66,7 +66,13 @@ export function openDatabase(options: DatabaseOptions): Database {
           if (e1) return done(e1, conn);
           conn.run('PRAGMA journal_mode = WAL', (e2) => {
             if (e2) return done(e2, conn);
-            conn.run('PRAGMA busy_timeout = 5000', (e3) => done(e3, conn));
+            // In WAL, NORMAL syncs at checkpoints rather than at every commit: a commit stays
+            // atomic and consistent, and a power loss (not a crash of the process) may lose the
+            // last commits. It spares a durable fsync per button row and per reply.
+            conn.run('PRAGMA busy_timeout = 5000', (e3) => {
+              if (e3) return done(e3, conn);
+              conn.run('PRAGMA synchronous = NORMAL', (e4) => done(e4, conn));
+            });
           });
         });
       },

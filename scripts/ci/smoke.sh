@@ -8,6 +8,9 @@ port=$(( 20000 + RANDOM % 20000 ))
 log="$data/exhale.log"
 export EXHALE_DATA_DIR="$data" EXHALE_PORT="$port"
 
+# npm install (npm ci) compiled the server, and `exhale` below runs that build (bin/exhale.mjs).
+node -e "import('./scripts/serverBuild.mjs').then((b) => process.exit(b.buildIsFresh() ? 0 : 1))" \
+  || { echo "npm install left no up-to-date build in dist/"; exit 1; }
 node bin/exhale.mjs demo
 node bin/exhale.mjs op get_totals '{}' >/dev/null
 node bin/exhale.mjs ops | grep -q '^create_subscription'

@@ -3,7 +3,12 @@ import { z } from 'zod';
 import { formatAmount } from '../../domain/money.ts';
 import { defineOp, type OpContext } from '../../kernel/op.ts';
 import { type ChargeRow, priceChangesBySubscription } from '../../store/repos/charges.ts';
-import { chunked, subscriptionViews, visibleSubscriptions } from '../../store/repos/subscriptions.ts';
+import {
+  chunked,
+  toView,
+  viewColumns,
+  visibleSubscriptions,
+} from '../../store/repos/subscriptions.ts';
 import type { Row } from '../../store/tracked.ts';
 import { memberView } from '../household/_lib/views.ts';
 import { household } from '../shared/context.ts';
@@ -18,9 +23,13 @@ const byText =
 
 /** The subscriptions the actor may see, as every surface sees them, by name then id (the same on every database). */
 async function visibleViews(ctx: OpContext): Promise<Subscription[]> {
-  const rows = await visibleSubscriptions(ctx.tx.trx, ctx.actor, household(ctx).id).select('subscriptions.*');
+  const rows = await viewColumns(
+    ctx.tx.trx,
+    visibleSubscriptions(ctx.tx.trx, ctx.actor, household(ctx).id),
+    ctx.today,
+  );
   rows.sort(byText((r) => `${r.name.toLowerCase()}\u0000${r.id}`));
-  return subscriptionViews(ctx.tx.trx, rows, ctx.today);
+  return rows.map((row) => toView(row, ctx.today));
 }
 
 async function memberRows(ctx: OpContext): Promise<Row[]> {

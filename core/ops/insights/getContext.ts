@@ -1,5 +1,6 @@
 import { z } from 'zod';
 
+import { localeOrder } from '../../domain/text.ts';
 import { formatAmount } from '../../domain/money.ts';
 import { t } from '../../i18n/index.ts';
 import { defineOp } from '../../kernel/op.ts';
@@ -133,7 +134,7 @@ export const getContext = defineOp({
           ? -1
           : (a.next ?? '9999') > (b.next ?? '9999')
             ? 1
-            : a.sub.name.localeCompare(b.sub.name),
+            : localeOrder(a.sub.name, b.sub.name),
       )
       .slice(0, MAX_LISTED);
     const me = memberRows.find((m) => m.id === ctx.actor.memberId);

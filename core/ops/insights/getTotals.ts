@@ -1,5 +1,6 @@
 import { z } from 'zod';
 
+import { localeOrder } from '../../domain/text.ts';
 import { daysBetween } from '../../domain/dates.ts';
 import { parseAmount } from '../../domain/money.ts';
 import { t } from '../../i18n/index.ts';
@@ -112,7 +113,7 @@ export const getTotals = defineOp({
           },
         };
       })
-      .sort((a, b) => b.main - a.main || a.group.name.localeCompare(b.group.name))
+      .sort((a, b) => b.main - a.main || localeOrder(a.group.name, b.group.name))
       .map((g) => g.group);
     const memberList = members
       .keys()
@@ -128,7 +129,7 @@ export const getTotals = defineOp({
           },
         };
       })
-      .sort((a, b) => b.main - a.main || a.share.name.localeCompare(b.share.name))
+      .sort((a, b) => b.main - a.main || localeOrder(a.share.name, b.share.name))
       .map((m) => m.share);
     return {
       currency: converter.target,

@@ -3,11 +3,13 @@ import { z } from 'zod';
 import { matchesText } from '../../domain/text.ts';
 import { defineOp } from '../../kernel/op.ts';
 import {
-  atTodaysPrice,
   monthlyMinor,
   nextChargeDate,
+  PRICE_NOW_SQL,
   type SubscriptionRow,
-  subscriptionViews,
+  toView,
+  viewColumns,
+  viewsByIds,
   visibleSubscriptions,
   whereStatusOn,
 } from '../../store/repos/subscriptions.ts';
@@ -92,19 +94,20 @@ export const listSubscriptions = defineOp({
     // every database; only a page in creation order with no text is cut by the database itself.
     const text = input.text;
     const inDatabase = input.sort === 'created_at' && !text && !input.due_from && !input.due_to;
-    let rows: SubscriptionRow[];
+    let items: Subscription[];
     let total: number;
     if (inDatabase) {
       const [{ count } = { count: 0 }] = (await q.clone().count({ count: '*' })) as Array<{
         count: number | string;
       }>;
       total = Number(count);
-      rows = await q
-        .orderBy('subscriptions.created_at', input.order)
-        .orderBy('subscriptions.id')
-        .limit(input.limit)
-        .offset(input.offset)
-        .select('subscriptions.*');
+      items = (
+        await viewColumns(ctx.tx.trx, q, ctx.today)
+          .orderBy('subscriptions.created_at', input.order)
+          .orderBy('subscriptions.id')
+          .limit(input.limit)
+          .offset(input.offset)
+      ).map((row) => toView(row, ctx.today));
     } else {
       // Only what the sort, the filters and the next charge need (by name, the names alone); the
       // page's full rows are read after.
@@ -113,14 +116,15 @@ export const listSubscriptions = defineOp({
       const columns = text ? [...base, ...TEXT_COLUMNS] : base;
       // Partial rows, read as full ones: only the selected columns are used before the page's
       // full rows replace them (knex cannot type a computed column list).
-      const selected = (await q.select(
-        columns.map((c) => `subscriptions.${c}`),
+      // By monthly cost, `amount_minor` is read as today's price (a price rise still to come is
+      // not yet the price), in the same statement.
+      const all = (await q.select(
+        columns.map((c) =>
+          c === 'amount_minor' && input.sort === 'monthly_cost'
+            ? ctx.tx.trx.raw(`${PRICE_NOW_SQL} as amount_minor`, [ctx.today])
+            : `subscriptions.${c}`,
+        ),
       )) as SubscriptionRow[];
-      // Sorted by what they cost today (a price rise still to come is not yet the price).
-      const all =
-        input.sort === 'monthly_cost'
-          ? await atTodaysPrice(ctx.tx.trx, selected, ctx.today)
-          : selected;
       const keyed = all
         .filter((row) => !text || matchesText(text, [row.name, row.vendor, row.notes]))
         .map((row) => ({ row, next: needsNext ? nextChargeDate(row, ctx.today) : null }))
@@ -138,16 +142,10 @@ export const listSubscriptions = defineOp({
       );
       total = keyed.length;
       const pageIds = keyed.slice(input.offset, input.offset + input.limit).map((k) => k.row.id);
-      const full = await ctx.tx.from<SubscriptionRow>('subscriptions').whereIn('id', pageIds);
-      const byId = new Map(full.map((r) => [r.id, r]));
-      rows = pageIds.map((id) => byId.get(id)).filter((r): r is SubscriptionRow => r !== undefined);
+      // The page, whole, in one statement.
+      items = await viewsByIds(ctx.tx.trx, ctx.actor, household(ctx).id, pageIds, ctx.today);
     }
-    return {
-      total,
-      offset: input.offset,
-      limit: input.limit,
-      items: await subscriptionViews(ctx.tx.trx, rows, ctx.today),
-    };
+    return { total, offset: input.offset, limit: input.limit, items };
   },
 });
 

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 
+import { localeOrder } from '../../domain/text.ts';
 import { expectedCharges, type PriceChangeInput } from '../../domain/charges.ts';
 import { formatAmount } from '../../domain/money.ts';
 import type { Charge } from '../../domain/schemas.ts';
@@ -123,7 +124,7 @@ export async function chargesBetween(
       ? -1
       : a.due_date > b.due_date
         ? 1
-        : a.subscription_name.localeCompare(b.subscription_name),
+        : localeOrder(a.subscription_name, b.subscription_name),
   );
 }
 

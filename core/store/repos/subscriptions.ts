@@ -9,7 +9,6 @@ import {
 import { runsOn } from '../../domain/charges.ts';
 import { formatAmount, formatPercent } from '../../domain/money.ts';
 import type { Subscription } from '../../domain/schemas.ts';
-import { groupBy } from '../../domain/groupBy.ts';
 
 /**
  * Who reads, as far as privacy goes (an `Actor` is one): a shared audience sees no private
@@ -182,66 +181,72 @@ export async function atTodaysPrice<R extends Pick<SubscriptionRow, 'id' | 'amou
   );
 }
 
-/** Turns rows into the `Subscription` every surface sees, loading their names, tags and shares in batches. */
-export async function subscriptionViews(
+/** A subscription row with what its view needs beside it, read in the same statement (viewColumns). */
+export interface ViewRow extends SubscriptionRow {
+  /** Today's price in minor units (PRICE_NOW_SQL). */
+  view_price_minor: number | string;
+  view_category_name: string | null;
+  view_method_name: string | null;
+  /** JSON text: `[[id, name], …]` by name. */
+  view_tags: string | null;
+  /** JSON text: `[[member_id, share_bp], …]` by member id. */
+  view_shares: string | null;
+}
+
+function isPostgres(db: Knex | Knex.Transaction): boolean {
+  // knex types its client as `any`; `dialect` is 'postgresql' for pg, 'sqlite3' for ours.
+  return String(db.client.dialect) === 'postgresql';
+}
+
+/**
+ * Adds to a query of `subscriptions` everything a view shows beside the row, so a view (or a page
+ * of them) is one SQL statement: the category and payment-method names by join, today's price,
+ * and the tags and shares aggregated to JSON text by correlated subqueries (ordered inside the
+ * aggregate, the same on both databases).
+ */
+export function viewColumns(
   db: Knex | Knex.Transaction,
-  rows: SubscriptionRow[],
+  query: Knex.QueryBuilder<SubscriptionRow, SubscriptionRow[]>,
   today: string,
-): Promise<Subscription[]> {
-  if (rows.length === 0) return [];
+): Knex.QueryBuilder<ViewRow, ViewRow[]> {
+  const pg = isPostgres(db);
+  const tags = pg
+    ? "(select coalesce(json_agg(json_build_array(t.id, t.name) order by t.name, t.id), '[]')::text from subscription_tags st join tags t on t.id = st.tag_id where st.subscription_id = subscriptions.id)"
+    : '(select json_group_array(json_array(t.id, t.name) order by t.name, t.id) from subscription_tags st join tags t on t.id = st.tag_id where st.subscription_id = subscriptions.id)';
+  const shares = pg
+    ? "(select coalesce(json_agg(json_build_array(ss.member_id, ss.share_bp) order by ss.member_id), '[]')::text from subscription_shares ss where ss.subscription_id = subscriptions.id)"
+    : '(select json_group_array(json_array(ss.member_id, ss.share_bp) order by ss.member_id) from subscription_shares ss where ss.subscription_id = subscriptions.id)';
+  return query
+    .leftJoin('categories as view_c', (j) =>
+      j
+        .on('view_c.id', 'subscriptions.category_id')
+        .andOn('view_c.household_id', 'subscriptions.household_id'),
+    )
+    .leftJoin('payment_methods as view_p', (j) =>
+      j
+        .on('view_p.id', 'subscriptions.payment_method_id')
+        .andOn('view_p.household_id', 'subscriptions.household_id'),
+    )
+    .select(
+      'subscriptions.*',
+      'view_c.name as view_category_name',
+      'view_p.name as view_method_name',
+      db.raw(`${PRICE_NOW_SQL} as view_price_minor`, [today]),
+      db.raw(`${tags} as view_tags`),
+      db.raw(`${shares} as view_shares`),
+    ) as unknown as Knex.QueryBuilder<ViewRow, ViewRow[]>; // the added columns are ViewRow's
+}
+
+/** JSON text of an aggregate as pairs (`[]` when there is none). */
+function pairs(text: string | null): Array<[string, string | number]> {
+  return text ? (JSON.parse(text) as Array<[string, string | number]>) : [];
+}
+
+/** The `Subscription` every surface sees, from a row read with viewColumns. */
+export function toView(view: ViewRow, today: string): Subscription {
   // Amount and monthly cost are today's (a price rise still to come is not yet the price).
-  rows = await atTodaysPrice(db, rows, today);
-  const ids = rows.map((r) => r.id);
-  const householdId = rows[0]?.household_id ?? '';
-  // Sequential on purpose: a PostgreSQL transaction is one connection and runs one query at a time.
-  // Category and payment-method names come in one query, only for the ids these rows use.
-  const categoryIds = [
-    ...new Set(rows.map((r) => r.category_id).filter((x): x is string => x !== null)),
-  ];
-  const methodIds = [
-    ...new Set(rows.map((r) => r.payment_method_id).filter((x): x is string => x !== null)),
-  ];
-  const names =
-    categoryIds.length + methodIds.length === 0
-      ? []
-      : ((await db('categories')
-          .where({ household_id: householdId })
-          .whereIn('id', categoryIds.length > 0 ? categoryIds : [''])
-          .select('id', 'name', db.raw("'c' as kind"))
-          .unionAll((u) => {
-            u.from('payment_methods')
-              .where({ household_id: householdId })
-              .whereIn('id', methodIds.length > 0 ? methodIds : [''])
-              .select('id', 'name', db.raw("'p' as kind"));
-          })) as Array<{ id: string; name: string; kind: string }>);
-  const tagLinks = await chunked(
-    ids,
-    (part) =>
-      db('subscription_tags')
-        .join('tags', 'tags.id', 'subscription_tags.tag_id')
-        .whereIn('subscription_tags.subscription_id', part)
-        .orderBy('tags.name')
-        .select(
-          'subscription_tags.subscription_id as sid',
-          'tags.id as id',
-          'tags.name as name',
-        ) as Promise<Array<{ sid: string; id: string; name: string }>>,
-  );
-  const shares = await chunked(
-    ids,
-    (part) =>
-      db('subscription_shares')
-        .whereIn('subscription_id', part)
-        .orderBy('member_id')
-        .select('subscription_id as sid', 'member_id', 'share_bp') as Promise<
-        Array<{ sid: string; member_id: string; share_bp: number }>
-      >,
-  );
-  const categoryNames = new Map(names.filter((n) => n.kind === 'c').map((c) => [c.id, c.name]));
-  const methodNames = new Map(names.filter((n) => n.kind === 'p').map((m) => [m.id, m.name]));
-  const tagsBySub = groupBy(tagLinks, (t) => t.sid);
-  const sharesBySub = groupBy(shares, (s) => s.sid);
-  return rows.map((row) => ({
+  const row = { ...view, amount_minor: Number(view.view_price_minor) };
+  return {
     id: row.id,
     name: row.name,
     vendor: row.vendor,
@@ -256,27 +261,70 @@ export async function subscriptionViews(
     cancelled_on: row.cancelled_on,
     contract_ends_on: row.contract_ends_on,
     notice_days: row.notice_days,
-    category: ref(row.category_id, categoryNames),
-    payment_method: ref(row.payment_method_id, methodNames),
-    tags: (tagsBySub.get(row.id) ?? []).map((t) => ({ id: t.id, name: t.name })),
+    category:
+      row.category_id === null ? null : { id: row.category_id, name: row.view_category_name ?? '' },
+    payment_method:
+      row.payment_method_id === null
+        ? null
+        : { id: row.payment_method_id, name: row.view_method_name ?? '' },
+    tags: pairs(row.view_tags).map(([id, name]) => ({ id, name: String(name) })),
     notes: row.notes,
     url: row.url,
     cancel_url: row.cancel_url,
-    private: row.private === 1,
+    private: Number(row.private) === 1,
     member_id: row.member_id,
-    shares: (sharesBySub.get(row.id) ?? []).map((s) => ({
-      member_id: s.member_id,
-      percent: formatPercent(s.share_bp),
+    shares: pairs(row.view_shares).map(([member_id, bp]) => ({
+      member_id,
+      percent: formatPercent(Number(bp)),
     })),
     monthly_cost: formatAmount(Math.round(monthlyMinor(row)), row.currency),
     created_at: row.created_at,
     updated_at: row.updated_at,
-  }));
+  };
 }
 
-function ref(id: string | null, names: Map<string, string>): { id: string; name: string } | null {
-  if (id === null) return null;
-  return { id, name: names.get(id) ?? '' };
+/**
+ * The visible subscriptions with these ids as every surface sees them, in the ids' order: one
+ * statement per 500 ids (SQLite's bound-parameter limit).
+ */
+export async function viewsByIds(
+  db: Knex | Knex.Transaction,
+  viewer: Viewer,
+  householdId: string,
+  ids: readonly string[],
+  today: string,
+): Promise<Subscription[]> {
+  if (ids.length === 0) return [];
+  const rows = await chunked([...ids], (part) =>
+    viewColumns(db, visibleSubscriptions(db, viewer, householdId), today).whereIn(
+      'subscriptions.id',
+      part,
+    ),
+  );
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids
+    .map((id) => byId.get(id))
+    .filter((r): r is ViewRow => r !== undefined)
+    .map((r) => toView(r, today));
+}
+
+/**
+ * Rows already read (and already filtered for privacy) as views, in their order: one statement
+ * that reads them again with everything their views need.
+ */
+export async function subscriptionViews(
+  db: Knex | Knex.Transaction,
+  rows: readonly Pick<SubscriptionRow, 'id' | 'household_id'>[],
+  today: string,
+): Promise<Subscription[]> {
+  const householdId = rows[0]?.household_id ?? '';
+  return viewsByIds(
+    db,
+    { kind: 'system', memberId: null },
+    householdId,
+    rows.map((r) => r.id),
+    today,
+  );
 }
 
 /** Runs a whereIn query in chunks that stay under SQLite's bound-parameter limit. */

@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import type Sharp from 'sharp';
 
 import { OpError } from '../../../errors/index.ts';
 import { unreadable } from '../unreadable.ts';
@@ -63,6 +63,8 @@ function ocrWidth(width: number, height: number): number {
  * width ocrWidth gives.
  */
 export async function prepareImage(bytes: Uint8Array, kind: ImageKind): Promise<Buffer> {
+  // Loaded on the first picture: sharp's native library is costly, and most processes never read one.
+  const sharp: typeof Sharp = (await import('sharp')).default;
   let meta: Awaited<ReturnType<ReturnType<typeof sharp>['metadata']>>;
   try {
     meta = await sharp(bytes).metadata();

@@ -1,4 +1,4 @@
-import { createWorker, OEM, type Worker } from 'tesseract.js';
+import type { Worker } from 'tesseract.js';
 
 import { OpError } from '../../../errors/index.ts';
 import { unreadable } from '../unreadable.ts';
@@ -48,6 +48,8 @@ let generation = 0;
 async function start(): Promise<Running> {
   const folder = await languageFolder();
   try {
+    // Loaded with the first worker: most processes never read a picture.
+    const { createWorker, OEM } = await import('tesseract.js');
     const worker = await createWorker([...OCR_LANGUAGES], OEM.LSTM_ONLY, {
       langPath: folder,
       gzip: true,

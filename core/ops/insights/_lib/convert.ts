@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 
+import { localeOrder } from '../../../domain/text.ts';
 import { type IsoDate, minDate } from '../../../domain/dates.ts';
 import { type CrossRate, describeCross, formatRate, type RateBook } from '../../../domain/fx.ts';
 import { convertMinor, formatAmount } from '../../../domain/money.ts';
@@ -104,13 +105,12 @@ export class Converter {
 
   facts(): ConversionFacts {
     const rates = [...this.used.values()].sort(
-      (a, b) => a.currency.localeCompare(b.currency) || a.date.localeCompare(b.date),
+      (a, b) => localeOrder(a.currency, b.currency) || localeOrder(a.date, b.date),
     );
     const left = [...this.leftOut.values()]
       .sort(
         (a, b) =>
-          a.subscription_id.localeCompare(b.subscription_id) ||
-          a.currency.localeCompare(b.currency),
+          localeOrder(a.subscription_id, b.subscription_id) || localeOrder(a.currency, b.currency),
       )
       .map((l) => ({
         subscription_id: l.subscription_id,

@@ -1,10 +1,12 @@
 import type { Knex } from 'knex';
 
 import type { OpContext } from '../../../kernel/op.ts';
+import { cachedRead } from '../../../kernel/readCache.ts';
 import {
   atTodaysPrice,
   PRICE_NOW_SQL,
   type SubscriptionRow,
+  type Viewer,
   visibleSubscriptions,
 } from '../../../store/repos/subscriptions.ts';
 import { household } from '../../shared/context.ts';
@@ -69,19 +71,47 @@ export async function runningCostRowsIn(
     ])) as CostRow[];
 }
 
-/** Whole visible subscriptions (optionally only some statuses). */
+/**
+ * The household's read model: every subscription row at today's price, by name then id, as the
+ * database orders them. Kept in the read cache (core/kernel/readCache.ts) until a change to the
+ * household or the day turns, so get_upcoming, get_context, get_totals and find_savings of an
+ * unchanged household read no subscription row again.
+ */
+function householdRows(ctx: OpContext): Promise<readonly SubscriptionRow[]> {
+  const householdId = household(ctx).id;
+  return cachedRead(ctx.tx.trx, householdId, 'rows', ctx.today, async () => {
+    const rows = await visibleSubscriptions(ctx.tx.trx, SYSTEM_VIEWER, householdId)
+      .orderBy('subscriptions.name')
+      .orderBy('subscriptions.id')
+      .select('subscriptions.*');
+    return atTodaysPrice(ctx.tx.trx, rows, ctx.today);
+  });
+}
+
+const SYSTEM_VIEWER: Viewer = { kind: 'system', memberId: null };
+
+/** What visibleSubscriptions keeps, for rows already read (the same rule, in JavaScript). */
+function visibleTo(viewer: Viewer, row: SubscriptionRow): boolean {
+  if (Number(row.private) === 0) return true;
+  if (viewer.audience === 'shared') return false;
+  if (viewer.kind === 'system' && viewer.memberId === null) return true;
+  return row.member_id === viewer.memberId;
+}
+
+/** Whole visible subscriptions (optionally only some statuses; RUNNING as `running` says), by name. */
 export async function fullRows(
   ctx: OpContext,
   statuses?: ReadonlyArray<SubscriptionRow['status']>,
 ): Promise<SubscriptionRow[]> {
-  const q = visibleSubscriptions(ctx.tx.trx, ctx.actor, household(ctx).id);
-  if (statuses === RUNNING) running(q, ctx.today);
-  else if (statuses) q.whereIn('subscriptions.status', [...statuses]);
-  const rows = await q
-    .orderBy('subscriptions.name')
-    .orderBy('subscriptions.id')
-    .select('subscriptions.*');
-  return atTodaysPrice(ctx.tx.trx, rows, ctx.today);
+  const wanted =
+    statuses === RUNNING
+      ? (row: SubscriptionRow) =>
+          RUNNING.includes(row.status) ||
+          (row.status === 'cancelled' && row.cancelled_on !== null && row.cancelled_on > ctx.today)
+      : statuses
+        ? (row: SubscriptionRow) => statuses.includes(row.status)
+        : () => true;
+  return (await householdRows(ctx)).filter((row) => visibleTo(ctx.actor, row) && wanted(row));
 }
 
 /** Running costs summed in the database per group key and per currency and cycle (the monthly factor). */

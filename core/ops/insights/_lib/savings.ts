@@ -1,5 +1,6 @@
 import { z } from 'zod';
 
+import { localeOrder } from '../../../domain/text.ts';
 import { chargesPerMonth } from '../../../domain/cycles.ts';
 import { addDays, addMonths } from '../../../domain/dates.ts';
 import { displayMoney, formatAmount } from '../../../domain/money.ts';
@@ -219,7 +220,7 @@ export function duplicateGroups(subs: readonly SubscriptionRow[]): SubscriptionR
   for (const group of groups.values()) {
     if (group.length < 2) continue;
     const sorted = [...group].sort(
-      (a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id),
+      (a, b) => localeOrder(a.name, b.name) || localeOrder(a.id, b.id),
     );
     const signature = sorted.map((s) => s.id).join('|');
     if (seen.has(signature)) continue;

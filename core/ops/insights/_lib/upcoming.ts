@@ -1,5 +1,6 @@
 import { z } from 'zod';
 
+import { localeOrder } from '../../../domain/text.ts';
 import { addDays, type IsoDate } from '../../../domain/dates.ts';
 import { runsOn } from '../../../domain/charges.ts';
 import { formatAmount, parseAmount } from '../../../domain/money.ts';
@@ -127,8 +128,8 @@ export async function collectUpcoming(
     (a, b) =>
       compareText(a.date, b.date) ||
       KIND_ORDER[a.kind] - KIND_ORDER[b.kind] ||
-      a.subscription_name.localeCompare(b.subscription_name) ||
-      a.subscription_id.localeCompare(b.subscription_id),
+      localeOrder(a.subscription_name, b.subscription_name) ||
+      localeOrder(a.subscription_id, b.subscription_id),
   );
   return { from, to, items, totalMinor, converter };
 }

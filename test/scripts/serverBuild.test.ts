@@ -1,0 +1,113 @@
+import { execFile } from 'node:child_process';
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { buildExists, buildIsFresh, buildServer } from '../../scripts/serverBuild.mjs';
+
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
+
+/** A small project laid out as Exhale is: what the build must compile, copy and find at run time. */
+const FILES: Record<string, string> = {
+  'package.json': JSON.stringify({ name: 'tiny', version: '1.2.3', type: 'module' }),
+  'core/i18n/locales/en/tiny.json': JSON.stringify({ 'tiny.hello': 'Hello' }),
+  'core/i18n/index.ts': `import { readFileSync } from 'node:fs';
+export const texts = JSON.parse(
+  readFileSync(new URL('./locales/en/tiny.json', import.meta.url), 'utf8'),
+) as Record<string, string>;
+`,
+  'mcp/identity.ts': `import { readFileSync } from 'node:fs';
+export const version = (
+  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
+`,
+  'bot/cli.ts': `import { texts } from '../core/i18n/index.ts';
+const { version } = await import('../mcp/identity.ts');
+console.log(\`\${texts['tiny.hello']} \${version}\`);
+`,
+};
+
+function write(root: string, file: string, text: string): void {
+  mkdirSync(dirname(join(root, file)), { recursive: true });
+  writeFileSync(join(root, file), text);
+}
+
+function runBuilt(root: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [join(root, 'dist/bot/cli.js')], (error, stdout) =>
+      error ? reject(error) : resolve(stdout.trim()),
+    );
+  });
+}
+
+describe('the server build (scripts/serverBuild.mjs)', () => {
+  let root = '';
+  beforeAll(() => {
+    root = mkdtempSync(join(tmpdir(), 'exhale-build-'));
+    for (const [file, text] of Object.entries(FILES)) write(root, file, text);
+    copyFileSync(join(REPO, 'tsconfig.json'), join(root, 'tsconfig.json'));
+    copyFileSync(join(REPO, 'tsconfig.build.json'), join(root, 'tsconfig.build.json'));
+    symlinkSync(join(REPO, 'node_modules'), join(root, 'node_modules'));
+  });
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it('compiles to JavaScript that runs with node alone, finding its JSON files and package.json', async () => {
+    expect(buildExists(root)).toBe(false);
+    expect(buildIsFresh(root)).toBe(false);
+    buildServer(root);
+    expect(buildIsFresh(root)).toBe(true);
+    expect(await runBuilt(root)).toBe('Hello 1.2.3');
+  });
+
+  it('is stale once a source file is edited, and fresh again after a rebuild', () => {
+    buildServer(root);
+    const later = new Date(Date.now() + 60_000);
+    utimesSync(join(root, 'core/i18n/index.ts'), later, later);
+    expect(buildExists(root)).toBe(true);
+    expect(buildIsFresh(root)).toBe(false);
+    buildServer(root);
+    expect(buildIsFresh(root)).toBe(true);
+  });
+
+  it('is stale once a source file is added or removed', () => {
+    buildServer(root);
+    write(root, 'core/extra.ts', 'export const extra = 1;\n');
+    expect(buildIsFresh(root)).toBe(false);
+    buildServer(root);
+    expect(buildIsFresh(root)).toBe(true);
+    rmSync(join(root, 'core/extra.ts'));
+    expect(buildIsFresh(root)).toBe(false);
+  });
+
+  it('is stale when a locale file or package.json changes', () => {
+    buildServer(root);
+    write(root, 'core/i18n/locales/en/tiny.json', JSON.stringify({ 'tiny.hello': 'Hi there' }));
+    expect(buildIsFresh(root)).toBe(false);
+    buildServer(root);
+    write(
+      root,
+      'package.json',
+      JSON.stringify({ name: 'tiny', version: '1.2.40', type: 'module' }),
+    );
+    expect(buildIsFresh(root)).toBe(false);
+  });
+
+  it('leaves the previous build in place when tsc fails, and says why in one line', () => {
+    buildServer(root);
+    writeFileSync(join(root, 'tsconfig.build.json'), '{ "extends": "./missing.json" }');
+    expect(() => buildServer(root)).toThrow(/^tsc failed: .+$/);
+    expect(buildExists(root)).toBe(true);
+    copyFileSync(join(REPO, 'tsconfig.build.json'), join(root, 'tsconfig.build.json'));
+  });
+});
