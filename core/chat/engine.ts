@@ -22,6 +22,7 @@ import { forgetGroup, groupRefusal } from './features/groups.ts';
 import { helpReply } from './features/help.ts';
 import { FEATURES } from './features/index.ts';
 import { readSentFile } from './features/statements.ts';
+import { importSentFile, wantsImport } from './features/dataFiles.ts';
 import { agentNotice, reminderReply } from './features/notices.ts';
 import { conversationKeyOf, personKey, resolveSpeaker } from './identity.ts';
 import { Turn, type EngineContext } from './turn.ts';
@@ -90,6 +91,7 @@ export class ChatEngine implements EngineContext {
           await this.press(turn, event.payload, event.message);
           break;
         case 'text':
+          turn.incoming = event.message ?? null;
           await this.text(turn, event.text, event.addressed === true);
           break;
         case 'file':
@@ -198,6 +200,11 @@ export class ChatEngine implements EngineContext {
     if (turn.inGroup && !(addressed && (await this.groupAllows(turn)))) return;
     if (turn.speaker.newcomer) {
       await turn.send(helpReply(turn));
+      return;
+    }
+    // An export sent for /import (its caption, or the file /import asked for) is imported.
+    if (!turn.inGroup && (await wantsImport(turn, caption))) {
+      await importSentFile(turn, file, this.log);
       return;
     }
     const assistant = await this.assistantFor(turn);

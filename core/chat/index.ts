@@ -21,5 +21,6 @@ export type {
   Person,
   Place,
   Reply,
+  ReplyFile,
   SentRef,
 } from './types.ts';

@@ -578,6 +578,14 @@ export class FakeTelegram {
       .sort((a, b) => a.message_id - b.message_id);
   }
 
+  /** The files the bot sent to a chat, in order: each document's name and bytes. */
+  botDocuments(chatId: number): Array<{ name: string; data: Buffer }> {
+    return this.botMessages(chatId).flatMap((m) => {
+      const file = m.document ? this.files.get(m.document.file_id) : undefined;
+      return file && m.document ? [{ name: m.document.file_name ?? '', data: file.data }] : [];
+    });
+  }
+
   lastBotMessage(chatId: number): TgMessage | undefined {
     return this.botMessages(chatId).at(-1);
   }
@@ -1048,6 +1056,41 @@ export class FakeTelegram {
       });
       this.sentCount += 1;
       this.openDrafts.delete(chat.id);
+      return structuredClone(message);
+    },
+    /** The bot sends a file: an upload (multipart, grammY's InputFile) or a known file_id. */
+    sendDocument: (p) => {
+      const chat = this.chatFor(p.chat_id);
+      const doc = p.document;
+      let file: StoredFile | undefined;
+      let name = 'file';
+      if (
+        typeof doc === 'object' &&
+        doc !== null &&
+        'upload' in doc &&
+        Buffer.isBuffer(doc.upload)
+      ) {
+        name = 'filename' in doc && typeof doc.filename === 'string' ? doc.filename : name;
+        file = this.storeFile(doc.upload, name.split('.').pop() ?? 'bin');
+      } else if (typeof doc === 'string') file = this.files.get(doc);
+      if (!file) throw new TgError(400, 'Bad Request: wrong file identifier/HTTP URL specified');
+      const message = this.store({
+        chat,
+        from: {
+          id: this.me.id,
+          is_bot: true,
+          first_name: this.me.first_name,
+          ...(this.me.username ? { username: this.me.username } : {}),
+        },
+        document: {
+          file_id: file.fileId,
+          file_unique_id: file.uniqueId,
+          file_name: name,
+          file_size: file.size,
+        },
+        ...(typeof p.caption === 'string' ? { caption: p.caption } : {}),
+      });
+      this.sentCount += 1;
       return structuredClone(message);
     },
     sendMessageDraft: (p) => {

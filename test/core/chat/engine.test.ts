@@ -90,6 +90,13 @@ describe('ChatEngine', () => {
       'settings',
       'invite',
       'token',
+      'categories',
+      'tags',
+      'methods',
+      'rates',
+      'export',
+      'import',
+      'assistant',
       'help',
     ]);
     expect(menu(without)).not.toContain('totals');
@@ -99,7 +106,19 @@ describe('ChatEngine', () => {
     expect(text(channel.last())).toContain("I don't know /totals");
     expect(
       new ChatEngine({ core: h.core }).commandMenu('es', 'group').map((c) => c.command),
-    ).toEqual(['start', 'add', 'list', 'upcoming', 'totals', 'link', 'help']);
+    ).toEqual([
+      'start',
+      'add',
+      'list',
+      'upcoming',
+      'totals',
+      'link',
+      'categories',
+      'tags',
+      'methods',
+      'rates',
+      'help',
+    ]);
   });
 
   it("tells an op's error in the member's language and asks newcomers to start first", async () => {
