@@ -96,7 +96,9 @@ async function setRate(turn: Turn, currency: string, valueText: string): Promise
     if (!own) throw new OpError('conflict', 'manage.rates.household_missing', { currency: hh });
     perEur = Number(own) / Number(value);
   }
-  const result = await turn.invoke('set_exchange_rate', { currency, rate: formatRate(perEur) });
+  // Ten decimals (the op's most): typed back through the list, 0.93 reads 0.93 again.
+  const rate = perEur.toFixed(10).replace(/\.?0+$/, '');
+  const result = await turn.invoke('set_exchange_rate', { currency, rate });
   const out = result.output as { date: string };
   await showChange(turn, 'set_exchange_rate', result, null, [
     turn.t('manage.rates.saved', {

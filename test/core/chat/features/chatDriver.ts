@@ -4,6 +4,7 @@ import {
   type Conversation,
   type IncomingFile,
   type Reply,
+  type SentRef,
 } from '../../../../core/chat/index.ts';
 import type { Actor } from '../../../../core/kernel/actor.ts';
 import type { Core } from '../../../../core/kernel/core.ts';
@@ -14,7 +15,7 @@ import { RecordingChannel } from '../recordingChannel.ts';
  * and reads. Presses name a button by (part of) its label on a given message, default the last.
  */
 export class ChatDriver {
-  readonly channel = new RecordingChannel();
+  readonly channel: RecordingChannel;
   readonly engine: ChatEngine;
   /** What the engine logged (an unexpected failure), instead of the test's output. */
   readonly logged: Array<{ message: string; error: unknown }> = [];
@@ -23,8 +24,14 @@ export class ChatDriver {
   constructor(
     core: Core,
     actor: Actor,
-    options: { assistant?: ChatAssistant; group?: boolean; name?: string } = {},
+    options: {
+      assistant?: ChatAssistant;
+      group?: boolean;
+      name?: string;
+      channel?: RecordingChannel;
+    } = {},
   ) {
+    this.channel = options.channel ?? new RecordingChannel();
     this.engine = new ChatEngine({
       core,
       assistant: options.assistant ?? null,
@@ -49,8 +56,9 @@ export class ChatDriver {
     throw new Error(message);
   }
 
-  async say(text: string): Promise<Reply> {
-    await this.engine.handle(this.conv, { kind: 'text', text }, this.channel);
+  /** Types a line; `message` is where the channel says it is (to be deleted). */
+  async say(text: string, message?: SentRef): Promise<Reply> {
+    await this.engine.handle(this.conv, { kind: 'text', text, message }, this.channel);
     return this.channel.last();
   }
 
