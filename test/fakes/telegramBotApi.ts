@@ -45,6 +45,39 @@ interface StoredFile {
   size: number;
 }
 
+/**
+ * A multipart/form-data body as Telegram reads it: text fields as strings, files as
+ * `{ upload, filename }`.
+ */
+function parseMultipart(body: Buffer, boundary: string): Params {
+  const out: Params = {};
+  const delimiter = Buffer.from(`--${boundary}`);
+  let at = body.indexOf(delimiter);
+  while (at !== -1) {
+    const start = at + delimiter.length;
+    if (body.subarray(start, start + 2).toString() === '--') break;
+    const next = body.indexOf(delimiter, start);
+    if (next === -1) break;
+    const part = body.subarray(start, next);
+    const split = part.indexOf('\r\n\r\n');
+    if (split !== -1) {
+      const head = part.subarray(0, split).toString('utf8');
+      // The part's content, without the CRLF before the next delimiter.
+      let content = part.subarray(split + 4);
+      if (content.subarray(-2).toString() === '\r\n') content = content.subarray(0, -2);
+      const name = /\bname="?([^";\r\n]*)"?/i.exec(head)?.[1];
+      const filename = /\bfilename="?([^";\r\n]*)"?/i.exec(head)?.[1];
+      if (name !== undefined)
+        out[name] =
+          filename !== undefined
+            ? { upload: Buffer.from(content), filename }
+            : content.toString('utf8');
+    }
+    at = next;
+  }
+  return out;
+}
+
 /** Entities Telegram adds to a user's text: a leading bot command and `@name` mentions. */
 function userEntities(text: string): Array<{ type: string; offset: number; length: number }> {
   const entities: Array<{ type: string; offset: number; length: number }> = [];
@@ -793,10 +826,14 @@ export class FakeTelegram {
       const text = await body.text();
       return text.trim() === '' ? query : { ...query, ...(JSON.parse(text) as Params) };
     }
-    if (
-      type.includes('multipart/form-data') ||
-      type.includes('application/x-www-form-urlencoded')
-    ) {
+    if (type.includes('multipart/form-data')) {
+      // Parsed by hand: undici's FormData parser refuses grammY's multipart framing, which
+      // Telegram accepts.
+      const boundary = /boundary="?([^";]+)"?/i.exec(type)?.[1];
+      if (!boundary) return query;
+      return { ...query, ...parseMultipart(Buffer.from(await body.arrayBuffer()), boundary) };
+    }
+    if (type.includes('application/x-www-form-urlencoded')) {
       const form = await body.formData();
       const out: Params = { ...query };
       for (const [key, value] of form)
@@ -1061,7 +1098,9 @@ export class FakeTelegram {
     /** The bot sends a file: an upload (multipart, grammY's InputFile) or a known file_id. */
     sendDocument: (p) => {
       const chat = this.chatFor(p.chat_id);
-      const doc = p.document;
+      // grammY names the upload "attach://<part>" and sends it as that part of the form.
+      const attached = typeof p.document === 'string' ? /^attach:\/\/(.+)$/.exec(p.document) : null;
+      const doc = attached ? p[attached[1] ?? ''] : p.document;
       let file: StoredFile | undefined;
       let name = 'file';
       if (
