@@ -87,6 +87,9 @@ export const ActionSchema = z.discriminatedUnion('t', [
   z.object({ t: z.literal('as_provider'), provider: z.enum(['anthropic', 'openai', 'local']) }),
   z.object({ t: z.literal('as_test') }),
   z.object({ t: z.literal('as_off') }),
+  /** /members and /tokens (features/household.ts): preview removing a member, revoking a token. */
+  z.object({ t: z.literal('hh_remove'), id: z.string() }),
+  z.object({ t: z.literal('hh_revoke'), id: z.string() }),
 ]);
 export type Action = z.infer<typeof ActionSchema>;
 

@@ -11,6 +11,7 @@ import { ratesFeature } from './rates.ts';
 import { assistantFeature } from './assistantFeature.ts';
 import { groupsFeature } from './groups.ts';
 import { helpFeature } from './help.ts';
+import { householdFeature } from './household.ts';
 import { listsFeature } from './lists.ts';
 import { noticesFeature } from './notices.ts';
 import { onboardingFeature } from './onboarding.ts';
@@ -34,6 +35,7 @@ export const FEATURES = [
   ratesFeature,
   dataFilesFeature,
   assistantSetupFeature,
+  householdFeature,
   helpFeature,
   noticesFeature,
   assistantFeature,

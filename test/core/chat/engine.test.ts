@@ -97,6 +97,9 @@ describe('ChatEngine', () => {
       'export',
       'import',
       'assistant',
+      'household',
+      'members',
+      'tokens',
       'help',
     ]);
     expect(menu(without)).not.toContain('totals');
@@ -117,6 +120,8 @@ describe('ChatEngine', () => {
       'tags',
       'methods',
       'rates',
+      'household',
+      'members',
       'help',
     ]);
   });
