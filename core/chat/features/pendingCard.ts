@@ -63,6 +63,9 @@ export async function proposeChange(
   await turn.update(ref, reply);
 }
 
+/** A preview's question as a statement: "Delete the category TV", not "¿Borrar…?". */
+const statement = (title: string): string => title.replace(/^¿/, '').replace(/\?$/, '');
+
 async function confirm(turn: Turn, id: string, ref: SentRef | null): Promise<void> {
   const applied = await service(turn.core).confirm(turn.actor, id);
   const reply = turn.reply();
@@ -80,7 +83,7 @@ async function discard(turn: Turn, id: string, ref: SentRef | null): Promise<voi
   await turn.update(
     ref,
     turn.reply().setCard({
-      title: turn.t('chat.assistant.discarded', { title: change.payload.card.title }),
+      title: turn.t('chat.assistant.discarded', { title: statement(change.payload.card.title) }),
       lines: [turn.t('chat.assistant.discarded_line')],
     }),
   );
@@ -91,7 +94,7 @@ async function undo(turn: Turn, id: string, ref: SentRef | null): Promise<void> 
   await turn.update(
     ref,
     turn.reply().setCard({
-      title: `↩️ ${turn.t('manage.pending.undone', { title: change.payload.card.title })}`,
+      title: `↩️ ${turn.t('manage.pending.undone', { title: statement(change.payload.card.title) })}`,
       lines: [turn.t('manage.pending.undone_line')],
     }),
   );

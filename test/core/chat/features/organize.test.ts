@@ -77,7 +77,8 @@ describe(`organizing from chat, with no model (${TEST_DIALECT})`, () => {
     expect(await h.db.knex('subscriptions').first('category_id')).toEqual({ category_id: null });
     expect(await auditOf(h, 'delete_category')).toHaveLength(1);
     const undone = await chat.press('Deshacer');
-    expect(text(undone)).toContain('Deshecho');
+    expect(text(undone)).toContain('Deshecho: Borrar la categoría Tele');
+    expect(text(undone)).not.toContain('?');
     expect(await h.db.knex('categories').select('name')).toEqual([{ name: 'Tele' }]);
     expect(await h.db.knex('subscriptions').first('category_id')).toEqual({ category_id: tele.id });
   });
@@ -115,6 +116,7 @@ describe(`organizing from chat, with no model (${TEST_DIALECT})`, () => {
     await chat.say('/categories TV');
     await chat.press('Merge');
     const preview = await chat.press('Streaming');
+    expect(text(preview)).toContain('Merge categories into Streaming?');
     expect(text(preview)).toContain('1 subscription will move to Streaming.');
     await chat.press('Confirm');
     expect(await h.db.knex('categories').select('name')).toEqual([{ name: 'Streaming' }]);
@@ -122,7 +124,7 @@ describe(`organizing from chat, with no model (${TEST_DIALECT})`, () => {
       category_id: streaming,
     });
     expect(await auditOf(h, 'merge_categories')).toHaveLength(1);
-    await chat.press('Undo');
+    expect(text(await chat.press('Undo'))).toContain('↩️ Undone: Merge categories into Streaming');
     expect(await h.db.knex('subscriptions').first('category_id')).toEqual({ category_id: tv });
   });
 
