@@ -215,10 +215,17 @@ export class ChatEngine implements EngineContext {
     if (outcome.kind === 'done') return;
     if (!assistant) {
       const off = turn.t('chat.statements.assistant_off');
-      await turn.update(
-        outcome.progress,
-        turn.reply().say(outcome.sentence ? `⚠️ ${outcome.sentence}\n\n${off}` : off),
-      );
+      const reply = turn.reply().say(outcome.sentence ? `⚠️ ${outcome.sentence}\n\n${off}` : off);
+      // The owner, in a private chat, can turn it on from here (/assistant).
+      if (
+        !turn.inGroup &&
+        turn.actor.role === 'owner' &&
+        this.commands.some((c) => c.command === 'assistant')
+      )
+        reply.row(
+          reply.action(turn.t('manage.assistant.turn_on'), { t: 'command', command: 'assistant' }),
+        );
+      await turn.update(outcome.progress, reply);
       return;
     }
     const name = (file.name ?? 'file').slice(0, 120);

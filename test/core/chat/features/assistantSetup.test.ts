@@ -130,6 +130,27 @@ describe(`the assistant set-up in chat (${TEST_DIALECT})`, () => {
     expect(await dumpDatabase(h.db)).toBe(before);
   });
 
+  it('offers the owner a way to turn it on from the reply to a file it cannot read without it', async () => {
+    const chat = new ChatDriver(h.core, h.owner);
+    const bytes = Buffer.from('Dear Ana, thanks for the lovely dinner.');
+    const reply = await chat.send({
+      name: 'letter.txt',
+      size: bytes.byteLength,
+      download: () => Promise.resolve(bytes),
+    });
+    expect(text(reply)).toContain('/assistant in a private chat');
+    expect(text(await chat.press('Turn the assistant on'))).toContain(
+      'Choose where the model runs',
+    );
+    const luis = new ChatDriver(h.core, await h.addMember('Luis'), { name: 'Luis' });
+    const theirs = await luis.send({
+      name: 'letter.txt',
+      size: bytes.byteLength,
+      download: () => Promise.resolve(bytes),
+    });
+    expect((theirs.buttons ?? []).flat()).toEqual([]);
+  });
+
   it('stores nothing until the last answer: a set-up abandoned half-way leaves the assistant off', async () => {
     const chat = new ChatDriver(h.core, h.owner);
     await chat.say('/assistant');
