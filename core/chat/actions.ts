@@ -1,5 +1,7 @@
 import { z } from 'zod';
 
+import { SUBSCRIPTION_ACTIONS } from './subscriptionActions.ts';
+
 /** A subscription being put together by `/add` before it is created. */
 export const AddDraftSchema = z.object({
   name: z.string(),
@@ -10,6 +12,8 @@ export const AddDraftSchema = z.object({
   every: z.number().optional(),
   /** The first charge date (YYYY-MM-DD), or null for "today". */
   date: z.string().nullable(),
+  /** A free trial's last day (YYYY-MM-DD): the subscription starts as a trial. */
+  trial: z.string().nullable().optional(),
 });
 export type AddDraft = z.infer<typeof AddDraftSchema>;
 
@@ -90,6 +94,9 @@ export const ActionSchema = z.discriminatedUnion('t', [
   /** /members and /tokens (features/household.ts): preview removing a member, revoking a token. */
   z.object({ t: z.literal('hh_remove'), id: z.string() }),
   z.object({ t: z.literal('hh_revoke'), id: z.string() }),
+  /** "You already have Netflix": add this second one anyway. */
+  z.object({ t: z.literal('add_anyway'), draft: AddDraftSchema }),
+  ...SUBSCRIPTION_ACTIONS,
 ]);
 export type Action = z.infer<typeof ActionSchema>;
 
@@ -119,6 +126,9 @@ const ONCE: ReadonlySet<ActionKind> = new Set<ActionKind>([
   'pc_discard',
   'pc_undo',
   'as_off',
+  'sub_confirm',
+  'sub_discard',
+  'add_anyway',
 ]);
 
 export function runsOnce(action: Action): boolean {

@@ -6,6 +6,7 @@ import { PENDING_FLOWS } from '../pending/store.ts';
 import type { Database } from '../store/connection.ts';
 import { defineFlow, purgeFlows } from '../store/repos/flows.ts';
 import { type Action, ActionSchema, AddDraftSchema } from './actions.ts';
+import { SUBSCRIPTION_AWAITING } from './subscriptionActions.ts';
 
 /**
  * Button presses and pending questions live in the `flows` table, never only in memory, so any
@@ -117,6 +118,7 @@ const AwaitingSchema = z.discriminatedUnion('t', [
     base_url: z.string().nullable(),
     model: z.string(),
   }),
+  ...SUBSCRIPTION_AWAITING,
 ]);
 export type Awaiting = z.infer<typeof AwaitingSchema>;
 

@@ -1,5 +1,13 @@
 import { isCurrency, minorUnits } from '../domain/currencies.ts';
-import { addDays, daysInMonth, fromParts, isValidDate, parts } from '../domain/dates.ts';
+import {
+  addDays,
+  addMonths,
+  daysInMonth,
+  fromParts,
+  isValidDate,
+  parts,
+  toDayNumber,
+} from '../domain/dates.ts';
 import type { AddDraft } from './actions.ts';
 
 type CycleUnit = NonNullable<AddDraft['cycle']>;
@@ -63,6 +71,12 @@ const UNIT_WORDS: Record<string, CycleUnit> = {
   months: 'month',
   mes: 'month',
   meses: 'month',
+  mo: 'month',
+  mos: 'month',
+  wk: 'week',
+  wks: 'week',
+  yr: 'year',
+  yrs: 'year',
   year: 'year',
   years: 'year',
   año: 'year',
@@ -72,6 +86,68 @@ const UNIT_WORDS: Record<string, CycleUnit> = {
 };
 
 const EVERY_WORDS = new Set(['every', 'cada']);
+
+/** Small counts said in words after "every": "every other month", "cada dos meses". */
+const COUNT_WORDS: Record<string, number> = {
+  other: 2,
+  second: 2,
+  two: 2,
+  dos: 2,
+  three: 3,
+  tres: 3,
+  four: 4,
+  cuatro: 4,
+  six: 6,
+  seis: 6,
+};
+
+/** Days of the week (0 = Sunday), English and Spanish, full and short: "next friday", "el viernes". */
+const WEEKDAYS: Record<string, number> = Object.fromEntries(
+  [
+    ['sunday', 'sun', 'domingo'],
+    ['monday', 'mon', 'lunes'],
+    ['tuesday', 'tue', 'tues', 'martes'],
+    ['wednesday', 'wed', 'miércoles', 'miercoles'],
+    ['thursday', 'thu', 'thurs', 'jueves'],
+    ['friday', 'fri', 'viernes'],
+    ['saturday', 'sat', 'sábado', 'sabado'],
+  ].flatMap((names, i) => names.map((name) => [name, i] as const)),
+);
+const NEXT_WORDS = new Set([
+  'next',
+  'this',
+  'coming',
+  'próximo',
+  'proximo',
+  'próxima',
+  'proxima',
+  'este',
+]);
+
+/**
+ * Words between a name and its price that belong to neither: "Netflix for 15.99", "Gym membership
+ * at 30 EUR", "Netflix por 15,99", "Gimnasio a 30 EUR".
+ */
+const PRICE_FILLERS = new Set([
+  'for',
+  'at',
+  'costs',
+  'cost',
+  'por',
+  'a',
+  'cuesta',
+  'para',
+  '@',
+  '=',
+  '-',
+  '–',
+  ':',
+]);
+
+/** Words that start a free trial: "trial 7 days", "free trial until…", "prueba hasta…", "7 días gratis". */
+const TRIAL_WORDS = new Set(['trial', 'prueba']);
+const FREE_WORDS = new Set(['free', 'gratis', 'gratuita', 'gratuito']);
+const UNTIL_WORDS = new Set(['until', 'till', 'to', 'ends', 'ending', 'hasta']);
 
 /** Month names, English and Spanish, full and short. */
 const MONTHS: Record<string, number> = Object.fromEntries(
@@ -172,6 +248,8 @@ export interface ParsedAdd {
   every: number;
   /** First charge date, from a day of month or a full date. */
   date: string | null;
+  /** A free trial's last day, when the line says one ("trial 7 days", "prueba hasta el 15 de diciembre"). */
+  trial: string | null;
   /** Words after the amount that were not understood. */
   unknown: string[];
 }
@@ -258,6 +336,7 @@ export function parseAddLine(line: string, today: string, householdCurrency?: st
     cycle: null,
     every: 1,
     date: null,
+    trial: null,
     unknown: [],
     unsure: false,
   };
@@ -268,6 +347,8 @@ export function parseAddLine(line: string, today: string, householdCurrency?: st
   const boundary = nameBoundary(tokens, local);
   const nameEnd = Math.min(boundary, index === -1 ? boundary : symbolBefore ? index - 1 : index);
   const nameTokens = tokens.slice(0, nameEnd);
+  // "Netflix for 15.99": the filler before the price is neither name nor unknown.
+  while (nameTokens.length > 1 && isPriceFiller(nameTokens.at(-1) ?? '')) nameTokens.pop();
   out.name = nameTokens.length > 0 ? nameTokens.join(' ') : null;
   const amount = index === -1 ? null : amountToken(tokens[index] ?? '', local);
   out.amount = amount?.amount ?? null;
@@ -276,6 +357,11 @@ export function parseAddLine(line: string, today: string, householdCurrency?: st
   const rest = tokens.filter(
     (_, i) => i >= nameEnd && i !== index && !(symbolBefore !== null && i === index - 1),
   );
+  const trial = trialPhrase(rest, today);
+  if (trial) {
+    out.trial = trial.date;
+    rest.splice(trial.from, trial.to - trial.from);
+  }
   const calendar = calendarDate(rest, today);
   if (calendar) {
     out.date = calendar.date;
@@ -335,7 +421,87 @@ function everyPhrase(
   const second = (tokens[at + 1] ?? '').toLowerCase();
   if (/^\d{1,3}$/.test(first) && UNIT_WORDS[second] && Number(first) >= 1)
     return { unit: UNIT_WORDS[second] ?? 'month', every: Number(first), words: 2 };
+  if (COUNT_WORDS[first] !== undefined && UNIT_WORDS[second])
+    return { unit: UNIT_WORDS[second] ?? 'month', every: COUNT_WORDS[first] ?? 2, words: 2 };
   if (UNIT_WORDS[first]) return { unit: UNIT_WORDS[first] ?? 'month', every: 1, words: 1 };
+  return null;
+}
+
+/** A filler between name and price; a capital "A" stays (it may be a plan's name: "Plan A"). */
+function isPriceFiller(token: string): boolean {
+  return token === 'a' || (token !== 'A' && PRICE_FILLERS.has(token.toLowerCase()));
+}
+
+/** "7 days", "2 semanas", "1 month": a length of time, as a number of units, and its end from `today`. */
+function spanEnd(count: string, unit: string, today: string): string | null {
+  const n = /^\d{1,3}$/.test(count)
+    ? Number(count)
+    : (COUNT_WORDS[count] ?? (['one', 'un', 'una', 'uno'].includes(count) ? 1 : null));
+  const u = UNIT_WORDS[unit];
+  if (n === null || n < 1 || !u) return null;
+  if (u === 'day') return addDays(today, n);
+  if (u === 'week') return addDays(today, 7 * n);
+  return addMonths(today, u === 'year' ? 12 * n : n);
+}
+
+/**
+ * A free trial said in the line, and the words it took: "trial 7 days", "7-day trial", "free trial
+ * until 2026-12-15", "prueba hasta el 15 de diciembre", "prueba de 7 días", "7 días gratis",
+ * "1 month free". The date is the trial's last day: the day it turns into a paid subscription.
+ */
+function trialPhrase(
+  tokens: string[],
+  today: string,
+): { date: string; from: number; to: number } | null {
+  // "7-day" and "7-días" read as two words.
+  const lower = tokens.map((t) => t.toLowerCase().replace(/,$/, ''));
+  for (let i = 0; i < lower.length; i += 1) {
+    const word = lower[i] ?? '';
+    // "N <unit> free|gratis|trial|de prueba"
+    const split = /^(\d{1,3})-([a-zá-ú]+)$/.exec(word);
+    const [count, unit, after] = split
+      ? [split[1] ?? '', split[2] ?? '', i + 1]
+      : [word, lower[i + 1] ?? '', i + 2];
+    const tail = lower[after] ?? '';
+    if (
+      spanEnd(count, unit, today) !== null &&
+      (FREE_WORDS.has(tail) ||
+        TRIAL_WORDS.has(tail) ||
+        (tail === 'de' && TRIAL_WORDS.has(lower[after + 1] ?? '')))
+    ) {
+      let to = after + (tail === 'de' ? 2 : 1);
+      if (FREE_WORDS.has(tail) && TRIAL_WORDS.has(lower[to] ?? '')) to += 1;
+      if (TRIAL_WORDS.has(tail) && FREE_WORDS.has(lower[to] ?? '')) to += 1;
+      return { date: spanEnd(count, unit, today) ?? today, from: i, to };
+    }
+    if (!TRIAL_WORDS.has(word)) continue;
+    let from = i;
+    while (
+      from > 0 &&
+      (FREE_WORDS.has(lower[from - 1] ?? '') ||
+        ['a', 'la', 'de', 'with', 'con'].includes(lower[from - 1] ?? ''))
+    )
+      from -= 1;
+    let at = i + 1;
+    while (
+      FREE_WORDS.has(lower[at] ?? '') ||
+      ['de', 'of', 'for', 'por', 'durante'].includes(lower[at] ?? '')
+    )
+      at += 1;
+    const span = /^(\d{1,3})-([a-zá-ú]+)$/.exec(lower[at] ?? '');
+    const end = span
+      ? spanEnd(span[1] ?? '', span[2] ?? '', today)
+      : spanEnd(lower[at] ?? '', lower[at + 1] ?? '', today);
+    if (end !== null) return { date: end, from, to: at + (span ? 1 : 2) };
+    if (UNTIL_WORDS.has(lower[at] ?? '')) {
+      const start = at + 1;
+      const iso = tokens[start] ?? '';
+      if (isValidDate(iso)) return { date: iso, from, to: start + 1 };
+      const said = calendarDate(tokens.slice(start), today);
+      const skipped = ['el', 'the', 'on', 'día', 'dia'].includes(lower[start] ?? '') ? 1 : 0;
+      if (said && said.from <= skipped) return { date: said.date, from, to: start + said.to };
+    }
+  }
   return null;
 }
 
@@ -349,6 +515,8 @@ function endsName(tokens: readonly string[], i: number, local?: string): boolean
     (PER_WORDS.has(lower) && UNIT_WORDS[next] !== undefined) ||
     (EVERY_WORDS.has(lower) && everyPhrase(tokens, i + 1) !== null) ||
     (/^[A-Z]{3}$/.test(token) && isCurrency(token)) ||
+    TRIAL_WORDS.has(lower) ||
+    (FREE_WORDS.has(lower) && TRIAL_WORDS.has(next)) ||
     (SYMBOLS[token] !== undefined && symbolCurrency(token, local) !== null)
   );
 }
@@ -394,6 +562,17 @@ function calendarDate(
     const word = lower[i] ?? '';
     if (relative[word] !== undefined)
       return { date: addDays(today, relative[word] ?? 0), from: i, to: i + 1 };
+    // "next friday", "el próximo viernes", "friday": the first such day after today.
+    const weekday = WEEKDAYS[word];
+    if (weekday !== undefined) {
+      let from = i;
+      if (NEXT_WORDS.has(lower[from - 1] ?? '')) from -= 1;
+      if (['el', 'on', 'the'].includes(lower[from - 1] ?? '')) from -= 1;
+      // 1970-01-01 (day 0) was a Thursday.
+      const todayWeekday = (((toDayNumber(today) + 4) % 7) + 7) % 7;
+      const ahead = (weekday - todayWeekday + 7) % 7 || 7;
+      return { date: addDays(today, ahead), from, to: i + 1 };
+    }
     const month = MONTHS[word];
     if (month === undefined) continue;
     let from = i;
@@ -434,4 +613,82 @@ function calendarDate(
     if (date) return { date, from, to };
   }
   return null;
+}
+
+// === One field at a time (Edit): the same words as /add, read on their own.
+
+const words = (text: string): string[] =>
+  text
+    .trim()
+    .split(/\s+/)
+    .filter((w) => w.length > 0);
+
+/** A cycle said alone: "monthly", "every 3 months", "every other week", "per mo", "cada año". */
+export function readCycle(text: string): { unit: CycleUnit; every: number } | null {
+  const tokens = words(text.toLowerCase());
+  if (tokens.length === 1 && CYCLE_WORDS[tokens[0] ?? ''])
+    return {
+      unit: CYCLE_WORDS[tokens[0] ?? '']?.unit ?? 'month',
+      every: CYCLE_WORDS[tokens[0] ?? '']?.every ?? 1,
+    };
+  const first = tokens[0] ?? '';
+  if (EVERY_WORDS.has(first) || PER_WORDS.has(first)) {
+    const phrase = everyPhrase(tokens, 1);
+    if (phrase && phrase.words === tokens.length - 1)
+      return { unit: phrase.unit, every: phrase.every };
+  }
+  return null;
+}
+
+/**
+ * A date said alone: "2026-04-01", "5" (the next 5th), "April 5", "15 de abril", "tomorrow",
+ * "next friday", or a month alone ("March", "from March": its 1st, this month or the next such).
+ */
+export function readDate(text: string, today: string): string | null {
+  const tokens = words(text).filter((w) => !START_WORDS.has(w.toLowerCase()));
+  if (tokens.length === 0) return null;
+  const only = tokens.length === 1 ? (tokens[0] ?? '') : null;
+  if (only !== null && isValidDate(only)) return only;
+  const day = only !== null ? DAY.exec(only) : null;
+  if (day && Number(day[1]) >= 1 && Number(day[1]) <= 31)
+    return nextDayOfMonth(Number(day[1]), today);
+  const said = calendarDate(tokens, today);
+  if (said && said.to - said.from === tokens.length) return said.date;
+  const lower = tokens.map((w) => w.toLowerCase());
+  const monthWord = lower.find((w) => MONTHS[w] !== undefined);
+  const month = monthWord === undefined ? undefined : MONTHS[monthWord];
+  const yearWord = lower.find((w) => /^\d{4}$/.test(w));
+  const fillers = lower.filter((w) => MONTHS[w] === undefined && w !== yearWord && w !== 'de');
+  if (month !== undefined && fillers.length === 0) {
+    const { year, month: thisMonth } = parts(today);
+    const y = yearWord ? Number(yearWord) : month >= thisMonth ? year : year + 1;
+    return fromParts(y, month, 1);
+  }
+  return null;
+}
+
+/** A trial's end said alone: a length ("7 days", "1 mes") or its last day ("until Dec 15", "2026-12-15"). */
+export function readTrialEnd(text: string, today: string): string | null {
+  const tokens = words(text);
+  const found = trialPhrase(['trial', ...tokens], today);
+  if (found && found.to === tokens.length + 1) return found.date;
+  return readDate(text.replace(/^(until|till|hasta)\s+(el\s+)?/i, ''), today);
+}
+
+/** A price said alone, with what may come with it: "17.99", "17,99 €", "17.99 from March". */
+export function readPrice(
+  text: string,
+  today: string,
+  currency: string,
+): { amount: string; currency: string | null; from: string | null } | null {
+  const tokens = words(text);
+  const startAt = tokens.findIndex((w, i) => i > 0 && START_WORDS.has(w.toLowerCase()));
+  const pricePart = startAt === -1 ? tokens : tokens.slice(0, startAt);
+  const datePart = startAt === -1 ? [] : tokens.slice(startAt + 1);
+  const parsed = parseAddLine(['price', ...pricePart].join(' '), today, currency);
+  if (parsed.amount === null || parsed.name !== 'price' || parsed.unknown.length > 0) return null;
+  if (parsed.cycle !== null || parsed.trial !== null || parsed.date !== null) return null;
+  const from = datePart.length > 0 ? readDate(datePart.join(' '), today) : null;
+  if (datePart.length > 0 && from === null) return null;
+  return { amount: parsed.amount, currency: parsed.currency, from };
 }

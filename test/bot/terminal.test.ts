@@ -58,21 +58,21 @@ describe('the terminal channel', () => {
     const printed = await session(h, [
       '/add Netflix 15.99 EUR monthly 5',
       'add Spotify 9.99',
-      '4',
-      // The redrawn card keeps its numbers: Add is still 8.
-      '8',
+      '5',
+      // The redrawn card keeps its numbers: Add is still 9.
+      '9',
       'list',
       '1',
       '/quit',
       '/list',
     ]);
     expect(printed).toContain(
-      '┌ ✅ Added Netflix\n│ 15.99 EUR · every month\n│ Next charge: Thu, 5 Mar 2026\n└\n[1] ↩️ Undo',
+      '┌ ✅ Added Netflix\n│ 15.99 EUR · every month\n│ Next charge: Thu, 5 Mar 2026\n└\n[1] ↩️ Undo   [2] ⚙️ Manage',
     );
-    expect(printed).toContain('[2] ✓ Monthly   [3] Yearly   [4] Weekly');
+    expect(printed).toContain('[3] ✓ Monthly   [4] Yearly   [5] Weekly');
     expect(printed).toContain('(updated)\n┌ 📝 Add Spotify?\n│ 9.99 EUR · every week');
     expect(printed).toContain(
-      '[2] Monthly   [3] Yearly   [4] ✓ Weekly\n[5] ✓ EUR   [6] USD   [7] GBP\n[8] ✅ Add',
+      '[3] Monthly   [4] Yearly   [5] ✓ Weekly\n[6] ✓ EUR   [7] USD   [8] GBP\n[9] ✅ Add',
     );
     expect(printed).toContain('┌ ✅ Added Spotify');
     expect(printed).toContain('┌ 📋 Subscriptions 1–2 of 2');
@@ -112,12 +112,22 @@ describe('the terminal channel', () => {
     const daily = await session(h, ['/add Bread 1.50 EUR daily']);
     expect(daily).toContain('✓ Daily   [');
     expect((await h.db.knex('subscriptions')).map((s: { name: string }) => s.name)).toEqual([]);
-    // A second subscription of the same name is allowed, and said.
+    // A second subscription of the same name is said first, with the one there is; allowed on a press.
     const twice = await session(h, [
       '/add Netflix 15.99 EUR monthly 5',
       '/add netflix 15.99 EUR monthly 5',
     ]);
-    expect(twice.match(/Note: you already have a subscription called netflix\./g)).toHaveLength(1);
+    expect(twice).toContain('┌ ℹ️ You already have Netflix\n│ 15.99 EUR · every month');
+    const anyway = /\[(\d+)\] ➕ Add a second netflix anyway/.exec(twice);
+    expect(anyway).not.toBeNull();
+    const netflixes = () => h.db.knex('subscriptions').whereILike('name', 'netflix');
+    expect(await netflixes()).toHaveLength(1);
+    // A new conversation numbers from 1: this time the card is the first message with buttons.
+    const press = String(Number(anyway![1]) - 2);
+    const again = await session(h, ['/add netflix 15.99 EUR monthly 5', press]);
+    expect(again).toContain(`[${press}] ➕ Add a second netflix anyway`);
+    expect(again).toContain('┌ ✅ Added netflix');
+    expect(await netflixes()).toHaveLength(2);
   });
 
   it('sets up a household for a person without one, then speaks as its owner', async () => {

@@ -90,7 +90,7 @@ export async function showActivity(
 }
 
 /** Shows what an undo did, with a Redo button (undoing the undo re-applies the change). */
-async function showUndone(turn: Turn, result: InvokeResult): Promise<void> {
+export async function showUndone(turn: Turn, result: InvokeResult): Promise<void> {
   const out = result.output as {
     undone: Array<{ effect: 'undone' | 'redone'; changes: string[] }>;
   };

@@ -9,6 +9,7 @@ import { parseAddLine } from '../parseAdd.ts';
 import type { SentRef } from '../types.ts';
 import type { Turn } from '../turn.ts';
 import { showChange } from './changes.ts';
+import { showSubscriptionCard } from './subscriptionCard.ts';
 import { defineFeature } from '../feature.ts';
 
 const CYCLES = ['month', 'year', 'week'] as const;
@@ -54,6 +55,7 @@ export async function addFromLine(turn: Turn, line: string): Promise<void> {
     cycle: parsed.cycle,
     ...(parsed.every > 1 ? { every: parsed.every } : {}),
     date: parsed.date,
+    ...(parsed.trial ? { trial: parsed.trial } : {}),
   };
   if (parsed.amount === null) {
     await setAwaiting(
@@ -67,7 +69,18 @@ export async function addFromLine(turn: Turn, line: string): Promise<void> {
     return;
   }
   const draft: AddDraft = { ...partial, amount: parsed.amount };
-  if (!parsed.unsure && draft.currency !== null && draft.cycle !== null && draft.date !== null)
+  // "You already have Netflix": said first, with its card, and a button to add a second anyway.
+  const existing = await sameName(turn, draft.name);
+  if (existing) {
+    await showExisting(turn, existing, draft);
+    return;
+  }
+  if (
+    !parsed.unsure &&
+    draft.currency !== null &&
+    draft.cycle !== null &&
+    (draft.date ?? draft.trial ?? null) !== null
+  )
     await confirmAdd(turn, draft, null);
   else
     await previewAdd(
@@ -110,6 +123,7 @@ export async function typedAmount(
     cycle: draft.cycle ?? parsed.cycle,
     ...(every !== undefined ? { every } : {}),
     date: draft.date ?? parsed.date,
+    ...((draft.trial ?? parsed.trial) ? { trial: draft.trial ?? parsed.trial } : {}),
   };
   await previewAdd(turn, full, null, hh, parsed.unsure ? unsureNote(turn, full, hh) : undefined);
 }
@@ -130,7 +144,9 @@ function toInput(draft: AddDraft): Record<string, unknown> {
     amount: draft.amount,
     ...(draft.currency ? { currency: draft.currency } : {}),
     cycle: { unit: draft.cycle ?? 'month', every: draft.every ?? 1 },
-    ...(draft.date ? { first_charge_date: draft.date } : {}),
+    // A trial turns into a paid subscription on its last day: its first charge, unless said.
+    ...(draft.date || draft.trial ? { first_charge_date: draft.date ?? draft.trial } : {}),
+    ...(draft.trial ? { status: 'trial', trial_ends_on: draft.trial } : {}),
   };
 }
 
@@ -144,6 +160,7 @@ export async function previewAdd(
   ref: SentRef | null,
   hh?: HouseholdInfo,
   note?: string,
+  anyway = false,
 ): Promise<void> {
   const info = hh ?? (await householdInfo(turn));
   let output: Record<string, unknown>;
@@ -164,7 +181,7 @@ export async function previewAdd(
     lines: subscriptionLines(output, turn.locale),
   });
   if (note) reply.say(note);
-  const duplicate = await duplicateNote(turn, draft.name);
+  const duplicate = anyway ? null : await duplicateNote(turn, draft.name);
   if (duplicate) reply.say(duplicate);
   reply.say(turn.t('chat.add.preview_hint'));
   const cycle = draft.cycle ?? 'month';
@@ -221,20 +238,61 @@ function draftWithout(draft: AddDraft): AddDraft {
   return rest;
 }
 
-/** Creates the subscription for real and shows it with Undo (and a word if the name was taken). */
-export async function confirmAdd(turn: Turn, draft: AddDraft, ref: SentRef | null): Promise<void> {
-  const note = await duplicateNote(turn, draft.name);
+/**
+ * Creates the subscription for real and shows it with Undo and a button to its card (and a word
+ * if the name was taken meanwhile: a second one of a name is allowed).
+ */
+export async function confirmAdd(
+  turn: Turn,
+  draft: AddDraft,
+  ref: SentRef | null,
+  anyway = false,
+): Promise<void> {
+  const note = anyway ? null : await duplicateNote(turn, draft.name);
   const result = await turn.invoke('create_subscription', toInput(draft));
-  await showChange(turn, 'create_subscription', result, ref);
+  const id = (result.output as { id?: unknown }).id;
+  await showChange(turn, 'create_subscription', result, ref, [], {
+    card: typeof id === 'string' ? id : null,
+  });
   if (note) await turn.say(note);
+}
+
+/** A subscription the household already has under this name (ignoring case and accents). */
+async function sameName(turn: Turn, name: string): Promise<string | null> {
+  const found = await turn.invoke('list_subscriptions', { text: name, limit: 100 });
+  const items = (found.output as { items: Array<{ id: string; name: string }> }).items;
+  return items.find((s) => searchKey(s.name) === searchKey(name))?.id ?? null;
 }
 
 /** "You already have Netflix": a second subscription of the same name is allowed, but said. */
 async function duplicateNote(turn: Turn, name: string): Promise<string | null> {
-  const found = await turn.invoke('list_subscriptions', { text: name, limit: 100 });
-  const items = (found.output as { items: Array<{ name: string }> }).items;
-  const same = items.some((s) => searchKey(s.name) === searchKey(name));
-  return same ? turn.t('chat.add.duplicate', { name }) : null;
+  return (await sameName(turn, name)) ? turn.t('chat.add.duplicate', { name }) : null;
+}
+
+/** The one the household has, on its card, and a button to add the new one anyway. */
+async function showExisting(turn: Turn, id: string, draft: AddDraft): Promise<void> {
+  await showSubscriptionCard(turn, id, null, {
+    title: (sub) => `ℹ️ ${turn.t('chat.sub.already_have', { name: sub.name })}`,
+    extra: (reply) =>
+      reply.row(
+        reply.action(`➕ ${turn.t('chat.sub.button.add_anyway', { name: draft.name })}`, {
+          t: 'add_anyway',
+          draft,
+        }),
+      ),
+  });
+}
+
+/** "Add a second one anyway": complete drafts are added, others previewed (without the warning). */
+async function addAnyway(turn: Turn, draft: AddDraft, ref: SentRef | null): Promise<void> {
+  if (ref && turn.channel.clearButtons) await turn.channel.clearButtons(ref);
+  if (
+    draft.currency !== null &&
+    draft.cycle !== null &&
+    (draft.date ?? draft.trial ?? null) !== null
+  )
+    await confirmAdd(turn, draft, null, true);
+  else await previewAdd(turn, draft, null, undefined, undefined, true);
 }
 
 /** /add: a subscription from one line, or asked for step by step, previewed before it is created. */
@@ -246,6 +304,7 @@ export const addFeature = defineFeature({
   actions: {
     add_set: (turn, action, ref) => previewAdd(turn, action.draft, ref),
     add_confirm: (turn, action, ref) => confirmAdd(turn, action.draft, ref),
+    add_anyway: (turn, action, ref) => addAnyway(turn, action.draft, ref),
   },
   answers: {
     add_line: (turn, _awaiting, text) => addFromLine(turn, text),

@@ -13,13 +13,22 @@ export async function showChange(
   result: InvokeResult,
   ref: SentRef | null,
   extra: string[] = [],
+  options: { card?: string | null } = {},
 ): Promise<void> {
   const reply = turn.reply();
   const card = changeCard(turn.core.op(opName), result.output, turn.locale);
   card.lines.push(...extra);
   reply.setCard(card);
+  // `card`: the subscription the change is about, whose card a button opens (an Added card).
+  const open = options.card
+    ? [reply.action(`⚙️ ${turn.t('chat.sub.button.manage')}`, { t: 'sub_card', s: options.card })]
+    : [];
   if (result.auditId === null) reply.say(turn.t('chat.nothing_changed'));
-  else reply.row(reply.action(turn.t('chat.button.undo'), { t: 'undo', audit: result.auditId }));
+  else
+    reply.row(
+      reply.action(turn.t('chat.button.undo'), { t: 'undo', audit: result.auditId }),
+      ...open,
+    );
   await turn.update(ref, reply);
 }
 

@@ -17,6 +17,9 @@ import { noticesFeature } from './notices.ts';
 import { onboardingFeature } from './onboarding.ts';
 import { settingsFeature } from './settings.ts';
 import { statementsFeature } from './statements.ts';
+import { subscriptionCardFeature } from './subscriptionCard.ts';
+import { subscriptionCommandsFeature } from './subscriptionCommands.ts';
+import { subscriptionEditFeature } from './subscriptionEdit.ts';
 
 /**
  * Every chat feature, the only list the engine builds its tables from. The order is the command
@@ -27,6 +30,9 @@ export const FEATURES = [
   onboardingFeature,
   addFeature,
   listsFeature,
+  subscriptionEditFeature,
+  subscriptionCommandsFeature,
+  subscriptionCardFeature,
   activityFeature,
   settingsFeature,
   accessFeature,

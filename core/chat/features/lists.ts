@@ -7,6 +7,8 @@ import type { Turn } from '../turn.ts';
 import { defineFeature } from '../feature.ts';
 
 export const PAGE_SIZE = 10;
+/** /upcoming offers the cards of its first few subscriptions. */
+const UPCOMING_CARDS = 8;
 
 type GroupBy = 'none' | 'category' | 'payment_method' | 'member' | 'tag';
 
@@ -15,6 +17,7 @@ interface ListOutput {
   offset: number;
   limit: number;
   items: Array<{
+    id: string;
     name: string;
     amount: string;
     currency: string;
@@ -84,6 +87,13 @@ export async function showList(
         text: text || null,
       }),
     );
+  // Each one opens its card (what can be done with it).
+  for (let i = 0; i < shown.length; i += 2)
+    reply.row(
+      ...shown
+        .slice(i, i + 2)
+        .map((s) => reply.action(`📄 ${s.name.slice(0, 30)}`, { t: 'sub_card', s: s.id })),
+    );
   reply.row(...nav);
   await turn.update(ref, reply);
 }
@@ -135,6 +145,12 @@ export async function showUpcoming(turn: Turn): Promise<void> {
   );
   lines.push(...(await conversionLines(turn, out.conversion, out.currency)));
   reply.setCard({ title: `📅 ${turn.t('chat.upcoming.title')}`, lines });
+  // The subscriptions coming up, each to its card, in date order, once each.
+  const subs = [...new Map(shown.map((i) => [i.subscription_id, i.subscription_name])).entries()];
+  const opens = subs
+    .slice(0, UPCOMING_CARDS)
+    .map(([id, name]) => reply.action(`📄 ${name.slice(0, 30)}`, { t: 'sub_card', s: id }));
+  for (let i = 0; i < opens.length; i += 2) reply.row(...opens.slice(i, i + 2));
   await turn.send(reply);
 }
 

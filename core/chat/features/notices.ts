@@ -38,6 +38,12 @@ export async function reminderReply(core: Core, r: Reminder, now: Date): Promise
     );
   }
   if (r.cancelUrl) reply.row(reply.url(`🚪 ${t(locale, 'chat.button.cancel_page')}`, r.cancelUrl));
+  reply.row(
+    reply.action(`⚙️ ${t(locale, 'chat.sub.button.manage')}`, {
+      t: 'sub_card',
+      s: r.subscriptionId,
+    }),
+  );
   return reply.build(
     core.db,
     { householdId: r.householdId, memberId: r.memberId, who: null },

@@ -196,14 +196,27 @@ describe('Telegram commands', () => {
     const page = await w.tg.ask(ana, '/list');
     expect(page.text).toContain('Subscriptions 1–10 of 23');
     expect(page.text).toContain('• Service 01 — 1.00 EUR · every month');
-    expect(page.reply_markup!.inline_keyboard.flat().map((b) => b.text)).toEqual(['Next ▶️']);
+    // Each one listed opens its card; the last row pages.
+    const cards = Array.from(
+      { length: 10 },
+      (_, i) => `📄 Service ${String(i + 1).padStart(2, '0')}`,
+    );
+    expect(page.reply_markup!.inline_keyboard.flat().map((b) => b.text)).toEqual([
+      ...cards,
+      'Next ▶️',
+    ]);
     await w.tg.tap(ana, page, 'Next');
     expect(w.tg.message(ana.id, page.message_id)?.text).toContain('Subscriptions 11–20 of 23');
     await w.tg.tap(ana, w.tg.message(ana.id, page.message_id)!, 'Next');
     const last = w.tg.message(ana.id, page.message_id)!;
     expect(last.text).toContain('Subscriptions 21–23 of 23');
     expect(last.text).toContain('Service 23');
-    expect(last.reply_markup!.inline_keyboard.flat().map((b) => b.text)).toEqual(['◀️ Previous']);
+    expect(last.reply_markup!.inline_keyboard.flat().map((b) => b.text)).toEqual([
+      '📄 Service 21',
+      '📄 Service 22',
+      '📄 Service 23',
+      '◀️ Previous',
+    ]);
     await w.tg.tap(ana, last, 'Previous');
     expect(w.tg.message(ana.id, page.message_id)?.text).toContain('Subscriptions 11–20 of 23');
     expect(w.tg.botMessages(ana.id)).toHaveLength(1);

@@ -39,7 +39,7 @@ describe('Telegram reminders', () => {
       reminders()[0]!
         .reply_markup!.inline_keyboard.flat()
         .map((b) => b.text),
-    ).toEqual(['✅ Paid', '⏭️ Skip this one', '🚪 Cancel page']);
+    ).toEqual(['✅ Paid', '⏭️ Skip this one', '🚪 Cancel page', '⚙️ Manage']);
 
     w.clock.now = new Date('2026-03-29T06:59:00Z'); // 08:59 CEST: 07:59 would be 09:00 without DST
     expect(await bot.scheduler.tick()).toBe(0);

@@ -13,6 +13,7 @@ describe('parseAddLine', () => {
       cycle: 'month',
       every: 1,
       date: '2026-03-05',
+      trial: null,
       unknown: [],
       unsure: false,
     });
@@ -26,6 +27,7 @@ describe('parseAddLine', () => {
       cycle: 'year',
       every: 1,
       date: null,
+      trial: null,
       unknown: [],
       unsure: false,
     });

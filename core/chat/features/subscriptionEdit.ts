@@ -1,0 +1,181 @@
+import { isOpError } from '../../errors/index.ts';
+import { listCategories } from '../../ops/organize/listCategories.ts';
+import { listPaymentMethods } from '../../ops/organize/listPaymentMethods.ts';
+import { listTags } from '../../ops/organize/listTags.ts';
+import { readEdit, splitEdit } from '../editValue.ts';
+import { defineFeature } from '../feature.ts';
+import { setAwaiting } from '../flows.ts';
+import type { EditField } from '../subscriptionActions.ts';
+import { householdToday, loadSubscription, memberNames } from '../subscriptionView.ts';
+import type { SentRef } from '../types.ts';
+import type { Turn } from '../turn.ts';
+import { pickSubscription } from './subscriptionPick.ts';
+import { runSubscriptionOp } from './subscriptionCard.ts';
+
+/**
+ * Edit by conversation: Edit asks which field (buttons), then its value, read with /add's parsers
+ * (`editValue.ts`); `/edit Netflix price 17.99 from March` does it in one line. The change runs
+ * `update_subscription` through the card's pending-change path: a price, cycle or date change
+ * (it moves money) is previewed first. A value that does not read, or that the op refuses, is
+ * told in the member's language and asked again.
+ */
+
+const FIELD_ROWS: ReadonlyArray<readonly EditField[]> = [
+  ['name', 'price', 'cycle'],
+  ['date', 'trial', 'notes'],
+  ['category', 'method'],
+  ['tags', 'shares'],
+];
+
+/** Which field? One button each. */
+export async function askField(turn: Turn, id: string, ref: SentRef | null): Promise<void> {
+  const sub = await loadSubscription(turn, id);
+  const reply = turn.reply();
+  reply.setCard({
+    title: `✏️ ${turn.t('chat.sub.edit.title', { name: sub.name })}`,
+    lines: [turn.t('chat.sub.edit.which')],
+  });
+  for (const row of FIELD_ROWS)
+    reply.row(
+      ...row.map((field) =>
+        reply.action(turn.t(`chat.sub.field.${field}`), { t: 'sub_field', s: id, field }),
+      ),
+    );
+  await turn.update(ref, reply);
+}
+
+/** The field's question, waiting for the typed value; categories and methods also as buttons. */
+export async function askValue(turn: Turn, id: string, field: EditField): Promise<void> {
+  const sub = await loadSubscription(turn, id);
+  await setAwaiting(
+    turn.db,
+    turn.conversationKey,
+    turn.owner,
+    { t: 'sub_value', s: id, field },
+    turn.now,
+  );
+  const reply = turn.reply().say(turn.t(`chat.sub.ask.${field}`, { name: sub.name }));
+  if (field === 'category' || field === 'method') {
+    const listOp = field === 'category' ? listCategories : listPaymentMethods;
+    const items = listOp.output.parse((await turn.invoke(listOp.name, {})).output).items;
+    const column = field === 'category' ? 'category_id' : 'payment_method_id';
+    const current = field === 'category' ? sub.category?.id : sub.payment_method?.id;
+    const choices = items.slice(0, 8);
+    for (let i = 0; i < choices.length; i += 2)
+      reply.row(
+        ...choices.slice(i, i + 2).map((item) =>
+          reply.action(`${item.id === current ? '✓ ' : ''}${item.name}`, {
+            t: 'sub_run',
+            op: 'update_subscription',
+            args: { id, [column]: item.id },
+          }),
+        ),
+      );
+    if (current)
+      reply.row(
+        reply.action(`✖️ ${turn.t(`chat.sub.clear.${field}`)}`, {
+          t: 'sub_run',
+          op: 'update_subscription',
+          args: { id, [column]: null },
+        }),
+      );
+  }
+  if (field === 'tags') {
+    const tags = listTags.output.parse((await turn.invoke(listTags.name, {})).output).items;
+    if (tags.length > 0)
+      reply.say(
+        turn.t('chat.sub.ask.tags_known', {
+          tags: tags
+            .slice(0, 15)
+            .map((g) => g.name)
+            .join(', '),
+        }),
+      );
+  }
+  await turn.send(reply);
+}
+
+/**
+ * Applies a typed value: read with the field's parser, then run through the pending-change path.
+ * When the parser or the op refuses it, says why in the member's language and asks again.
+ */
+export async function applyValue(
+  turn: Turn,
+  id: string,
+  field: EditField,
+  text: string,
+): Promise<void> {
+  const sub = await loadSubscription(turn, id);
+  const { today } = await householdToday(turn);
+  const members = field === 'shares' ? await memberNames(turn) : new Map<string, string>();
+  const read = readEdit(sub, field, text, { today, members });
+  const askAgain = () =>
+    setAwaiting(
+      turn.db,
+      turn.conversationKey,
+      turn.owner,
+      { t: 'sub_value', s: id, field },
+      turn.now,
+    );
+  if (!read.ok) {
+    await askAgain();
+    await turn.say(
+      `⚠️ ${turn.t(read.key, read.params)}\n${turn.t(`chat.sub.ask.${field}`, { name: sub.name })}`,
+    );
+    return;
+  }
+  try {
+    await runSubscriptionOp(turn, 'update_subscription', read.args, null);
+  } catch (error) {
+    if (isOpError(error) && error.code === 'invalid_input') {
+      await askAgain();
+      await turn.say(
+        `⚠️ ${error.render(turn.locale)}\n${turn.t(`chat.sub.ask.${field}`, { name: sub.name })}`,
+      );
+      return;
+    }
+    throw error;
+  }
+}
+
+/** What follows the name in `/edit Netflix price 17.99`: a field and maybe its value. */
+export async function editWith(
+  turn: Turn,
+  id: string,
+  rest: string,
+  ref: SentRef | null,
+): Promise<void> {
+  const { field, value } = splitEdit(`_ ${rest}`);
+  if (field === null) await askField(turn, id, ref);
+  else if (value.trim().length === 0) await askValue(turn, id, field);
+  else await applyValue(turn, id, field, value);
+}
+
+/** `/edit [name] [field] [value]`. */
+async function editCommand(turn: Turn, args: string): Promise<void> {
+  const { name, field, value } = splitEdit(args);
+  const rest = field === null ? '' : `${field} ${value}`.trim();
+  const id = await pickSubscription(turn, 'edit', name, rest);
+  if (id) await editWith(turn, id, rest, null);
+}
+
+/** /edit and the card's Edit, Category, Tags, Payment method and Shares buttons. */
+export const subscriptionEditFeature = defineFeature({
+  name: 'subscriptionEdit',
+  commands: [
+    {
+      command: 'edit',
+      op: 'update_subscription',
+      place: 'any',
+      newcomer: false,
+      run: editCommand,
+    },
+  ],
+  actions: {
+    sub_edit: (turn, action) => askField(turn, action.s, null),
+    sub_field: (turn, action) => askValue(turn, action.s, action.field),
+  },
+  answers: {
+    sub_value: (turn, awaiting, text) => applyValue(turn, awaiting.s, awaiting.field, text),
+  },
+});
