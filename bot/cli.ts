@@ -13,6 +13,7 @@ import {
   authenticateToken,
   ChannelRegistry,
   createAssistant,
+  findTimeZone,
   jsonTextTooDeep,
   type Locale,
   newcomerActor,
@@ -200,15 +201,21 @@ const commands: Record<string, Command> = {
       );
       return 2;
     }
+    // Refusals are written whole in the household's language, lead and reason alike.
+    const language: Locale = values.language === 'es' ? 'es' : 'en';
+    errorLocale = language;
+    // A city names its zone, as onboarding in chat accepts ("Madrid" is Europe/Madrid).
+    const typedZone = values['time-zone'] ?? '';
+    const timeZone = findTimeZone(typedZone) ?? typedZone;
     const runtime = await runtimeFor(loadConfig());
     try {
       const { output } = await runtime.core.invoke(
         'create_household',
-        newcomerActor('cli', values.language === 'es' ? 'es' : 'en'),
+        newcomerActor('cli', language),
         {
           name: values.name,
           currency: values.currency,
-          time_zone: values['time-zone'],
+          time_zone: timeZone,
           language: values.language,
           owner_name: values.owner,
         },

@@ -42,6 +42,7 @@ export { accountsInHousehold } from './store/repos/identities.ts';
 export type { Locale, Text } from './i18n/index.ts';
 export { isLocale, localeFrom, render, t } from './i18n/index.ts';
 export { addDays, addMonths, isValidDate, localDate } from './domain/dates.ts';
+export { findTimeZone } from './domain/dates.ts';
 export { formatAmount } from './domain/money.ts';
 export { matchesText, searchKey } from './domain/text.ts';
 

@@ -1,4 +1,4 @@
-import { type Api, GrammyError } from 'grammy';
+import { type Api, GrammyError, InputFile } from 'grammy';
 
 import type { Channel, LiveText, Reply, SentRef } from '../../core/chat/index.ts';
 import { STREAMING, type StreamingOptions, TelegramLive } from './live.ts';
@@ -44,11 +44,30 @@ export class TelegramChannel implements Channel {
 
   async send(reply: Reply): Promise<SentRef | null> {
     let ref: SentRef | null = null;
-    for (const message of renderTelegram(reply, this.options.privateChat)) {
-      const sent = await this.api.sendMessage(this.chatId, message.text, this.extra(message));
-      ref = { chatId: String(sent.chat.id), messageId: String(sent.message_id) };
-    }
+    const { files, ...rest } = reply;
+    if (rest.text !== undefined || rest.card !== undefined || rest.buttons !== undefined)
+      for (const message of renderTelegram(rest, this.options.privateChat)) {
+        const sent = await this.api.sendMessage(this.chatId, message.text, this.extra(message));
+        ref = { chatId: String(sent.chat.id), messageId: String(sent.message_id) };
+      }
+    // Files go after the message, one document each (uploaded as multipart by grammY).
+    for (const file of files ?? [])
+      await this.api.sendDocument(
+        this.chatId,
+        new InputFile(file.bytes, file.name),
+        this.options.threadId !== undefined ? { message_thread_id: this.options.threadId } : {},
+      );
     return ref;
+  }
+
+  /** Bots may delete a member's message in a private chat (Telegram allows it within 48 hours). */
+  async deleteMessage(ref: SentRef): Promise<boolean> {
+    try {
+      return await this.api.deleteMessage(Number(ref.chatId), Number(ref.messageId));
+    } catch (error) {
+      this.options.log?.('telegram: deleting a message failed', error);
+      return false;
+    }
   }
 
   async edit(ref: SentRef, reply: Reply): Promise<void> {

@@ -1,5 +1,5 @@
-import { readFile, stat } from 'node:fs/promises';
-import { basename } from 'node:path';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { basename, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 
 import {
@@ -41,6 +41,23 @@ export interface TerminalChatDeps {
    * chat's line, so a failure's line never lands inside the answer (bot/terminal/log.ts).
    */
   logs?: Pick<ChatLog, 'hold' | 'release'> | undefined;
+  /** Where files the chat hands over (/export) are written; default the current directory. */
+  filesDir?: string | undefined;
+}
+
+/**
+ * Writes a reply's files into `dir` (never outside it: a name is reduced to its base name) and
+ * returns their full paths; an existing file of that name is replaced, as a download would be.
+ */
+async function writeFiles(dir: string, files: NonNullable<Reply['files']>): Promise<string[]> {
+  await mkdir(dir, { recursive: true });
+  const paths: string[] = [];
+  for (const file of files) {
+    const path = resolve(dir, basename(file.name) || 'file');
+    await writeFile(path, file.bytes);
+    paths.push(path);
+  }
+  return paths;
 }
 
 const QUIT = new Set(['/quit', '/exit', 'quit', 'exit']);
@@ -110,7 +127,14 @@ export async function runTerminalChat(deps: TerminalChatDeps): Promise<void> {
     async send(reply) {
       messages += 1;
       const ref: SentRef = { chatId: 'terminal', messageId: String(messages) };
-      show(reply, ref.messageId, false);
+      const { files, ...rest } = reply;
+      if (rest.text !== undefined || rest.card !== undefined || rest.buttons !== undefined)
+        show(rest, ref.messageId, false);
+      if (files && files.length > 0) {
+        const paths = await writeFiles(deps.filesDir ?? process.cwd(), files);
+        for (const path of paths) write(t(locale, 'chat.terminal.file_saved', { path }));
+        write('');
+      }
       return ref;
     },
     async edit(ref, reply) {

@@ -6,7 +6,7 @@ import { t } from '../i18n/index.ts';
 import { type Attachment, attachmentPart } from './attachments.ts';
 import { createClient } from './client.ts';
 import { REPORT_SUBSCRIPTIONS } from './documents.ts';
-import type { LlmError } from './errors.ts';
+import { isLlmError, type LlmError } from './errors.ts';
 import type { FetchLike, HttpOptions } from './http.ts';
 import { LIMITS, type Limits } from './limits.ts';
 import { runLoop, type ProposalView, type Stop } from './loop.ts';
@@ -82,6 +82,12 @@ export interface Assistant {
   confirm(actor: Actor, proposalId: string): Promise<ConfirmResult>;
   discard(actor: Actor, proposalId: string): Promise<{ id: string; title: string }>;
   undo(actor: Actor, proposalId: string): Promise<{ id: string; title: string; undone: number }>;
+  /**
+   * One small test call with the household's settings as they are now (the set-up's "does it
+   * work?"): sends no household data, records no usage. `notice` is the member's sentence when
+   * it failed (a wrong key, an unreachable server), in their language.
+   */
+  check(actor: Actor): Promise<{ ok: true; model: string } | { ok: false; notice: string }>;
 }
 
 const NOTICE_OF_STOP: Record<Stop, string> = {
@@ -273,6 +279,32 @@ export function createAssistant(deps: AssistantDeps): Assistant {
         ttlMs: limits.memoryTtlMs,
       });
       return { text: loop.text, cards: loop.cards, screen: loop.screen, notice, outcome };
+    },
+
+    async check(actor) {
+      if (!actor.householdId) throw new OpError('forbidden', 'errors.no_household');
+      const settings = await settingsFor(actor.householdId);
+      if (!settings) return { ok: false, notice: t(actor.locale, 'assistant.off') };
+      const client = createClient(settings, fetchFn, deps.http);
+      const deadline = new AbortController();
+      const timer = setTimeout(() => deadline.abort(), limits.callTimeoutMs);
+      try {
+        await client.complete({
+          system: 'This is a connection test. Answer with the single word OK.',
+          messages: [{ role: 'user', parts: [{ type: 'text', text: 'OK?' }] }],
+          tools: [],
+          toolChoice: 'auto',
+          maxTokens: 16,
+          signal: deadline.signal,
+        });
+        return { ok: true, model: settings.model };
+      } catch (error) {
+        log('assistant: the test call failed', error);
+        const key = isLlmError(error) ? errorNotice(error) : 'assistant.notice.failed';
+        return { ok: false, notice: t(actor.locale, key, { calls: 0, changes: 0 }) };
+      } finally {
+        clearTimeout(timer);
+      }
     },
 
     async confirm(actor, proposalId) {

@@ -63,6 +63,37 @@ export const ActionSchema = z.discriminatedUnion('t', [
   z.object({ t: z.literal('stmt_import'), s: z.string() }),
   /** `p` is the pending change the import was applied through (core/pending). */
   z.object({ t: z.literal('stmt_undo'), p: z.string() }),
+  /** Organizing (features/organize.ts): `w` is the kind of record, `id` its id. */
+  z.object({ t: z.literal('org_list'), w: z.enum(['category', 'tag', 'method']) }),
+  z.object({ t: z.literal('org_item'), w: z.enum(['category', 'tag', 'method']), id: z.string() }),
+  z.object({
+    t: z.literal('org_ask'),
+    w: z.enum(['category', 'tag', 'method']),
+    /** What the next text is: a new record's name, a new name for `id`, a subscription to tag. */
+    q: z.enum(['create', 'rename', 'tag', 'untag']),
+    id: z.string().nullable(),
+  }),
+  z.object({
+    t: z.literal('org_delete'),
+    w: z.enum(['category', 'tag', 'method']),
+    id: z.string(),
+  }),
+  z.object({ t: z.literal('org_merge'), id: z.string() }),
+  z.object({ t: z.literal('org_merge_into'), id: z.string(), into: z.string() }),
+  z.object({ t: z.literal('org_tag'), tag: z.string(), sub: z.string(), on: z.boolean() }),
+  /** A change previewed from chat through the pending-change service (features/pendingCard.ts). */
+  z.object({ t: z.literal('pc_confirm'), p: z.string() }),
+  z.object({ t: z.literal('pc_discard'), p: z.string() }),
+  z.object({ t: z.literal('pc_undo'), p: z.string() }),
+  /** /rates: set the rate of a currency (the next text is the rate). */
+  z.object({ t: z.literal('rate_ask'), currency: z.string() }),
+  /** /assistant: the owner's set-up (features/assistantSetup.ts). */
+  z.object({ t: z.literal('as_provider'), provider: z.enum(['anthropic', 'openai', 'local']) }),
+  z.object({ t: z.literal('as_test') }),
+  z.object({ t: z.literal('as_off') }),
+  /** /members and /tokens (features/household.ts): preview removing a member, revoking a token. */
+  z.object({ t: z.literal('hh_remove'), id: z.string() }),
+  z.object({ t: z.literal('hh_revoke'), id: z.string() }),
   /** "You already have Netflix": add this second one anyway. */
   z.object({ t: z.literal('add_anyway'), draft: AddDraftSchema }),
   ...SUBSCRIPTION_ACTIONS,
@@ -90,6 +121,11 @@ const ONCE: ReadonlySet<ActionKind> = new Set<ActionKind>([
   'ai_undo',
   'stmt_import',
   'stmt_undo',
+  'org_tag',
+  'pc_confirm',
+  'pc_discard',
+  'pc_undo',
+  'as_off',
   'sub_confirm',
   'sub_discard',
   'add_anyway',

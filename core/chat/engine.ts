@@ -22,6 +22,7 @@ import { forgetGroup, groupRefusal } from './features/groups.ts';
 import { helpReply } from './features/help.ts';
 import { FEATURES } from './features/index.ts';
 import { readSentFile } from './features/statements.ts';
+import { importSentFile, wantsImport } from './features/dataFiles.ts';
 import { agentNotice, reminderReply } from './features/notices.ts';
 import { conversationKeyOf, personKey, resolveSpeaker } from './identity.ts';
 import { Turn, type EngineContext } from './turn.ts';
@@ -90,6 +91,7 @@ export class ChatEngine implements EngineContext {
           await this.press(turn, event.payload, event.message);
           break;
         case 'text':
+          turn.incoming = event.message ?? null;
           await this.text(turn, event.text, event.addressed === true);
           break;
         case 'file':
@@ -200,6 +202,11 @@ export class ChatEngine implements EngineContext {
       await turn.send(helpReply(turn));
       return;
     }
+    // An export sent for /import (its caption, or the file /import asked for) is imported.
+    if (!turn.inGroup && (await wantsImport(turn, caption))) {
+      await importSentFile(turn, file, this.log);
+      return;
+    }
     const assistant = await this.assistantFor(turn);
     const outcome = await readSentFile(turn, file, {
       assistantOn: assistant !== null,
@@ -208,10 +215,17 @@ export class ChatEngine implements EngineContext {
     if (outcome.kind === 'done') return;
     if (!assistant) {
       const off = turn.t('chat.statements.assistant_off');
-      await turn.update(
-        outcome.progress,
-        turn.reply().say(outcome.sentence ? `⚠️ ${outcome.sentence}\n\n${off}` : off),
-      );
+      const reply = turn.reply().say(outcome.sentence ? `⚠️ ${outcome.sentence}\n\n${off}` : off);
+      // The owner, in a private chat, can turn it on from here (/assistant).
+      if (
+        !turn.inGroup &&
+        turn.actor.role === 'owner' &&
+        this.commands.some((c) => c.command === 'assistant')
+      )
+        reply.row(
+          reply.action(turn.t('manage.assistant.turn_on'), { t: 'command', command: 'assistant' }),
+        );
+      await turn.update(outcome.progress, reply);
       return;
     }
     const name = (file.name ?? 'file').slice(0, 120);

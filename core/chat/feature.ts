@@ -30,6 +30,11 @@ export type AnswerHandler<K extends AwaitingKind> = (
 export interface ChatFeature {
   readonly name: string;
   readonly commands?: readonly CommandSpec[];
+  /**
+   * The ops its buttons and answers call besides its commands' own ops: what makes each write op
+   * of the catalog reachable from chat (test/core/chat/reachability.test.ts checks every one is).
+   */
+  readonly reaches?: readonly string[];
   readonly actions?: { readonly [K in ActionKind]?: ActionHandler<K> };
   readonly answers?: { readonly [K in AwaitingKind]?: AnswerHandler<K> };
 }

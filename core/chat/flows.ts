@@ -92,6 +92,32 @@ const AwaitingSchema = z.discriminatedUnion('t', [
   z.object({ t: z.literal('add_amount'), draft: AddDraftSchema.omit({ amount: true }) }),
   z.object({ t: z.literal('onboard_currency') }),
   z.object({ t: z.literal('onboard_tz'), currency: z.string() }),
+  /** Organizing: a name for a new record or for `id`, or the subscription to tag with `id`. */
+  z.object({
+    t: z.literal('org_answer'),
+    w: z.enum(['category', 'tag', 'method']),
+    q: z.enum(['create', 'rename', 'tag', 'untag']),
+    id: z.string().nullable(),
+  }),
+  z.object({ t: z.literal('rate_value'), currency: z.string() }),
+  /** /import is waiting for a file; a text instead gets the question again. */
+  z.object({ t: z.literal('import_file') }),
+  /** The assistant set-up's questions, each carrying what was answered before it. */
+  /** `local`: Ollama, LM Studio… (no key); otherwise an OpenAI-compatible service. */
+  z.object({ t: z.literal('as_url'), local: z.boolean() }),
+  z.object({
+    t: z.literal('as_model'),
+    provider: z.enum(['anthropic', 'openai']),
+    base_url: z.string().nullable(),
+    /** A local server needs no key: the set-up ends after the model. */
+    local: z.boolean(),
+  }),
+  z.object({
+    t: z.literal('as_key'),
+    provider: z.enum(['anthropic', 'openai']),
+    base_url: z.string().nullable(),
+    model: z.string(),
+  }),
   ...SUBSCRIPTION_AWAITING,
 ]);
 export type Awaiting = z.infer<typeof AwaitingSchema>;
@@ -137,6 +163,16 @@ export async function takeAwaiting(
   const taken = await AWAIT.remove(db.knex, id, { createdAt: row.createdAt });
   if (!taken || row.expiresAt <= now.toISOString()) return null;
   return row.payload;
+}
+
+/** The open question of a conversation without taking it (a sent file checks for /import's). */
+export async function loadAwaiting(
+  db: Database,
+  conversationKey: string,
+  now: Date,
+): Promise<Awaiting | null> {
+  const row = await AWAIT.load(db.knex, awaitId(conversationKey));
+  return row && row.expiresAt > now.toISOString() ? row.payload : null;
 }
 
 /** Whether the next text in this conversation answers an open question (a price, a time zone…). */

@@ -24,5 +24,6 @@ export type {
   Person,
   Place,
   Reply,
+  ReplyFile,
   SentRef,
 } from './types.ts';

@@ -27,6 +27,9 @@ export interface EngineContext {
 
 /** One event being answered: who speaks, where, through which channel, and helpers to reply. */
 export class Turn {
+  /** Where the member's message being answered is, when the channel said (to delete a secret). */
+  incoming: SentRef | null = null;
+
   constructor(
     readonly engine: EngineContext,
     readonly conv: Conversation,

@@ -21,11 +21,23 @@ export interface Card {
   code?: string;
 }
 
-/** One message of the engine: text, a card, or both, with rows of buttons. */
+/**
+ * A file the engine hands a member (an export). Each channel delivers it its own way: a document
+ * on Telegram, a file written to a folder in the terminal; a channel that cannot send files says so.
+ */
+export interface ReplyFile {
+  /** A plain file name (no folders), such as "exhale-2026-03-02.json". */
+  name: string;
+  mediaType: string;
+  bytes: Uint8Array;
+}
+
+/** One message of the engine: text, a card, or both, with rows of buttons, and files after them. */
 export interface Reply {
   text?: string;
   card?: Card;
   buttons?: Button[][];
+  files?: ReplyFile[];
 }
 
 /** Where a channel put a message, so the engine can edit it later. */
@@ -51,6 +63,11 @@ export interface Channel {
   typing(): Promise<void>;
   /** A short notice tied to a button press (a toast on Telegram); may be ignored. */
   notice?(text: string): Promise<void>;
+  /**
+   * Deletes a message the member sent (the one holding an API key) where the platform lets the
+   * bot; true when it is gone. Absent: the channel keeps no such messages or cannot delete them.
+   */
+  deleteMessage?(ref: SentRef): Promise<boolean>;
   /** A link that starts a private chat with `/start <code>`; null when the channel has none. */
   deepLink(code: string): string | null;
   /**
@@ -116,7 +133,13 @@ export interface Conversation {
  * mentions the bot or replies to it); free text and files in a group are ignored otherwise.
  */
 export type ChatEvent =
-  | { kind: 'text'; text: string; addressed?: boolean | undefined }
+  | {
+      kind: 'text';
+      text: string;
+      addressed?: boolean | undefined;
+      /** Where the member's message is, so the engine can delete one holding a secret. */
+      message?: SentRef | undefined;
+    }
   | { kind: 'file'; file: IncomingFile; caption: string; addressed?: boolean | undefined }
   | { kind: 'press'; payload: string; message: SentRef | null };
 
@@ -133,4 +156,6 @@ export interface Speaker {
 export type ChatAssistant = Pick<
   Assistant,
   'isConfigured' | 'ask' | 'confirm' | 'discard' | 'undo'
->;
+> &
+  /** The set-up's test call (/assistant); without it the set-up says it could not check. */
+  Partial<Pick<Assistant, 'check'>>;

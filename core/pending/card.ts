@@ -68,7 +68,8 @@ function subjectName(output: unknown, changes: readonly Change[]): string | null
   if (isObj(output)) {
     for (const key of ['name', 'subscription_name'])
       if (typeof output[key] === 'string') return output[key];
-    for (const key of ['subscription', 'category', 'tag', 'payment_method', 'member']) {
+    // `target`: what a merge keeps ("Merge categories into Streaming?").
+    for (const key of ['subscription', 'category', 'tag', 'payment_method', 'member', 'target']) {
       const inner = output[key];
       if (isObj(inner) && typeof inner.name === 'string') return inner.name;
     }

@@ -77,6 +77,23 @@ describe('the exhale command', () => {
     expect(await count()).toBe(0);
   }, 60_000);
 
+  it('creates a household from a city as its time zone, and refuses in one language, lead and reason', async () => {
+    const fresh = await mkdtemp(path.join(tmpdir(), 'exhale-cli-'));
+    try {
+      const base = ['init', '--name', 'Casa', '--currency', 'EUR', '--owner', 'Ana'];
+      const refused = await exhale(fresh, ...base, '--time-zone', 'Atlantis', '--language', 'es');
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toMatch(/^Esos datos no son válidos:/);
+      expect(refused.stderr).not.toMatch(/Check|invalid|input/i);
+      const made = await exhale(fresh, ...base, '--time-zone', 'Madrid');
+      expect(made.code, made.stderr).toBe(0);
+      const household = await exhale(fresh, 'op', 'get_household');
+      expect(JSON.parse(household.stdout)).toMatchObject({ time_zone: 'Europe/Madrid' });
+    } finally {
+      await rm(fresh, { recursive: true, force: true });
+    }
+  }, 120_000);
+
   it('refuses a mistyped option or a stray argument with the usage and exit code 2, writing nothing', async () => {
     for (const args of [
       ['op', 'create_subscription', '{"name":"Netflix","amount":"15.99"}', '--dryrun'],

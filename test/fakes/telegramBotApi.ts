@@ -45,6 +45,39 @@ interface StoredFile {
   size: number;
 }
 
+/**
+ * A multipart/form-data body as Telegram reads it: text fields as strings, files as
+ * `{ upload, filename }`.
+ */
+function parseMultipart(body: Buffer, boundary: string): Params {
+  const out: Params = {};
+  const delimiter = Buffer.from(`--${boundary}`);
+  let at = body.indexOf(delimiter);
+  while (at !== -1) {
+    const start = at + delimiter.length;
+    if (body.subarray(start, start + 2).toString() === '--') break;
+    const next = body.indexOf(delimiter, start);
+    if (next === -1) break;
+    const part = body.subarray(start, next);
+    const split = part.indexOf('\r\n\r\n');
+    if (split !== -1) {
+      const head = part.subarray(0, split).toString('utf8');
+      // The part's content, without the CRLF before the next delimiter.
+      let content = part.subarray(split + 4);
+      if (content.subarray(-2).toString() === '\r\n') content = content.subarray(0, -2);
+      const name = /\bname="?([^";\r\n]*)"?/i.exec(head)?.[1];
+      const filename = /\bfilename="?([^";\r\n]*)"?/i.exec(head)?.[1];
+      if (name !== undefined)
+        out[name] =
+          filename !== undefined
+            ? { upload: Buffer.from(content), filename }
+            : content.toString('utf8');
+    }
+    at = next;
+  }
+  return out;
+}
+
 /** Entities Telegram adds to a user's text: a leading bot command and `@name` mentions. */
 function userEntities(text: string): Array<{ type: string; offset: number; length: number }> {
   const entities: Array<{ type: string; offset: number; length: number }> = [];
@@ -578,6 +611,14 @@ export class FakeTelegram {
       .sort((a, b) => a.message_id - b.message_id);
   }
 
+  /** The files the bot sent to a chat, in order: each document's name and bytes. */
+  botDocuments(chatId: number): Array<{ name: string; data: Buffer }> {
+    return this.botMessages(chatId).flatMap((m) => {
+      const file = m.document ? this.files.get(m.document.file_id) : undefined;
+      return file && m.document ? [{ name: m.document.file_name ?? '', data: file.data }] : [];
+    });
+  }
+
   lastBotMessage(chatId: number): TgMessage | undefined {
     return this.botMessages(chatId).at(-1);
   }
@@ -785,10 +826,14 @@ export class FakeTelegram {
       const text = await body.text();
       return text.trim() === '' ? query : { ...query, ...(JSON.parse(text) as Params) };
     }
-    if (
-      type.includes('multipart/form-data') ||
-      type.includes('application/x-www-form-urlencoded')
-    ) {
+    if (type.includes('multipart/form-data')) {
+      // Parsed by hand: undici's FormData parser refuses grammY's multipart framing, which
+      // Telegram accepts.
+      const boundary = /boundary="?([^";]+)"?/i.exec(type)?.[1];
+      if (!boundary) return query;
+      return { ...query, ...parseMultipart(Buffer.from(await body.arrayBuffer()), boundary) };
+    }
+    if (type.includes('application/x-www-form-urlencoded')) {
       const form = await body.formData();
       const out: Params = { ...query };
       for (const [key, value] of form)
@@ -1048,6 +1093,43 @@ export class FakeTelegram {
       });
       this.sentCount += 1;
       this.openDrafts.delete(chat.id);
+      return structuredClone(message);
+    },
+    /** The bot sends a file: an upload (multipart, grammY's InputFile) or a known file_id. */
+    sendDocument: (p) => {
+      const chat = this.chatFor(p.chat_id);
+      // grammY names the upload "attach://<part>" and sends it as that part of the form.
+      const attached = typeof p.document === 'string' ? /^attach:\/\/(.+)$/.exec(p.document) : null;
+      const doc = attached ? p[attached[1] ?? ''] : p.document;
+      let file: StoredFile | undefined;
+      let name = 'file';
+      if (
+        typeof doc === 'object' &&
+        doc !== null &&
+        'upload' in doc &&
+        Buffer.isBuffer(doc.upload)
+      ) {
+        name = 'filename' in doc && typeof doc.filename === 'string' ? doc.filename : name;
+        file = this.storeFile(doc.upload, name.split('.').pop() ?? 'bin');
+      } else if (typeof doc === 'string') file = this.files.get(doc);
+      if (!file) throw new TgError(400, 'Bad Request: wrong file identifier/HTTP URL specified');
+      const message = this.store({
+        chat,
+        from: {
+          id: this.me.id,
+          is_bot: true,
+          first_name: this.me.first_name,
+          ...(this.me.username ? { username: this.me.username } : {}),
+        },
+        document: {
+          file_id: file.fileId,
+          file_unique_id: file.uniqueId,
+          file_name: name,
+          file_size: file.size,
+        },
+        ...(typeof p.caption === 'string' ? { caption: p.caption } : {}),
+      });
+      this.sentCount += 1;
       return structuredClone(message);
     },
     sendMessageDraft: (p) => {

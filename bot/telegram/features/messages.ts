@@ -26,7 +26,8 @@ export function messagesFeature(deps: FeatureDeps): Composer<Context> {
     const addressed = !group || command || addressedToBot(ctx);
     if (!addressed) return;
     if (!command && group) text = withoutMention(text, ctx.me.username);
-    await deps.engine.handle(conv, { kind: 'text', text, addressed }, channel);
+    const message = { chatId: String(ctx.chat.id), messageId: String(ctx.message.message_id) };
+    await deps.engine.handle(conv, { kind: 'text', text, addressed, message }, channel);
   });
   return composer;
 }

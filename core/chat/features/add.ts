@@ -1,6 +1,7 @@
 import { localDate } from '../../domain/dates.ts';
 import { searchKey } from '../../domain/text.ts';
 import { isOpError } from '../../errors/index.ts';
+import { decimal, money } from '../format.ts';
 import type { AddDraft } from '../actions.ts';
 import { subscriptionLines } from '../cards.ts';
 import { setAwaiting } from '../flows.ts';
@@ -130,9 +131,10 @@ export async function typedAmount(
 /** Says how an amount that reads two ways ("1.200") was read, and how to say the other. */
 function unsureNote(turn: Turn, draft: AddDraft, hh: HouseholdInfo): string {
   const currency = draft.currency ?? hh.currency;
+  // Both amounts in the reader's notation: "1200,00 EUR … escrito 1,20" in Spanish.
   return turn.t('chat.add.unsure_amount', {
-    amount: `${draft.amount} ${currency}`,
-    other: (Number(draft.amount) / 1000).toFixed(2),
+    amount: money(draft.amount, currency, turn.locale),
+    other: decimal((Number(draft.amount) / 1000).toFixed(2), turn.locale),
   });
 }
 

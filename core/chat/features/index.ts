@@ -3,9 +3,15 @@ import type { AwaitingKind, ChatFeature } from '../feature.ts';
 import { accessFeature } from './access.ts';
 import { activityFeature } from './activity.ts';
 import { addFeature } from './add.ts';
+import { assistantSetupFeature } from './assistantSetup.ts';
+import { dataFilesFeature } from './dataFiles.ts';
+import { organizeFeature } from './organize.ts';
+import { pendingCardFeature } from './pendingCard.ts';
+import { ratesFeature } from './rates.ts';
 import { assistantFeature } from './assistantFeature.ts';
 import { groupsFeature } from './groups.ts';
 import { helpFeature } from './help.ts';
+import { householdFeature } from './household.ts';
 import { listsFeature } from './lists.ts';
 import { noticesFeature } from './notices.ts';
 import { onboardingFeature } from './onboarding.ts';
@@ -31,10 +37,16 @@ export const FEATURES = [
   settingsFeature,
   accessFeature,
   groupsFeature,
+  organizeFeature,
+  ratesFeature,
+  dataFilesFeature,
+  assistantSetupFeature,
+  householdFeature,
   helpFeature,
   noticesFeature,
   assistantFeature,
   statementsFeature,
+  pendingCardFeature,
 ] as const satisfies readonly ChatFeature[];
 
 // === Every action kind and awaited answer has a feature (checked by the compiler)

@@ -114,6 +114,7 @@ async function settle(
 /** What reaches members outside a conversation: reminders (their buttons) and agent notices. */
 export const noticesFeature = defineFeature({
   name: 'notices',
+  reaches: ['mark_charge_paid', 'skip_charge'],
   actions: {
     paid: (turn, action, ref) => settle(turn, 'mark_charge_paid', action, ref),
     skip: (turn, action, ref) => settle(turn, 'skip_charge', action, ref),

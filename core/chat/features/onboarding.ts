@@ -260,6 +260,7 @@ function becomeMember(
 /** First contact: /start (also with an invite code or a group link), and the household set-up. */
 export const onboardingFeature = defineFeature({
   name: 'onboarding',
+  reaches: ['create_household', 'join_household'],
   commands: [
     { command: 'start', op: null, place: 'any', newcomer: true, beforeLink: true, run: start },
   ],

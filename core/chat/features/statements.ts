@@ -246,6 +246,7 @@ async function undoImport(turn: Turn, pendingId: string, ref: SentRef | null) {
 /** The statement review's buttons; the engine sends it files through `readSentFile`. */
 export const statementsFeature = defineFeature({
   name: 'statements',
+  reaches: ['import_candidates'],
   actions: {
     stmt_toggle: (turn, action, ref) => toggle(turn, action.s, action.c, ref),
     stmt_page: (turn, action, ref) => page(turn, action.s, action.page, ref),

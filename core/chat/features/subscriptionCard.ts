@@ -10,7 +10,7 @@ import { setAwaiting } from '../flows.ts';
 import { formatDate, money } from '../format.ts';
 import { readPrice } from '../parseAdd.ts';
 import type { ReplyBuilder } from '../reply.ts';
-import type { SubOp } from '../subscriptionActions.ts';
+import { SUB_OPS, type SubOp } from '../subscriptionActions.ts';
 import {
   canRun,
   dropButtonsIfGone,
@@ -378,6 +378,8 @@ async function typedAmount(turn: Turn, id: string, due: string, text: string): P
 /** The subscription card and its buttons. */
 export const subscriptionCardFeature = defineFeature({
   name: 'subscriptionCard',
+  // Every button of the card runs one of these (test/core/chat/reachability.test.ts).
+  reaches: SUB_OPS,
   actions: {
     sub_card: (turn, action) => showSubscriptionCard(turn, action.s, null),
     sub_run: (turn, action, ref) => pressRun(turn, action.op, action.args, ref),

@@ -43,6 +43,9 @@ export const bulkUpdateSubscriptions = defineOp({
   }),
   output: z.object({ action: z.string(), changed: z.int(), ids: z.array(z.string()) }),
   effect: 'destructive',
+  exclude: {
+    chat: 'Chat with no model changes one subscription at a time, from its card or a command; a change to many at once is asked for in words (the assistant, an agent) and previewed there as one card.',
+  },
   summarize: (_input, output) => ({ count: output.changed }),
   summaryVariant: (input, output) => `${input.change.action}${output.changed === 1 ? '_one' : ''}`,
   async run(ctx, input) {

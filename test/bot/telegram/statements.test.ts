@@ -159,7 +159,8 @@ describe('statements in Telegram', () => {
     );
     expect(unreadable.text).toContain("⚠️ Exhale can't find transactions in this file.");
     expect(unreadable.text).toContain('need the assistant, which is off');
-    expect(labels(unreadable)).toEqual([]);
+    // Ana owns the household: the one button turns the assistant on (/assistant).
+    expect(labels(unreadable)).toEqual(['🤖 Turn the assistant on']);
 
     const none = await send(ana, fixture('bank2ynab-DE-N26-20171001-20171106.csv'), 'n26.csv');
     expect(none.text).toContain('📄 n26.csv');

@@ -98,6 +98,16 @@ describe('ChatEngine', () => {
       'settings',
       'invite',
       'token',
+      'categories',
+      'tags',
+      'methods',
+      'rates',
+      'export',
+      'import',
+      'assistant',
+      'household',
+      'members',
+      'tokens',
       'help',
     ]);
     expect(menu(without)).not.toContain('totals');
@@ -121,6 +131,12 @@ describe('ChatEngine', () => {
       'cancel',
       'delete',
       'link',
+      'categories',
+      'tags',
+      'methods',
+      'rates',
+      'household',
+      'members',
       'help',
     ]);
   });
