@@ -7,6 +7,7 @@ import {
   miniApp,
   openLink,
   retrieveLaunchParams,
+  retrieveRawInitData,
   themeParams,
   viewport,
 } from '@telegram-apps/sdk';
@@ -32,9 +33,10 @@ export function inTelegram(): boolean {
 /** Reads the launch parameters; null outside Telegram (a plain browser). */
 function readLaunch(): Launch | null {
   try {
-    const lp = retrieveLaunchParams();
-    const raw = lp.tgWebAppData === undefined ? '' : new URLSearchParams(rawInitData()).toString();
+    // The init data exactly as Telegram sent it: the server checks its HMAC over these bytes.
+    const raw = retrieveRawInitData();
     if (!raw) return null;
+    const lp = retrieveLaunchParams();
     const user = lp.tgWebAppData?.user;
     const bg = lp.tgWebAppThemeParams.bg_color;
     return {
@@ -46,16 +48,6 @@ function readLaunch(): Launch | null {
   } catch {
     return null;
   }
-}
-
-/** The init data exactly as Telegram sent it (the HMAC is over these bytes). */
-function rawInitData(): string {
-  const fromHash = new URLSearchParams(location.hash.slice(1)).get('tgWebAppData');
-  if (fromHash) {
-    sessionStorage.setItem('exhale.tgWebAppData', fromHash);
-    return fromHash;
-  }
-  return sessionStorage.getItem('exhale.tgWebAppData') ?? '';
 }
 
 function isDark(hex: string): boolean {
@@ -82,7 +74,7 @@ export function startTelegram(): Launch | null {
     miniApp.bindCssVars.ifAvailable();
   }
   document.documentElement.dataset.scheme = launch.colorScheme;
-  themeParams.isDark.sub?.((dark: boolean) => {
+  themeParams.isDark.sub((dark: boolean) => {
     document.documentElement.dataset.scheme = dark ? 'dark' : 'light';
   });
   // The viewport answers asynchronously; the app does not wait for it to draw.
