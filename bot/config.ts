@@ -34,6 +34,11 @@ const schema = z.object({
     .optional(),
   EXHALE_TELEGRAM_API_ROOT: z.url('must be a URL').optional(),
   EXHALE_MINIAPP_URL: z.url('must be a URL').optional(),
+  EXHALE_MINIAPP_INIT_DATA_MAX_AGE: z.coerce
+    .number('must be a number of seconds (0: no limit)')
+    .int('must be a whole number of seconds (0: no limit)')
+    .min(0, 'must be a number of seconds (0: no limit)')
+    .default(86_400),
   EXHALE_ECB_RATES: z.enum(['on', 'off'], 'must be "on" or "off"').default('on'),
   EXHALE_ASSISTANT_PROVIDER: z
     .string()

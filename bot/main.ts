@@ -1,6 +1,7 @@
 import { stopOcr } from '../core/index.ts';
 import { createMcpFetchHandler } from '../mcp/http.ts';
 import { mcpRoutes } from '../mcp/routes.ts';
+import { createMiniApp } from '../miniapp/server/index.ts';
 import { startChannels } from './channels.ts';
 import { type Config, ConfigError } from './config.ts';
 import { startEcbRefresh } from './ecbRates.ts';
@@ -37,6 +38,16 @@ export async function startExhale(
   const edge = createEdge({ log });
   const mcp = createMcpFetchHandler({ core: runtime.core, publicUrl: config.EXHALE_PUBLIC_URL });
   edge.mount('/', mcpRoutes(mcp));
+  const miniApp = createMiniApp({
+    core: runtime.core,
+    botToken: config.EXHALE_TELEGRAM_TOKEN,
+    publicUrl: config.EXHALE_PUBLIC_URL,
+    initDataMaxAgeSeconds: config.EXHALE_MINIAPP_INIT_DATA_MAX_AGE,
+    log: (line) => options.quiet || console.log(line),
+  });
+  edge.mount('/api', miniApp.api);
+  edge.mount('/app', miniApp.app);
+  edge.mount('/cal', miniApp.calendar);
   let http: HttpHost;
   try {
     http = await listen(edge, { port: config.EXHALE_PORT, host: config.EXHALE_HOST });
@@ -98,6 +109,7 @@ export async function startExhale(
           { name: 'channels and scheduler', stop: () => channels.stop() },
           { name: 'OCR worker', stop: () => stopOcr() },
           { name: 'MCP streams', stop: () => mcp.close() },
+          { name: 'Mini App event streams', stop: async () => miniApp.close() },
           { name: 'HTTP requests in flight', stop: () => http.close() },
         ],
         [{ name: 'database', stop: () => runtime.close() }],

@@ -8,6 +8,7 @@ export type { CoreOptions, InvokeOptions, InvokeResult } from './kernel/core.ts'
 export { Core } from './kernel/core.ts';
 export type { ChangeEvent, CoreEvent, EventBus } from './kernel/events.ts';
 export { InMemoryEventBus } from './kernel/events.ts';
+export { eventVisibleTo } from './kernel/eventPrivacy.ts';
 export type { PostgresEventBusOptions } from './kernel/pgEventBus.ts';
 export { PostgresEventBus } from './kernel/pgEventBus.ts';
 export type { AnyOp, Effect, OpContext, OpSpec, Surface } from './kernel/op.ts';

@@ -10,6 +10,8 @@ export { ChatEngine } from './engine.ts';
 export { purgeExpiredFlows } from './flows.ts';
 export { agentNotice, reminderReply } from './features/notices.ts';
 export { firstTime, purgeFirstTimes } from './once.ts';
+// Who a platform account is (the Mini App maps a Telegram user to a member with it).
+export { resolveSpeaker } from './identity.ts';
 export type {
   Button,
   Card,
