@@ -79,6 +79,8 @@ export function signInitData(
     auth_date: String(Math.floor(authDate.getTime() / 1000)),
     query_id: 'AAHdF6IQAAAAAN0XohDhrOrc',
     user: JSON.stringify(user),
+    // Telegram's Ed25519 signature for third parties; inside the HMAC like every other field.
+    signature: 'dGVzdC1zaWduYXR1cmU',
   });
   const check = [...params.entries()]
     .sort(([a], [b]) => a.localeCompare(b))
@@ -221,6 +223,7 @@ export async function openInTelegram(
   initData: string,
   theme: Theme,
   appPath = '/app/',
+  startParam?: string,
 ): Promise<Page> {
   const context = await browser.newContext({
     viewport: { width: 390, height: 844 },
@@ -228,6 +231,9 @@ export async function openInTelegram(
   });
   const page = await context.newPage();
   page.on('pageerror', (e) => console.error('pageerror', e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'warning' || m.type() === 'error') console.error('console', m.text());
+  });
   // Runs in the page before the app (plain JavaScript: the page has no Node types).
   await page.addInitScript({
     content: `
@@ -251,6 +257,7 @@ export async function openInTelegram(
     tgWebAppVersion: '8.0',
     tgWebAppPlatform: 'android',
     tgWebAppThemeParams: JSON.stringify(THEMES[theme]),
+    ...(startParam ? { tgWebAppStartParam: startParam } : {}),
   });
   await page.goto(`${url}${appPath}#${hash.toString()}`);
   return page;
@@ -270,7 +277,7 @@ export async function tgEmit(page: Page, name: string, payload?: unknown): Promi
 
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: false });
 }
 
 /** Calls an op as a member through the API, with that member's signed init data. */

@@ -112,6 +112,8 @@ export const isRoot = computed(() =>
 
 /** A Telegram start parameter (`?startapp=`) names a screen: sub_<id>, upcoming, import_<flow>… */
 export function pathForStartParam(param: string): string | null {
+  // Subscription ids start with sub_ themselves: `sub_<id>` and the bare id both open it.
+  if (param.startsWith('sub_sub_')) return pathOf('subscription', param.slice(4));
   if (param.startsWith('sub_')) return pathOf('subscription', param);
   if (param.startsWith('import_')) return pathOf('import', param.slice('import_'.length));
   const screens: Record<string, string> = {

@@ -45,7 +45,9 @@ function readLaunch(): Launch | null {
       languageCode: user?.language_code ?? null,
       colorScheme: bg && isDark(bg) ? 'dark' : 'light',
     };
-  } catch {
+  } catch (error) {
+    // Launch parameters that do not parse: run as a plain browser, and say why in the console.
+    if (location.hash.includes('tgWebApp')) console.warn('Telegram launch parameters:', error);
     return null;
   }
 }
