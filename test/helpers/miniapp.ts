@@ -153,12 +153,10 @@ export async function startHousehold(env: Record<string, string> = {}): Promise<
     connection: { filename: path.join(dataDir, 'exhale.sqlite') },
     useNullAsDefault: true,
   });
-  let ana = '';
-  let ben = '';
+  const members = (await db('members').select('id', 'name')) as { id: string; name: string }[];
+  const ana = members.find((m) => m.name === 'Ana')?.id ?? '';
+  const ben = members.find((m) => m.name === 'Ben')?.id ?? '';
   try {
-    const members = (await db('members').select('id', 'name')) as { id: string; name: string }[];
-    ana = members.find((m) => m.name === 'Ana')?.id ?? '';
-    ben = members.find((m) => m.name === 'Ben')?.id ?? '';
     // Setup, as the Telegram onboarding would have left it: each member's Telegram account.
     const at = new Date().toISOString();
     await db('member_identities').insert([
@@ -277,7 +275,11 @@ export async function tgEmit(page: Page, name: string, payload?: unknown): Promi
 
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: false });
+  await page.screenshot({
+    path: path.join(SCREENSHOTS, `${name}.png`),
+    fullPage: false,
+    animations: 'disabled',
+  });
 }
 
 /** Calls an op as a member through the API, with that member's signed init data. */

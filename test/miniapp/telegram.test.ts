@@ -15,6 +15,7 @@ import {
   tgEvents,
   THEMES,
   type Household,
+  type TgEvent,
   type Theme,
 } from '../helpers/miniapp.ts';
 
@@ -57,17 +58,32 @@ async function open(initData: string, theme: Theme, path = '/app/'): Promise<Pag
 /** Waits until the open screen has its data (no skeleton left). */
 async function settled(page: Page, screen: string): Promise<void> {
   await page.waitForSelector(`[data-screen="${screen}"]`);
-  await page.waitForFunction(() => !document.querySelector('[data-testid="skeleton"]'));
+  await page.locator('[data-testid="skeleton"]').waitFor({ state: 'detached' });
 }
 
 async function subByName(initData: string, name: string): Promise<Sub> {
-  const list = await api<{ items: Sub[] }>(hh.server.url, initData, 'list_subscriptions', { text: name });
+  const list = await api<{ items: Sub[] }>(hh.server.url, initData, 'list_subscriptions', {
+    text: name,
+  });
   const sub = list.items.find((s) => s.name === name);
   if (!sub) throw new Error(`no ${name}`);
   return sub;
 }
 
-function mainButton(events: { name: string; params?: Record<string, unknown> }[]): Record<string, unknown> | undefined {
+/** Waits until the app's last call of a Mini App method set `key` to `value`. */
+async function untilEvent(page: Page, name: string, key: string, value: unknown): Promise<void> {
+  await page.waitForFunction(
+    (want) => {
+      const events = (globalThis as unknown as { __tgEvents: TgEvent[] }).__tgEvents;
+      return events.filter((e) => e.name === want.name).at(-1)?.params?.[want.key] === want.value;
+    },
+    { name, key, value },
+  );
+}
+
+function mainButton(
+  events: { name: string; params?: Record<string, unknown> }[],
+): Record<string, unknown> | undefined {
   return events.filter((e) => e.name === 'web_app_setup_main_button').at(-1)?.params;
 }
 
@@ -81,7 +97,12 @@ describe('the Mini App in Telegram', () => {
 
   for (const run of runs) {
     it(`shows every screen with its data in ${run.locale}, ${run.theme} theme (screenshots in test-output/miniapp)`, async () => {
-      const totals = await api<{ totals: { monthly: string; yearly: string } }>(hh.server.url, run.initData(), 'get_totals', {});
+      const totals = await api<{ totals: { monthly: string; yearly: string } }>(
+        hh.server.url,
+        run.initData(),
+        'get_totals',
+        {},
+      );
       const page = await open(run.initData(), run.theme);
       await settled(page, 'overview');
       const euro = (v: string): string =>
@@ -89,7 +110,7 @@ describe('the Mini App in Telegram', () => {
       expect(await page.textContent('[data-testid="monthly"]')).toBe(euro(totals.totals.monthly));
       expect(await page.textContent('[data-testid="yearly"]')).toBe(euro(totals.totals.yearly));
       // Telegram's theme is the app's: the page background is the theme's secondary background.
-      const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+      const bg = await page.evaluate('getComputedStyle(document.body).backgroundColor');
       const hex = THEMES[run.theme].secondary_bg_color ?? '';
       const rgb = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)).join(', ');
       expect(bg).toBe(`rgb(${rgb})`);
@@ -99,12 +120,18 @@ describe('the Mini App in Telegram', () => {
 
       await page.click('[data-tab="subscriptions"]');
       await settled(page, 'subscriptions');
-      const list = await api<{ total: number }>(hh.server.url, run.initData(), 'list_subscriptions', {});
+      const list = await api<{ total: number }>(
+        hh.server.url,
+        run.initData(),
+        'list_subscriptions',
+        {},
+      );
       expect(await page.locator('[data-testid="sub-row"]').count()).toBe(list.total);
       await screenshot(page, `subscriptions-${tag}`);
       // Search is the op's: accent- and case-insensitive.
       await page.fill('[data-testid="search"]', 'NETFLÍX');
-      await page.waitForFunction(() => document.querySelectorAll('[data-testid="sub-row"]').length === 1);
+      // One row left (the page's CSP allows no string evaluation: locators only).
+      await page.locator('[data-testid="sub-row"]').nth(1).waitFor({ state: 'detached' });
       await page.click('[data-testid="sub-row"]');
       await settled(page, 'subscription');
       await page.waitForSelector('[data-testid="price-chart"]');
@@ -135,33 +162,39 @@ describe('the Mini App in Telegram', () => {
     await page.click(`[data-id="${netflix.id}"]`);
     await settled(page, 'subscription');
     let events = await tgEvents(page);
-    expect(events.filter((e) => e.name === 'web_app_setup_back_button').at(-1)?.params).toEqual({ is_visible: true });
+    expect(events.filter((e) => e.name === 'web_app_setup_back_button').at(-1)?.params).toEqual({
+      is_visible: true,
+    });
     expect(mainButton(events)).toMatchObject({ text: 'Edit', is_visible: true, is_active: true });
 
     await tgEmit(page, 'main_button_pressed');
     await page.waitForSelector('[data-testid="edit-form"]');
-    await page.waitForFunction(() =>
-      (window as unknown as { __tgEvents: { name: string; params?: { text?: string } }[] }).__tgEvents
-        .filter((e) => e.name === 'web_app_setup_main_button')
-        .at(-1)?.params?.text === 'Save',
-    );
+    await untilEvent(page, 'web_app_setup_main_button', 'text', 'Save');
     await page.fill('[name="notes"]', 'Shared with the family');
-    await page.waitForFunction(() =>
-      (window as unknown as { __tgEvents: { name: string; params?: { need_confirmation?: boolean } }[] }).__tgEvents
-        .filter((e) => e.name === 'web_app_setup_closing_behavior')
-        .at(-1)?.params?.need_confirmation === true,
-    );
+    await untilEvent(page, 'web_app_setup_closing_behavior', 'need_confirmation', true);
     await tgEmit(page, 'main_button_pressed');
     await page.waitForSelector('[data-testid="toast"]');
     events = await tgEvents(page);
-    expect(events.filter((e) => e.name === 'web_app_setup_closing_behavior').at(-1)?.params).toEqual({ need_confirmation: false });
-    expect(events.some((e) => e.name === 'web_app_trigger_haptic_feedback' && e.params?.notification_type === 'success')).toBe(true);
-    expect((await api<{ notes: string }>(hh.server.url, anaData, 'get_subscription', { id: netflix.id })).notes).toBe('Shared with the family');
+    expect(
+      events.filter((e) => e.name === 'web_app_setup_closing_behavior').at(-1)?.params,
+    ).toEqual({ need_confirmation: false });
+    expect(
+      events.some(
+        (e) =>
+          e.name === 'web_app_trigger_haptic_feedback' && e.params?.notification_type === 'success',
+      ),
+    ).toBe(true);
+    expect(
+      (await api<{ notes: string }>(hh.server.url, anaData, 'get_subscription', { id: netflix.id }))
+        .notes,
+    ).toBe('Shared with the family');
 
     await tgEmit(page, 'back_button_pressed');
     await settled(page, 'subscriptions');
     events = await tgEvents(page);
-    expect(events.filter((e) => e.name === 'web_app_setup_back_button').at(-1)?.params).toEqual({ is_visible: false });
+    expect(events.filter((e) => e.name === 'web_app_setup_back_button').at(-1)?.params).toEqual({
+      is_visible: false,
+    });
     await page.close();
   });
 
@@ -176,7 +209,9 @@ describe('the Mini App in Telegram', () => {
     const error = await page.waitForSelector('[data-testid="error-amount"]');
     expect((await error.textContent())?.length).toBeGreaterThan(5);
     await screenshot(page, 'edit-error-en-light');
-    expect((await api<Sub>(hh.server.url, anaData, 'get_subscription', { id: spotify.id })).amount).toBe(spotify.amount);
+    expect(
+      (await api<Sub>(hh.server.url, anaData, 'get_subscription', { id: spotify.id })).amount,
+    ).toBe(spotify.amount);
     await page.close();
   });
 
@@ -189,41 +224,71 @@ describe('the Mini App in Telegram', () => {
     const sheet = await page.waitForSelector('[data-testid="sheet"]');
     expect(await sheet.textContent()).toContain('Disney+');
     await screenshot(page, 'confirm-sheet-en-dark');
-    expect((await api<Sub>(hh.server.url, anaData, 'get_subscription', { id: disney.id })).status).toBe('active');
+    expect(
+      (await api<Sub>(hh.server.url, anaData, 'get_subscription', { id: disney.id })).status,
+    ).toBe('active');
     await page.click('[data-testid="confirm"]');
     await page.waitForSelector('[data-testid="undo"]');
-    await page.waitForFunction(() => document.querySelector('[data-testid="detail-status"]')?.textContent?.trim() === 'Paused');
-    expect((await api<Sub>(hh.server.url, anaData, 'get_subscription', { id: disney.id })).status).toBe('paused');
+    await page.locator('[data-testid="detail-status"]', { hasText: /^\s*Paused\s*$/ }).waitFor();
+    expect(
+      (await api<Sub>(hh.server.url, anaData, 'get_subscription', { id: disney.id })).status,
+    ).toBe('paused');
     await screenshot(page, 'undo-toast-en-dark');
 
     await page.click('[data-testid="undo"]');
-    await page.waitForFunction(() => document.querySelector('[data-testid="detail-status"]')?.textContent?.trim() === 'Active');
-    expect((await api<Sub>(hh.server.url, anaData, 'get_subscription', { id: disney.id })).status).toBe('active');
+    await page.locator('[data-testid="detail-status"]', { hasText: /^\s*Active\s*$/ }).waitFor();
+    expect(
+      (await api<Sub>(hh.server.url, anaData, 'get_subscription', { id: disney.id })).status,
+    ).toBe('active');
     const events = await tgEvents(page);
-    expect(events.some((e) => e.name === 'web_app_trigger_haptic_feedback' && e.params?.type === 'impact')).toBe(true);
+    expect(
+      events.some(
+        (e) => e.name === 'web_app_trigger_haptic_feedback' && e.params?.type === 'impact',
+      ),
+    ).toBe(true);
     await page.close();
   });
 
   it('undoes and redoes an entry from Activity', async () => {
     const google = await subByName(anaData, 'Google One');
-    await api(hh.server.url, anaData, 'update_subscription', { id: google.id, name: 'Google One 2 TB' });
+    await api(hh.server.url, anaData, 'update_subscription', {
+      id: google.id,
+      name: 'Google One 2 TB',
+    });
     const page = await open(anaData, 'light', '/app/activity');
     await settled(page, 'activity');
     const first = page.locator('[data-testid="activity-row"]').first();
     expect(await first.textContent()).toContain('Google One 2 TB');
     await first.locator('[data-testid="undo-entry"]').click();
-    await page.waitForFunction(() => document.querySelector('[data-testid="activity-row"]')?.getAttribute('data-op') === 'undo');
-    expect((await api<Sub>(hh.server.url, anaData, 'get_subscription', { id: google.id })).name).toBe('Google One');
-    await page.locator('[data-testid="activity-row"]').first().locator('[data-testid="redo"]').click();
-    await page.waitForFunction(async () => document.querySelectorAll('[data-testid="activity-row"][data-op="undo"]').length >= 2);
-    expect((await api<Sub>(hh.server.url, anaData, 'get_subscription', { id: google.id })).name).toBe('Google One 2 TB');
+    await page
+      .locator('[data-testid="activity-row"]')
+      .first()
+      .and(page.locator('[data-op="undo"]'))
+      .waitFor();
+    expect(
+      (await api<Sub>(hh.server.url, anaData, 'get_subscription', { id: google.id })).name,
+    ).toBe('Google One');
+    await page
+      .locator('[data-testid="activity-row"]')
+      .first()
+      .locator('[data-testid="redo"]')
+      .click();
+    await page.locator('[data-testid="activity-row"][data-op="undo"]').nth(1).waitFor();
+    expect(
+      (await api<Sub>(hh.server.url, anaData, 'get_subscription', { id: google.id })).name,
+    ).toBe('Google One 2 TB');
     await page.close();
   });
 
   it('shows a change an agent made over MCP on the open screen, without a reload', async () => {
     const page = await open(anaData, 'light', '/app/subscriptions');
     await settled(page, 'subscriptions');
-    const token = (await api<{ token: string }>(hh.server.url, anaData, 'create_token', { name: 'Test agent', scope: 'trusted' })).token;
+    const token = (
+      await api<{ token: string }>(hh.server.url, anaData, 'create_token', {
+        name: 'Test agent',
+        scope: 'trusted',
+      })
+    ).token;
     const response = await fetch(`${hh.server.url}/mcp`, {
       method: 'POST',
       headers: {
@@ -241,9 +306,7 @@ describe('the Mini App in Telegram', () => {
     });
     expect(response.status).toBe(200);
     expect(await response.text()).toContain('Hulu');
-    await page.waitForFunction(() =>
-      [...document.querySelectorAll('[data-testid="sub-row"] .title')].some((e) => e.textContent?.includes('Hulu')),
-    );
+    await page.locator('[data-testid="sub-row"] .title', { hasText: 'Hulu' }).waitFor();
     await page.close();
   });
 
@@ -266,7 +329,14 @@ describe('the Mini App in Telegram', () => {
 
   it('opens the screen a start parameter names (a deep link to a subscription)', async () => {
     const netflix = await subByName(anaData, 'Netflix');
-    const page = await openInTelegram(browser, hh.server.url, anaData, 'light', '/app/', `sub_${netflix.id.slice(4)}`);
+    const page = await openInTelegram(
+      browser,
+      hh.server.url,
+      anaData,
+      'light',
+      '/app/',
+      `sub_${netflix.id.slice(4)}`,
+    );
     await settled(page, 'subscription');
     expect(await page.textContent('header h1')).toBe('Netflix');
     await page.close();

@@ -59,10 +59,11 @@ function utcDay(day: string): Date {
   return new Date(`${day}T12:00:00Z`);
 }
 
-export type DateStyle = 'short' | 'long' | 'weekday' | 'month' | 'dayNumber';
+export type DateStyle = 'short' | 'medium' | 'long' | 'weekday' | 'month' | 'dayNumber';
 
 const DATE_OPTIONS: Record<DateStyle, Intl.DateTimeFormatOptions> = {
   short: { day: 'numeric', month: 'short' },
+  medium: { day: 'numeric', month: 'short', year: 'numeric' },
   long: { day: 'numeric', month: 'long', year: 'numeric' },
   weekday: { weekday: 'short', day: 'numeric', month: 'short' },
   month: { month: 'long', year: 'numeric' },
