@@ -1,6 +1,6 @@
 import { GrammyError } from 'grammy';
 
-import type { Config } from './config.ts';
+import { type Config, webBaseUrl } from './config.ts';
 import type { FetchHandler } from './http/fetchHandler.ts';
 import type { AppCore } from './runtime.ts';
 import { type Scheduler, startScheduler } from './scheduler.ts';
@@ -99,6 +99,7 @@ export async function startChannels(
       apiRoot: config.EXHALE_TELEGRAM_API_ROOT,
       publicUrl: config.EXHALE_PUBLIC_URL,
       miniAppUrl: config.EXHALE_MINIAPP_URL,
+      webUrl: webBaseUrl(config),
       log,
       mount,
     }),

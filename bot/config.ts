@@ -77,3 +77,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   return { ...result.data, sqliteFile: path.resolve(result.data.EXHALE_DATA_DIR, 'exhale.sqlite') };
 }
+
+/**
+ * Where Exhale's own web (the Mini App, sign-in links, calendar feeds) is reached: the public URL,
+ * or this machine's address when there is none (0.0.0.0 and :: read as localhost).
+ */
+export function webBaseUrl(
+  config: Pick<Config, 'EXHALE_PUBLIC_URL' | 'EXHALE_HOST' | 'EXHALE_PORT'>,
+): string {
+  if (config.EXHALE_PUBLIC_URL) return config.EXHALE_PUBLIC_URL.replace(/\/+$/, '');
+  const host = ['0.0.0.0', '::', '[::]'].includes(config.EXHALE_HOST)
+    ? 'localhost'
+    : config.EXHALE_HOST;
+  return `http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${config.EXHALE_PORT}`;
+}

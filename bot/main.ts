@@ -81,6 +81,7 @@ export async function startExhale(
     `  Database: ${describeDatabase(config)} (${Number(households[0]?.n ?? 0)} households)`,
     `  HTTP:     ${http.url} (health: ${http.url}/healthz)`,
     `  MCP:      ${http.url}/mcp (Streamable HTTP; \`exhale token create --scope read --name "My agent"\` for a token), or \`exhale mcp\` over stdio`,
+    `  App:      ${config.EXHALE_PUBLIC_URL ? `${config.EXHALE_PUBLIC_URL.replace(/\/+$/, '')}/app/` : `${http.url}/app/`} (sign in with the link \`exhale web\` prints, or send /web to the bot)`,
     ...channels.status,
   ];
   const next: string[] = [];

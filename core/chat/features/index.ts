@@ -11,6 +11,7 @@ import { noticesFeature } from './notices.ts';
 import { onboardingFeature } from './onboarding.ts';
 import { settingsFeature } from './settings.ts';
 import { statementsFeature } from './statements.ts';
+import { webFeature } from './web.ts';
 
 /**
  * Every chat feature, the only list the engine builds its tables from. The order is the command
@@ -24,6 +25,7 @@ export const FEATURES = [
   activityFeature,
   settingsFeature,
   accessFeature,
+  webFeature,
   groupsFeature,
   helpFeature,
   noticesFeature,
