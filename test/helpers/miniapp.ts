@@ -250,6 +250,18 @@ export async function openInTelegram(
         },
       };`,
   });
+  await page.goto(launchUrl(url, initData, theme, appPath, startParam));
+  return page;
+}
+
+/** The URL Telegram opens the app at: the launch parameters ride in its hash. */
+export function launchUrl(
+  url: string,
+  initData: string,
+  theme: Theme,
+  appPath = '/app/',
+  startParam?: string,
+): string {
   const hash = new URLSearchParams({
     tgWebAppData: initData,
     tgWebAppVersion: '8.0',
@@ -257,8 +269,7 @@ export async function openInTelegram(
     tgWebAppThemeParams: JSON.stringify(THEMES[theme]),
     ...(startParam ? { tgWebAppStartParam: startParam } : {}),
   });
-  await page.goto(`${url}${appPath}#${hash.toString()}`);
-  return page;
+  return `${url}${appPath}#${hash.toString()}`;
 }
 
 /** The Mini App methods the app has called so far. */
