@@ -310,6 +310,34 @@ describe('the Mini App in Telegram', () => {
     await page.close();
   });
 
+  it('connects an agent: a token made on the spot with its QR code, and Test makes a real MCP call with it', async () => {
+    const page = await open(anaData, 'light', '/app/connect');
+    await settled(page, 'connect');
+    await page.click('[data-client="cursor"]');
+    expect(mainButton(await tgEvents(page))).toMatchObject({
+      text: 'Create a token',
+      is_visible: true,
+    });
+    await tgEmit(page, 'main_button_pressed');
+    const token =
+      (await (await page.waitForSelector('[data-testid="token"]')).textContent())?.trim() ?? '';
+    expect(token).toMatch(/^exh_/);
+    await page.waitForSelector('[data-testid="token-qr"]');
+    expect(await page.textContent('[data-testid="config"]')).toContain(`Bearer ${token}`);
+    await page.click('[data-testid="test"]');
+    const result = await page.waitForSelector('[data-testid="test-result"]');
+    expect(await result.textContent()).toMatch(/Connected to .+ tools offered/);
+    await screenshot(page, 'connect-tested-en-light');
+    const tokens = await api<{ items: { name: string }[] }>(
+      hh.server.url,
+      anaData,
+      'list_tokens',
+      {},
+    );
+    expect(tokens.items.map((x) => x.name)).toContain('Cursor');
+    await page.close();
+  });
+
   it('says so when the init data was tampered with or is too old', async () => {
     const tampered = anaData.replace(encodeURIComponent('"Ana"'), encodeURIComponent('"Eve"'));
     expect(tampered).not.toBe(anaData);
