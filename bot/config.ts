@@ -34,6 +34,8 @@ const schema = z.object({
     .optional(),
   EXHALE_TELEGRAM_API_ROOT: z.url('must be a URL').optional(),
   EXHALE_MINIAPP_URL: z.url('must be a URL').optional(),
+  /** The built Mini App served at /app/ (default miniapp/dist, built on start when missing). */
+  EXHALE_MINIAPP_DIST: z.string().min(1).optional(),
   EXHALE_MINIAPP_INIT_DATA_MAX_AGE: z.coerce
     .number('must be a number of seconds (0: no limit)')
     .int('must be a whole number of seconds (0: no limit)')

@@ -43,6 +43,7 @@ export async function startExhale(
     botToken: config.EXHALE_TELEGRAM_TOKEN,
     publicUrl: config.EXHALE_PUBLIC_URL,
     initDataMaxAgeSeconds: config.EXHALE_MINIAPP_INIT_DATA_MAX_AGE,
+    appDir: config.EXHALE_MINIAPP_DIST,
     log: (line) => options.quiet || console.log(line),
   });
   edge.mount('/api', miniApp.api);
