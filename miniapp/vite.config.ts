@@ -20,12 +20,6 @@ export default defineConfig({
     target: 'es2022',
     // Screens other than the overview are their own chunks, loaded when opened.
     chunkSizeWarningLimit: 250,
-    rollupOptions: {
-      // Vue and the Telegram SDK in one chunk named for what it is (cached across app versions).
-      output: {
-        manualChunks: (id: string) => (id.includes('node_modules') ? 'vendor' : undefined),
-      },
-    },
   },
   server: {
     fs: { allow: [fileURLToPath(new URL('..', import.meta.url))] },
