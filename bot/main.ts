@@ -1,9 +1,10 @@
-import { stopOcr } from '../core/index.ts';
+import { createAssistant, overridesFromEnv, stopOcr } from '../core/index.ts';
+import { ChatEngine } from '../core/chat/index.ts';
 import { createMcpFetchHandler } from '../mcp/http.ts';
 import { mcpRoutes } from '../mcp/routes.ts';
 import { createMiniApp } from '../miniapp/server/index.ts';
 import { startChannels } from './channels.ts';
-import { type Config, ConfigError } from './config.ts';
+import { type Config, ConfigError, webBaseUrl } from './config.ts';
 import { startEcbRefresh } from './ecbRates.ts';
 import { createEdge, type Edge } from './http/app.ts';
 import type { FetchHandler } from './http/fetchHandler.ts';
@@ -44,6 +45,12 @@ export async function startExhale(
     publicUrl: config.EXHALE_PUBLIC_URL,
     initDataMaxAgeSeconds: config.EXHALE_MINIAPP_INIT_DATA_MAX_AGE,
     appDir: config.EXHALE_MINIAPP_DIST,
+    chat: new ChatEngine({
+      core: runtime.core,
+      webUrl: webBaseUrl(config),
+      assistant: createAssistant({ core: runtime.core, config: overridesFromEnv(), log }),
+      log,
+    }),
     log: (line) => options.quiet || console.log(line),
   });
   edge.mount('/api', miniApp.api);

@@ -3,7 +3,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import type { RouteGroup } from '../../bot/http/app.ts';
+import type { ChatEngine } from '../../core/chat/index.ts';
 import { calendarRoutes } from './calendar.ts';
+import { chatRoutes } from './chat.ts';
 import { miniAppApi, type MiniAppApiOptions } from './routes.ts';
 import { type AppServing, appRoutes } from './static.ts';
 
@@ -19,6 +21,8 @@ export interface MiniAppOptions extends MiniAppApiOptions {
   appDir?: string | undefined;
   /** One line to the process log (the build on start, its failure). */
   log?: ((line: string) => void) | undefined;
+  /** The chat engine the Ask screen talks to (`POST /api/chat`); absent: that route is 404. */
+  chat?: ChatEngine | undefined;
 }
 
 /** The Mini App's three route groups (mount at `/api`, `/app`, `/cal`) and what stops them. */
@@ -61,7 +65,11 @@ function serving(options: MiniAppOptions): AppServing {
 }
 
 export function createMiniApp(options: MiniAppOptions): MiniApp {
-  const api = miniAppApi(options);
+  const engine = options.chat;
+  const api = miniAppApi({
+    ...options,
+    extra: engine ? (group, context) => chatRoutes(group, context, engine) : options.extra,
+  });
   const app = serving(options);
   return {
     api: api.routes,
