@@ -338,6 +338,17 @@ describe('the Mini App in Telegram', () => {
     await page.close();
   });
 
+  it('asks the chat engine from the Ask screen and shows its answer as a message', async () => {
+    const page = await open(anaData, 'light', '/app/ask');
+    await page.waitForSelector('[data-screen="ask"]');
+    await page.fill('[data-testid="ask-input"]', '/help');
+    await page.click('[data-testid="ask-send"]');
+    await page.locator('.bubble.bot[data-testid="bubble"]').first().waitFor();
+    expect((await page.locator('.bubble.bot').first().textContent())?.length).toBeGreaterThan(20);
+    await screenshot(page, 'ask-en-light');
+    await page.close();
+  });
+
   it('says so when the init data was tampered with or is too old', async () => {
     const tampered = anaData.replace(encodeURIComponent('"Ana"'), encodeURIComponent('"Eve"'));
     expect(tampered).not.toBe(anaData);

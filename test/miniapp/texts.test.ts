@@ -56,7 +56,7 @@ describe('the Mini App’s texts', () => {
         'system',
       ],
       'web.ui.calendar.kind.': ['charge', 'trial_end', 'notice_deadline'],
-      'web.ui.signin.reason.': ['missing', 'invalid', 'expired'],
+      'web.ui.signin.reason.': ['missing', 'invalid', 'expired', 'unknown', 'used'],
       'web.ui.scope.': ['read', 'write', 'trusted'],
     };
     const missing = Object.entries(families).flatMap(([prefix, values]) =>

@@ -75,6 +75,8 @@ export interface Me {
     financial: boolean | 'depends';
   }[];
   telegram: boolean;
+  /** The cookie's web session (null inside Telegram): Settings marks "this browser". */
+  sessionId: string | null;
   publicUrl: string;
   botUsername: string | null;
   mcpUrl: string;
