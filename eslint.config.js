@@ -41,7 +41,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['bot/**/*.ts', 'mcp/**/*.ts'],
+    files: ['bot/**/*.ts', 'mcp/**/*.ts', 'miniapp/server/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

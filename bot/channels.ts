@@ -1,7 +1,7 @@
 import { GrammyError } from 'grammy';
 
 import { ChannelConfigError } from './channelConfigError.ts';
-import type { Config } from './config.ts';
+import { type Config, webBaseUrl } from './config.ts';
 import type { RouteGroup } from './http/app.ts';
 import type { FetchHandler } from './http/fetchHandler.ts';
 import type { AppCore } from './runtime.ts';
@@ -131,6 +131,7 @@ export async function startChannels(
       apiRoot: config.EXHALE_TELEGRAM_API_ROOT,
       publicUrl: config.EXHALE_PUBLIC_URL,
       miniAppUrl: config.EXHALE_MINIAPP_URL,
+      webUrl: webBaseUrl(config),
       log,
       mount,
     }),

@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 
 import { backupCommand, restoreCommand } from './backup.ts';
 import { ChannelConfigError } from './channelConfigError.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, loadConfig, webBaseUrl } from './config.ts';
 import { DEMO_NAME, loadDemoHousehold } from './demo.ts';
 import { ImportFileError, runImport } from './importCommand.ts';
 import { LocalActorError, resolveLocalActor } from './localActor.ts';
@@ -48,6 +48,8 @@ const USAGE = `Usage: exhale [command]
   exhale token create --scope read|write|trusted --name NAME [--as MEMBER] [--household ID]
   exhale token list | exhale token revoke ID
                               tokens for agents (only a hash is stored; the token is shown once)
+  exhale web [--as MEMBER] [--household ID]
+                              a sign-in link for the web app in a browser (works once, 10 minutes)
   exhale migrate              apply database migrations
   exhale backup FILE          a consistent copy of the SQLite database, also while Exhale runs
   exhale restore FILE         replace the SQLite database with a backup (Exhale stopped; the
@@ -286,6 +288,7 @@ const commands: Record<string, Command> = {
           input: process.stdin,
           output: process.stdout,
           miniAppUrl: config.EXHALE_MINIAPP_URL,
+          webUrl: webBaseUrl(config),
           assistant: createAssistant({ core: runtime.core, config: overridesFromEnv(), log }),
           channels,
           logs,
@@ -398,6 +401,33 @@ const commands: Record<string, Command> = {
           console.error('Usage: exhale token create|list|revoke …');
           return 2;
       }
+    } finally {
+      await runtime.close();
+    }
+  },
+  web: async (args) => {
+    const { values } = parseArgs({
+      args,
+      options: { as: { type: 'string' }, household: { type: 'string' } },
+    });
+    const config = loadConfig();
+    const runtime = await runtimeFor(config, { existing: true });
+    try {
+      const actor = await localActor(runtime.db, { as: values.as, household: values.household });
+      const { output } = await runtime.core.invoke(
+        'create_sign_in_link',
+        actor,
+        {},
+        { surface: 'cli' },
+      );
+      console.log(
+        `Open this link in your browser to use Exhale's web app (it works once, for 10 minutes):\n\n  ${webBaseUrl(config)}${output.path}\n`,
+      );
+      if (!config.EXHALE_PUBLIC_URL)
+        console.log(
+          'It points at this machine (exhale must be running); set EXHALE_PUBLIC_URL to reach it from elsewhere.',
+        );
+      return 0;
     } finally {
       await runtime.close();
     }

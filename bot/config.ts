@@ -50,6 +50,13 @@ const schema = z.object({
     )
     .optional(),
   EXHALE_SLACK_API_URL: z.url('must be a URL such as https://slack.com/api/').optional(),
+  /** The built Mini App served at /app/ (default miniapp/dist, built on start when missing). */
+  EXHALE_MINIAPP_DIST: z.string().min(1).optional(),
+  EXHALE_MINIAPP_INIT_DATA_MAX_AGE: z.coerce
+    .number('must be a number of seconds (0: no limit)')
+    .int('must be a whole number of seconds (0: no limit)')
+    .min(0, 'must be a number of seconds (0: no limit)')
+    .default(86_400),
   EXHALE_ECB_RATES: z.enum(['on', 'off'], 'must be "on" or "off"').default('on'),
   EXHALE_ASSISTANT_PROVIDER: z
     .string()
@@ -91,4 +98,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     );
   }
   return { ...result.data, sqliteFile: path.resolve(result.data.EXHALE_DATA_DIR, 'exhale.sqlite') };
+}
+
+/**
+ * Where Exhale's own web (the Mini App, sign-in links, calendar feeds) is reached: the public URL,
+ * or this machine's address when there is none (0.0.0.0 and :: read as localhost).
+ */
+export function webBaseUrl(
+  config: Pick<Config, 'EXHALE_PUBLIC_URL' | 'EXHALE_HOST' | 'EXHALE_PORT'>,
+): string {
+  if (config.EXHALE_PUBLIC_URL) return config.EXHALE_PUBLIC_URL.replace(/\/+$/, '');
+  const host = ['0.0.0.0', '::', '[::]'].includes(config.EXHALE_HOST)
+    ? 'localhost'
+    : config.EXHALE_HOST;
+  return `http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${config.EXHALE_PORT}`;
 }

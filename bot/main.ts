@@ -1,8 +1,10 @@
-import { stopOcr } from '../core/index.ts';
+import { createAssistant, overridesFromEnv, stopOcr } from '../core/index.ts';
+import { ChatEngine } from '../core/chat/index.ts';
 import { createMcpFetchHandler } from '../mcp/http.ts';
 import { mcpRoutes } from '../mcp/routes.ts';
+import { createMiniApp } from '../miniapp/server/index.ts';
 import { startChannels } from './channels.ts';
-import { type Config, ConfigError } from './config.ts';
+import { type Config, ConfigError, webBaseUrl } from './config.ts';
 import { startEcbRefresh } from './ecbRates.ts';
 import { createEdge, type Edge, type RouteGroup } from './http/app.ts';
 import type { FetchHandler } from './http/fetchHandler.ts';
@@ -51,6 +53,23 @@ export async function startExhale(
   edge.mount('/', metricsRoutes(metrics, config.EXHALE_METRICS_TOKEN));
   const mcp = createMcpFetchHandler({ core: runtime.core, publicUrl: config.EXHALE_PUBLIC_URL });
   edge.mount('/', mcpRoutes(mcp));
+  const miniApp = createMiniApp({
+    core: runtime.core,
+    botToken: config.EXHALE_TELEGRAM_TOKEN,
+    publicUrl: config.EXHALE_PUBLIC_URL,
+    initDataMaxAgeSeconds: config.EXHALE_MINIAPP_INIT_DATA_MAX_AGE,
+    appDir: config.EXHALE_MINIAPP_DIST,
+    chat: new ChatEngine({
+      core: runtime.core,
+      webUrl: webBaseUrl(config),
+      assistant: createAssistant({ core: runtime.core, config: overridesFromEnv(), log }),
+      log,
+    }),
+    log: (line) => options.quiet || console.log(line),
+  });
+  edge.mount('/api', miniApp.api);
+  edge.mount('/app', miniApp.app);
+  edge.mount('/cal', miniApp.calendar);
   let http: HttpHost;
   try {
     http = await listen(edge, { port: config.EXHALE_PORT, host: config.EXHALE_HOST });
@@ -88,6 +107,7 @@ export async function startExhale(
     `  Database: ${describeDatabase(config)} (${Number(households[0]?.n ?? 0)} households)`,
     `  HTTP:     ${http.url} (health: ${http.url}/healthz)`,
     `  MCP:      ${http.url}/mcp (Streamable HTTP; \`exhale token create --scope read --name "My agent"\` for a token), or \`exhale mcp\` over stdio`,
+    `  App:      ${config.EXHALE_PUBLIC_URL ? `${config.EXHALE_PUBLIC_URL.replace(/\/+$/, '')}/app/` : `${http.url}/app/`} (sign in with the link \`exhale web\` prints, or send /web to the bot)`,
     ...channels.status,
     ...(tracing ? [`  Traces:   exported over OTLP to ${tracing.endpoint}`] : []),
   ];
@@ -119,6 +139,7 @@ export async function startExhale(
           { name: 'MCP streams', stop: () => mcp.close() },
           { name: 'metrics', stop: async () => metrics.stop() },
           { name: 'op log', stop: async () => stopLoggingOps() },
+          { name: 'Mini App event streams', stop: async () => miniApp.close() },
           { name: 'HTTP requests in flight', stop: () => http.close() },
         ],
         [

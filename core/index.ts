@@ -9,6 +9,7 @@ export type { OpObservation, OpObserver } from './kernel/observe.ts';
 export { Core } from './kernel/core.ts';
 export type { ChangeEvent, CoreEvent, EventBus } from './kernel/events.ts';
 export { InMemoryEventBus } from './kernel/events.ts';
+export { eventVisibleTo } from './kernel/eventPrivacy.ts';
 export type { PostgresEventBusOptions } from './kernel/pgEventBus.ts';
 export { PostgresEventBus } from './kernel/pgEventBus.ts';
 export type { AnyOp, Effect, OpContext, OpSpec, Surface } from './kernel/op.ts';
@@ -61,6 +62,24 @@ export {
 } from './reminders/index.ts';
 export { createAssistant, overridesFromEnv } from './assistant/index.ts';
 export { authenticateToken } from './auth/index.ts';
+// Web access (the Mini App): one-time codes, web sessions, calendar feed tokens.
+export type {
+  CodePurpose,
+  RedeemedCode,
+  RedeemRefusal,
+  RedeemResult,
+  SessionCheck,
+  StartedSession,
+} from './auth/index.ts';
+export {
+  authenticateSession,
+  calendarFeedOwner,
+  CODE_PURPOSES,
+  redeemCode,
+  SESSION_TTL_MS,
+  SIGN_IN_CODE_LENGTH,
+  startWebSession,
+} from './auth/index.ts';
 export { refreshEcbRates } from './fx/refresh.ts';
 // Statement pictures: the OCR worker is ended at shutdown (stopOcr), and a chat shows OCR's
 // progress by wrapping its read_statement call (withReadProgress).

@@ -18,7 +18,10 @@ export interface TelegramDeps {
   apiRoot?: string | undefined;
   /** With a public URL the bot uses a webhook at `<publicUrl>/telegram/webhook` instead of long polling. */
   publicUrl?: string | undefined;
+  /** Where the Mini App is served elsewhere (EXHALE_MINIAPP_URL); default `<publicUrl>/app/` when https. */
   miniAppUrl?: string | undefined;
+  /** Where Exhale's web is (sign-in links from /web): the public URL or the local address. */
+  webUrl?: string | undefined;
   webhookSecret?: string | undefined;
   /**
    * The built-in assistant (`createAssistant` from core/assistant): free text and files go to it
@@ -57,9 +60,16 @@ export function deriveWebhookSecret(token: string): string {
  */
 export async function startTelegram(deps: TelegramDeps): Promise<TelegramHandle> {
   const log = deps.log ?? ((message: string, error?: unknown) => console.error(message, error));
-  // The Mini App is served elsewhere for now: its button appears only when its URL is configured.
-  const miniAppUrl = deps.miniAppUrl;
-  const engine = new ChatEngine({ core: deps.core, miniAppUrl, assistant: deps.assistant, log });
+  // Exhale serves the Mini App at /app/; Telegram opens Web Apps only over https, so its buttons
+  // appear when the public URL is https (or the app is served elsewhere: EXHALE_MINIAPP_URL).
+  const miniAppUrl = deps.miniAppUrl ?? servedMiniAppUrl(deps.publicUrl);
+  const engine = new ChatEngine({
+    core: deps.core,
+    miniAppUrl,
+    webUrl: deps.webUrl ?? deps.publicUrl,
+    assistant: deps.assistant,
+    log,
+  });
   const bot = createBot({
     token: deps.token,
     apiRoot: deps.apiRoot,
@@ -102,4 +112,10 @@ export async function startTelegram(deps: TelegramDeps): Promise<TelegramHandle>
   await bot.api.deleteWebhook();
   const polling = startPolling(bot, log);
   return { webhook: null, engine, sendTo, stop: () => polling.stop() };
+}
+
+/** The Mini App Exhale serves itself, `<public URL>/app/`, when the public URL is https; else none. */
+export function servedMiniAppUrl(publicUrl: string | undefined): string | undefined {
+  if (!publicUrl?.startsWith('https://')) return undefined;
+  return `${publicUrl.replace(/\/+$/, '')}/app/`;
 }

@@ -29,6 +29,8 @@ export interface TerminalChatDeps {
   output: NodeJS.WritableStream;
   /** The Mini App URL, printed as a link when set. */
   miniAppUrl?: string | undefined;
+  /** Where Exhale's web is served: `/web` prints sign-in links there. */
+  webUrl?: string | undefined;
   /** The built-in assistant: free text goes to it (its answer printed as it is written) when configured. */
   assistant?: ChatAssistant | undefined;
   /**
@@ -70,6 +72,7 @@ export async function runTerminalChat(deps: TerminalChatDeps): Promise<void> {
   const engine = new ChatEngine({
     core: deps.core,
     miniAppUrl: deps.miniAppUrl,
+    webUrl: deps.webUrl,
     assistant: deps.assistant,
   });
   const write = (text: string): void => {

@@ -40,6 +40,8 @@ export interface ChatEngineOptions {
   core: Core;
   /** The Mini App's URL (https); a button opens it in private chats when set. */
   miniAppUrl?: string | null | undefined;
+  /** Where Exhale's own web is served (no trailing slash): `/web` links point there. */
+  webUrl?: string | null | undefined;
   /**
    * The built-in assistant (`createAssistant(...)` from core/assistant). Free text, and files that
    * are not statements the reader can use, go to it for households where it is configured;
@@ -61,6 +63,7 @@ const COMMAND = /^\/([A-Za-z0-9_]{1,32})(?:@[A-Za-z0-9_]+)?(?:\s+([\s\S]*))?$/;
 export class ChatEngine implements EngineContext {
   readonly core: Core;
   readonly miniAppUrl: string | null;
+  readonly webUrl: string | null;
   readonly assistant: ChatAssistant | null;
   private readonly log: (message: string, error?: unknown) => void;
   private readonly tables: FeatureTables;
@@ -71,6 +74,7 @@ export class ChatEngine implements EngineContext {
     this.core = options.core;
     this.miniAppUrl =
       options.miniAppUrl && options.miniAppUrl.startsWith('https://') ? options.miniAppUrl : null;
+    this.webUrl = options.webUrl ? options.webUrl.replace(/\/+$/, '') : null;
     this.assistant = options.assistant ?? null;
     this.log = options.log ?? ((message, error) => console.error(message, error));
     this.tables = buildFeatureTables(options.features ?? FEATURES);

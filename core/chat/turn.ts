@@ -14,6 +14,8 @@ const TYPING_AFTER_MS = 300;
 export interface EngineContext {
   readonly core: Core;
   readonly miniAppUrl: string | null;
+  /** Where Exhale's own web is served (EXHALE_PUBLIC_URL or the local address): sign-in links point there. */
+  readonly webUrl: string | null;
   /** The built-in assistant, when the process has one (its cards' buttons need it). */
   readonly assistant: ChatAssistant | null;
   /** The registered features' command menu (/help). */

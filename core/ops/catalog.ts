@@ -9,6 +9,7 @@ import { organizeOps } from './organize/index.ts';
 import { statementOps } from './statements/index.ts';
 import { subscriptionOps } from './subscriptions/index.ts';
 import { tokenOps } from './tokens/index.ts';
+import { webOps } from './web/index.ts';
 
 /**
  * The catalog: every op Exhale has, in the order surfaces list them. MCP tools, the web API,
@@ -25,6 +26,7 @@ export const catalog = [
   ...dataOps,
   ...statementOps,
   ...tokenOps,
+  ...webOps,
   ...assistantOps,
 ] as const satisfies readonly AnyOp[];
 

@@ -26,13 +26,17 @@ describe('architecture', () => {
     expect(offenders).toEqual([]);
   });
 
-  it('mcp/ does not import the bot at run time, and the bot imports mcp/ only from its composition root and CLI', () => {
+  it('mcp/ and miniapp/server/ do not import the bot at run time, and the bot imports them only from its composition root and CLI', () => {
     const offenders: string[] = [];
-    for (const file of sourceFiles('mcp')) {
+    const siblings: Array<[string, string[]]> = [
+      ...sourceFiles('mcp').map((f): [string, string[]] => [f, ['bot', 'miniapp']]),
+      ...sourceFiles('miniapp/server').map((f): [string, string[]] => [f, ['bot', 'mcp']]),
+    ];
+    for (const [file, others] of siblings) {
       const text = readFileSync(path.join(root, file), 'utf8');
       for (const spec of imports(file)) {
         if (
-          resolvesInto(file, spec, ['bot', 'miniapp']) &&
+          resolvesInto(file, spec, others) &&
           !new RegExp(
             `import type [^;]*['"]${spec.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}['"]`,
           ).test(text)
@@ -43,14 +47,18 @@ describe('architecture', () => {
     for (const file of sourceFiles('bot')) {
       if (['bot/main.ts', 'bot/cli.ts'].includes(file)) continue;
       for (const spec of imports(file))
-        if (resolvesInto(file, spec, ['mcp'])) offenders.push(`${file} -> ${spec}`);
+        if (resolvesInto(file, spec, ['mcp', 'miniapp'])) offenders.push(`${file} -> ${spec}`);
     }
     expect(offenders).toEqual([]);
   });
 
   it('adapters import core only through core/index.ts and core/chat/index.ts', () => {
     const offenders: string[] = [];
-    for (const file of [...sourceFiles('bot'), ...sourceFiles('mcp')])
+    for (const file of [
+      ...sourceFiles('bot'),
+      ...sourceFiles('mcp'),
+      ...sourceFiles('miniapp/server'),
+    ])
       for (const spec of imports(file)) {
         const target = resolved(file, spec);
         if (

@@ -20,6 +20,7 @@ import { statementsFeature } from './statements.ts';
 import { subscriptionCardFeature } from './subscriptionCard.ts';
 import { subscriptionCommandsFeature } from './subscriptionCommands.ts';
 import { subscriptionEditFeature } from './subscriptionEdit.ts';
+import { webFeature } from './web.ts';
 
 /**
  * Every chat feature, the only list the engine builds its tables from. The order is the command
@@ -36,6 +37,7 @@ export const FEATURES = [
   activityFeature,
   settingsFeature,
   accessFeature,
+  webFeature,
   groupsFeature,
   organizeFeature,
   ratesFeature,

@@ -108,6 +108,7 @@ describe('ChatEngine', () => {
       'household',
       'members',
       'tokens',
+      'web',
       'help',
     ]);
     expect(menu(without)).not.toContain('totals');

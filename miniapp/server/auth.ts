@@ -1,0 +1,103 @@
+import type { Context } from 'hono';
+import { getCookie } from 'hono/cookie';
+import { HTTPException } from 'hono/http-exception';
+
+import {
+  type Actor,
+  authenticateSession,
+  type Core,
+  type Locale,
+  OpError,
+  t,
+} from '../../core/index.ts';
+import { resolveSpeaker } from '../../core/chat/index.ts';
+import { checkInitData, type TelegramUser } from './initData.ts';
+import { browserLocale, setReader } from './respond.ts';
+
+/** The cookie a browser signed in with a sign-in link carries. */
+export const SESSION_COOKIE = 'exhale_session';
+
+/** Who is calling the API, and how they proved it. */
+export interface WebAuth {
+  actor: Actor;
+  via: 'telegram' | 'session';
+  /** The web session's id (cookie); null inside Telegram. */
+  sessionId: string | null;
+  /** The Telegram user of the init data; null for a cookie. */
+  telegramUser: TelegramUser | null;
+}
+
+export interface AuthOptions {
+  core: Core;
+  /** The bot's token: init data is checked with it; without one, only cookies sign in. */
+  botToken?: string | undefined;
+  /** Oldest init data accepted, in seconds (0: no limit). */
+  initDataMaxAgeSeconds?: number | undefined;
+  /** Origins a cookie's writes may come from besides the request's own (the public URL's). */
+  origins: readonly string[];
+}
+
+type Reason = 'missing' | 'invalid' | 'expired';
+
+/** 401 in the contract's shape, with the sentence saying how to get in. */
+function unauthenticated(c: Context, reason: Reason, locale: Locale, key?: string): never {
+  const message = t(locale, key ?? `web.unauthenticated.${reason}`);
+  throw new HTTPException(401, {
+    res: c.json({ error: 'unauthenticated', message, reason }, 401, {
+      'cache-control': 'no-store',
+    }),
+  });
+}
+
+/**
+ * Authenticates an API request: `Authorization: tma <initDataRaw>` inside Telegram (HMAC with the
+ * bot token, age, and the Telegram user's member through `member_identities`), `?tma=` where the
+ * client cannot send headers (EventSource; only when `query` is set), or the session cookie. A
+ * cookie's request that may write (any method but GET and HEAD) must come from Exhale's own page:
+ * its `Origin` is the server's, else 403 and nothing runs (a cross-site form cannot act for the
+ * member). Init data needs no such check: a page on another site cannot set the header.
+ */
+export async function authenticate(
+  c: Context,
+  options: AuthOptions,
+  { query = false }: { query?: boolean } = {},
+): Promise<WebAuth> {
+  const browser = browserLocale(c.req.header('accept-language'));
+  const header = c.req.header('authorization') ?? '';
+  const tma = header.startsWith('tma ')
+    ? header.slice(4).trim()
+    : query
+      ? (c.req.query('tma') ?? null)
+      : null;
+  if (tma !== null) {
+    if (!options.botToken) unauthenticated(c, 'invalid', browser);
+    const check = checkInitData(tma, options.botToken, {
+      now: options.core.clock(),
+      maxAgeSeconds: options.initDataMaxAgeSeconds,
+    });
+    if (!check.ok) unauthenticated(c, check.reason, browser);
+    const speaker = await resolveSpeaker(options.core.db, {
+      channel: 'telegram',
+      externalId: String(check.user.id),
+      displayName: check.user.first_name,
+      languageCode: check.user.language_code,
+    });
+    if (speaker.newcomer)
+      unauthenticated(c, 'invalid', speaker.locale, 'web.unauthenticated.unknown_user');
+    const actor: Actor = { ...speaker.actor, channel: 'web' };
+    setReader(c, actor.locale);
+    return { actor, via: 'telegram', sessionId: null, telegramUser: check.user };
+  }
+  const cookie = getCookie(c, SESSION_COOKIE);
+  if (cookie === undefined || cookie === '') unauthenticated(c, 'missing', browser);
+  const session = await authenticateSession(options.core.db, cookie, options.core.clock());
+  if (!session.ok) unauthenticated(c, session.reason, browser);
+  setReader(c, session.actor.locale);
+  if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
+    const origin = c.req.header('origin');
+    const own = new URL(c.req.url).origin;
+    if (origin === undefined || (origin !== own && !options.origins.includes(origin)))
+      throw new OpError('forbidden', 'web.origin');
+  }
+  return { actor: session.actor, via: 'session', sessionId: session.sessionId, telegramUser: null };
+}

@@ -1,0 +1,81 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import type { RouteGroup } from '../../bot/http/app.ts';
+import type { ChatEngine } from '../../core/chat/index.ts';
+import { calendarRoutes } from './calendar.ts';
+import { chatRoutes } from './chat.ts';
+import { miniAppApi, type MiniAppApiOptions } from './routes.ts';
+import { type AppServing, appRoutes } from './static.ts';
+
+/** Where the built app is by default: `miniapp/dist`, next to this folder. */
+export const DEFAULT_APP_DIR = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '..',
+  'dist',
+);
+
+export interface MiniAppOptions extends MiniAppApiOptions {
+  /** The built app; default `miniapp/dist`, built on start when its index.html is missing. */
+  appDir?: string | undefined;
+  /** One line to the process log (the build on start, its failure). */
+  log?: ((line: string) => void) | undefined;
+  /** The chat engine the Ask screen talks to (`POST /api/chat`); absent: that route is 404. */
+  chat?: ChatEngine | undefined;
+}
+
+/** The Mini App's three route groups (mount at `/api`, `/app`, `/cal`) and what stops them. */
+export interface MiniApp {
+  api: RouteGroup;
+  app: RouteGroup;
+  calendar: RouteGroup;
+  /** Resolves once `/app/` can be served (true) or cannot (false: the 503 page). */
+  ready: Promise<boolean>;
+  /** Ends the open event streams (at shutdown, so requests in flight can finish). */
+  close(): void;
+}
+
+/**
+ * When the default app folder has no index.html (a fresh clone whose install did not build it),
+ * builds it once, in the background: `/app/` waits for it; a failure is logged once and `/app/`
+ * answers 503 while the API keeps working. An explicit `appDir` (tests) is served as it is.
+ */
+function serving(options: MiniAppOptions): AppServing {
+  const appDir = options.appDir ?? DEFAULT_APP_DIR;
+  const index = path.join(appDir, 'index.html');
+  if (existsSync(index) || options.appDir !== undefined)
+    return { appDir, ready: Promise.resolve(existsSync(index)) };
+  const log = options.log ?? ((line: string) => console.log(line));
+  log('Mini App: miniapp/dist is missing; building it once (node scripts/buildApp.mjs)…');
+  const ready = import('../../scripts/buildApp.mjs')
+    .then(({ buildApp }) => buildApp())
+    .then((result) => {
+      if (result === 'no-app')
+        log('Mini App: not built (this checkout has no miniapp/vite.config.ts)');
+      return existsSync(index);
+    })
+    .catch((error: unknown) => {
+      log(
+        `Mini App: the build failed (${error instanceof Error ? error.message : String(error)}); /app/ answers 503 until it is built`,
+      );
+      return false;
+    });
+  return { appDir, ready };
+}
+
+export function createMiniApp(options: MiniAppOptions): MiniApp {
+  const engine = options.chat;
+  const api = miniAppApi({
+    ...options,
+    extra: engine ? (group, context) => chatRoutes(group, context, engine) : options.extra,
+  });
+  const app = serving(options);
+  return {
+    api: api.routes,
+    app: appRoutes(app),
+    calendar: calendarRoutes(options.core),
+    ready: app.ready,
+    close: api.close,
+  };
+}

@@ -1,0 +1,208 @@
+import { ref } from 'vue';
+
+import { locale } from './i18n.ts';
+import type { Confirmed, In, Issue, Me, OpName, Out, Pending } from './types.ts';
+
+/**
+ * The one client of Exhale's API (docs/miniapp.md): every call carries the Telegram launch's
+ * init data (`Authorization: tma …`) or rides on the session cookie. A 401 anywhere puts the app
+ * on its sign-in screen with the server's sentence.
+ */
+let initDataRaw: string | null = null;
+
+export function useTelegramAuth(raw: string): void {
+  initDataRaw = raw;
+}
+export function telegramInitData(): string | null {
+  return initDataRaw;
+}
+
+export interface AuthProblem {
+  reason: 'missing' | 'invalid' | 'expired' | string;
+  message: string;
+}
+/** Set when the server refused the credentials; App.vue then shows the sign-in screen. */
+export const authProblem = ref<AuthProblem | null>(null);
+
+/** An error answer of the API: its code, the server's sentence, and the input fields at fault. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly issues: Issue[] = [],
+    readonly field: string | null = null,
+  ) {
+    super(message);
+  }
+
+  /** Field errors by the first segment of their path (`amount`, `cycle`…). */
+  fieldErrors(): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const issue of this.issues) {
+      const key = String(issue.path[0] ?? '');
+      if (key && !(key in out)) out[key] = issue.message;
+    }
+    if (this.field && !(this.field in out)) out[this.field] = this.message;
+    return out;
+  }
+}
+
+function headers(json: boolean): Record<string, string> {
+  const h: Record<string, string> = { 'Accept-Language': locale.value };
+  if (json) h['Content-Type'] = 'application/json';
+  if (initDataRaw) h.Authorization = `tma ${initDataRaw}`;
+  return h;
+}
+
+interface ErrorBody {
+  error?: string;
+  message?: string;
+  reason?: string;
+  issues?: Issue[];
+  field?: string;
+}
+
+async function fail(response: Response): Promise<never> {
+  let body: ErrorBody = {};
+  try {
+    body = (await response.json()) as ErrorBody;
+  } catch {
+    // Not JSON (a proxy's page): the status alone says what happened.
+  }
+  const message = body.message ?? `${response.status} ${response.statusText}`;
+  if (response.status === 401) {
+    authProblem.value = { reason: body.reason ?? 'missing', message };
+  }
+  throw new ApiError(
+    response.status,
+    body.error ?? 'http',
+    message,
+    body.issues ?? [],
+    body.field ?? null,
+  );
+}
+
+export async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const response = await fetch(path, {
+    method,
+    headers: headers(body !== undefined),
+    body: body === undefined ? undefined : JSON.stringify(body),
+    credentials: 'same-origin',
+  });
+  if (!response.ok) return fail(response);
+  return (await response.json()) as T;
+}
+
+export interface OpResult<T> {
+  output: T;
+  auditId: string | null;
+  changes: number;
+}
+
+/** Runs an op through `POST /api/ops/<name>` (the server calls core.invoke on surface web). */
+export function op<N extends OpName>(
+  name: N,
+  input: In<N> | Record<string, never> = {},
+): Promise<OpResult<Out<N>>> {
+  return request('POST', `/api/ops/${name}`, { input });
+}
+
+/** An op this build does not know the type of (the server's newer ops): its output unchecked. */
+export function opUntyped<T>(
+  name: string,
+  input: Record<string, unknown> = {},
+): Promise<OpResult<T>> {
+  return request('POST', `/api/ops/${name}`, { input });
+}
+
+/** Prepares a write: Exhale's card from a dry run, to confirm once. */
+export async function prepare(name: string, input: Record<string, unknown>): Promise<Pending> {
+  const answer = await request<{ pending: Pending }>('POST', `/api/ops/${name}`, {
+    input,
+    prepare: true,
+  });
+  return answer.pending;
+}
+
+export function confirm(id: string): Promise<Confirmed> {
+  return request('POST', `/api/pending/${encodeURIComponent(id)}/confirm`, {});
+}
+
+export function discard(id: string): Promise<{ discarded: true }> {
+  return request('POST', `/api/pending/${encodeURIComponent(id)}/discard`, {});
+}
+
+export function me(): Promise<Me> {
+  return request('GET', '/api/me');
+}
+
+export async function signIn(code: string): Promise<void> {
+  await request('POST', '/api/session', { code });
+  authProblem.value = null;
+}
+
+export async function signOut(): Promise<void> {
+  await request('DELETE', '/api/session');
+}
+
+/** The URL of a QR code for a text (an invite link, a token), served as SVG by Exhale. */
+export async function qrSvgUrl(text: string): Promise<string> {
+  const response = await fetch(`/api/qr?text=${encodeURIComponent(text)}`, {
+    headers: headers(false),
+    credentials: 'same-origin',
+  });
+  if (!response.ok) return fail(response);
+  return URL.createObjectURL(await response.blob());
+}
+
+/** Posts a form (a statement upload). */
+export async function upload<T>(path: string, form: FormData): Promise<T> {
+  const response = await fetch(path, {
+    method: 'POST',
+    headers: headers(false),
+    body: form,
+    credentials: 'same-origin',
+  });
+  if (!response.ok) return fail(response);
+  return (await response.json()) as T;
+}
+
+/** Streams a POST answered with text/event-stream (the Ask screen): one call per event. */
+export async function streamEvents(
+  path: string,
+  body: unknown,
+  onEvent: (event: string, data: unknown) => void,
+): Promise<void> {
+  const response = await fetch(path, {
+    method: 'POST',
+    headers: { ...headers(true), Accept: 'text/event-stream' },
+    body: JSON.stringify(body),
+    credentials: 'same-origin',
+  });
+  if (!response.ok || !response.body) return fail(response);
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += value;
+    let cut: number;
+    while ((cut = buffer.indexOf('\n\n')) >= 0) {
+      const block = buffer.slice(0, cut);
+      buffer = buffer.slice(cut + 2);
+      let event = 'message';
+      const data: string[] = [];
+      for (const line of block.split('\n')) {
+        if (line.startsWith('event:')) event = line.slice(6).trim();
+        else if (line.startsWith('data:')) data.push(line.slice(5).trimStart());
+      }
+      if (data.length === 0) continue;
+      try {
+        onEvent(event, JSON.parse(data.join('\n')));
+      } catch {
+        onEvent(event, data.join('\n'));
+      }
+    }
+  }
+}

@@ -1,0 +1,129 @@
+import { locale } from './i18n.ts';
+
+/**
+ * Amounts and dates in the reader's format: the member's locale, the household currency.
+ * Money arrives as decimal strings ("15.99"); it is only formatted here, never summed.
+ * Dates arrive as YYYY-MM-DD in the household's time zone: they are formatted as UTC calendar
+ * days so no time zone moves them.
+ */
+const cache = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
+
+function numberFormat(key: string, make: () => Intl.NumberFormat): Intl.NumberFormat {
+  const hit = cache.get(key);
+  if (hit instanceof Intl.NumberFormat) return hit;
+  const made = make();
+  cache.set(key, made);
+  return made;
+}
+
+function dateFormat(key: string, make: () => Intl.DateTimeFormat): Intl.DateTimeFormat {
+  const hit = cache.get(key);
+  if (hit instanceof Intl.DateTimeFormat) return hit;
+  const made = make();
+  cache.set(key, made);
+  return made;
+}
+
+export function money(amount: string | number | null | undefined, currency: string): string {
+  if (amount === null || amount === undefined || amount === '') return '—';
+  const value = typeof amount === 'number' ? amount : Number(amount);
+  const tag = locale.value;
+  const f = numberFormat(`m:${tag}:${currency}`, () => {
+    try {
+      return new Intl.NumberFormat(tag, { style: 'currency', currency });
+    } catch {
+      return new Intl.NumberFormat(tag, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+    }
+  });
+  return f.format(value);
+}
+
+/** A whole-unit amount for chart labels ("€202"). */
+export function moneyShort(amount: string | number, currency: string): string {
+  const tag = locale.value;
+  const f = numberFormat(`ms:${tag}:${currency}`, () => {
+    try {
+      return new Intl.NumberFormat(tag, {
+        style: 'currency',
+        currency,
+        maximumFractionDigits: 0,
+      });
+    } catch {
+      return new Intl.NumberFormat(tag, { maximumFractionDigits: 0 });
+    }
+  });
+  return f.format(Number(amount));
+}
+
+function utcDay(day: string): Date {
+  return new Date(`${day}T12:00:00Z`);
+}
+
+export type DateStyle = 'short' | 'medium' | 'long' | 'weekday' | 'month' | 'dayNumber';
+
+const DATE_OPTIONS: Record<DateStyle, Intl.DateTimeFormatOptions> = {
+  short: { day: 'numeric', month: 'short' },
+  medium: { day: 'numeric', month: 'short', year: 'numeric' },
+  long: { day: 'numeric', month: 'long', year: 'numeric' },
+  weekday: { weekday: 'short', day: 'numeric', month: 'short' },
+  month: { month: 'long', year: 'numeric' },
+  dayNumber: { day: 'numeric' },
+};
+
+export function date(day: string | null | undefined, style: DateStyle = 'short'): string {
+  if (!day) return '—';
+  const tag = locale.value;
+  const f = dateFormat(
+    `d:${tag}:${style}`,
+    () => new Intl.DateTimeFormat(tag, { ...DATE_OPTIONS[style], timeZone: 'UTC' }),
+  );
+  return f.format(utcDay(day.slice(0, 10)));
+}
+
+/** An instant (UTC ISO) in the reader's words: date and time in their own time zone. */
+export function instant(iso: string): string {
+  const tag = locale.value;
+  const f = dateFormat(
+    `i:${tag}`,
+    () =>
+      new Intl.DateTimeFormat(tag, {
+        day: 'numeric',
+        month: 'short',
+        hour: '2-digit',
+        minute: '2-digit',
+      }),
+  );
+  return f.format(new Date(iso));
+}
+
+/** Short weekday names, Monday first, in the reader's language. */
+export function weekdayNames(): string[] {
+  const tag = locale.value;
+  const f = dateFormat(
+    `wd:${tag}`,
+    () => new Intl.DateTimeFormat(tag, { weekday: 'narrow', timeZone: 'UTC' }),
+  );
+  // 2024-01-01 was a Monday.
+  return Array.from({ length: 7 }, (_, i) => f.format(new Date(Date.UTC(2024, 0, 1 + i, 12))));
+}
+
+/** Whole days from `from` to `to` (YYYY-MM-DD). */
+export function daysBetween(from: string, to: string): number {
+  return Math.round((utcDay(to).getTime() - utcDay(from).getTime()) / 86_400_000);
+}
+
+/** Adds days to a YYYY-MM-DD day. */
+export function addDays(day: string, days: number): string {
+  const d = utcDay(day);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}
+
+/** Today in a time zone, as YYYY-MM-DD. */
+export function todayIn(timeZone: string): string {
+  try {
+    return new Intl.DateTimeFormat('en-CA', { timeZone }).format(new Date());
+  } catch {
+    return new Date().toISOString().slice(0, 10);
+  }
+}

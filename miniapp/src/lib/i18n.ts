@@ -1,0 +1,32 @@
+import { ref } from 'vue';
+
+import en from '../../../core/i18n/locales/en/web.json';
+import es from '../../../core/i18n/locales/es/web.json';
+
+/**
+ * The app's texts: `web.ui.*` keys of core/i18n/locales/{en,es}/web.json (the core's tests check
+ * both have the same keys and placeholders). The locale is the member's once /api/me answered,
+ * the browser's (or the Telegram user's) before that.
+ */
+export type Locale = 'en' | 'es';
+const catalogs: Record<Locale, Record<string, string>> = { en, es };
+
+export const locale = ref<Locale>(pickLocale(navigator.language));
+
+export function pickLocale(tag: string | null | undefined): Locale {
+  return (tag ?? '').toLowerCase().startsWith('es') ? 'es' : 'en';
+}
+
+export function setLocale(next: Locale): void {
+  locale.value = next;
+  document.documentElement.lang = next;
+}
+
+/** Renders `web.<key>` with `{name}` placeholders; a missing key shows itself so it is noticed. */
+export function t(key: string, params: Record<string, string | number> = {}): string {
+  const full = `web.ui.${key}`;
+  const template = catalogs[locale.value][full] ?? catalogs.en[full] ?? full;
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
+    name in params ? String(params[name]) : whole,
+  );
+}

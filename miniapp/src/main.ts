@@ -1,0 +1,32 @@
+import { createApp } from 'vue';
+
+import App from './App.vue';
+import { useTelegramAuth } from './lib/api.ts';
+import { pickLocale, setLocale } from './lib/i18n.ts';
+import { pathForStartParam, replace, route } from './lib/router.ts';
+import { startTelegram } from './lib/telegram.ts';
+import './style.css';
+
+/**
+ * Bootstrap: inside Telegram (launch parameters present) the SDK is started and every API call
+ * carries the launch's init data; outside Telegram the session cookie is used, and without one
+ * the sign-in screen says how to get a link. A start parameter opens the screen it names.
+ */
+const launch = startTelegram();
+if (launch) {
+  useTelegramAuth(launch.initDataRaw);
+  setLocale(pickLocale(launch.languageCode));
+  const path = launch.startParam ? pathForStartParam(launch.startParam) : null;
+  if (path && route.value.name === 'overview') replace(path);
+} else {
+  setLocale(pickLocale(navigator.language));
+  const dark = window.matchMedia('(prefers-color-scheme: dark)');
+  const apply = (): void => {
+    document.documentElement.dataset.scheme = dark.matches ? 'dark' : 'light';
+  };
+  apply();
+  dark.addEventListener('change', apply);
+}
+document.documentElement.dataset.telegram = launch ? 'yes' : 'no';
+
+createApp(App).mount('#app');

@@ -1,0 +1,28 @@
+import { fileURLToPath } from 'node:url';
+
+import vue from '@vitejs/plugin-vue';
+import { defineConfig } from 'vite';
+
+/**
+ * The Mini App: served by Exhale at /app/ from miniapp/dist (see docs/miniapp.md). The dev server
+ * proxies the API to a running `exhale` (EXHALE_URL, default http://127.0.0.1:8080).
+ */
+const root = fileURLToPath(new URL('.', import.meta.url));
+const api = process.env.EXHALE_URL ?? 'http://127.0.0.1:8080';
+
+export default defineConfig({
+  root,
+  base: '/app/',
+  plugins: [vue()],
+  build: {
+    outDir: fileURLToPath(new URL('./dist', import.meta.url)),
+    emptyOutDir: true,
+    target: 'es2022',
+    // Screens other than the overview are their own chunks, loaded when opened.
+    chunkSizeWarningLimit: 250,
+  },
+  server: {
+    fs: { allow: [fileURLToPath(new URL('..', import.meta.url))] },
+    proxy: { '/api': api, '/mcp': api, '/cal': api },
+  },
+});

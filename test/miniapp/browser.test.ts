@@ -1,0 +1,135 @@
+import ICAL from 'ical.js';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { runExhale } from '../helpers/exhaleProcess.ts';
+import {
+  buildApp,
+  launchBrowser,
+  screenshot,
+  startHousehold,
+  type Household,
+} from '../helpers/miniapp.ts';
+
+/**
+ * The Mini App outside Telegram (a plain browser, no launch parameters): the sign-in screen when
+ * there is no session, a sign-in link from the command line becoming a session cookie, the app's
+ * own header and buttons, and the calendar feed it shows parsing as iCal.
+ */
+let hh: Household;
+let browser: Browser;
+
+beforeAll(async () => {
+  await buildApp();
+  hh = await startHousehold();
+  browser = await launchBrowser();
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await hh?.stop();
+});
+
+async function context(locale: string, scheme: 'light' | 'dark'): Promise<BrowserContext> {
+  return browser.newContext({ viewport: { width: 390, height: 844 }, locale, colorScheme: scheme });
+}
+
+/** A sign-in link for Ana, as the command line gives one. */
+async function signInLink(): Promise<string> {
+  const made = await runExhale({ EXHALE_DATA_DIR: hh.dataDir }, [
+    'op',
+    'create_sign_in_link',
+    '--as',
+    'Ana',
+  ]);
+  expect(made.code, made.stderr).toBe(0);
+  const { path } = JSON.parse(made.stdout) as { path: string };
+  return `${hh.server.url}${path}`;
+}
+
+async function settled(page: Page, screen: string): Promise<void> {
+  await page.waitForSelector(`[data-screen="${screen}"]`);
+  await page.locator('[data-testid="skeleton"]').waitFor({ state: 'detached' });
+}
+
+describe('the Mini App in a plain browser', () => {
+  for (const [locale, scheme, says] of [
+    ['en-GB', 'light', 'not signed in'],
+    ['es-ES', 'dark', 'No has iniciado sesión'],
+  ] as const) {
+    it(`without a session, says so and how to get a sign-in link (${locale}, ${scheme})`, async () => {
+      const ctx = await context(locale, scheme);
+      const page = await ctx.newPage();
+      await page.goto(`${hh.server.url}/app/`);
+      await page.waitForSelector('[data-testid="auth-problem"]');
+      expect(await page.textContent('[data-testid="auth-problem"]')).toContain(says);
+      expect(await page.textContent('main')).toContain('exhale web');
+      await screenshot(page, `signin-${locale.slice(0, 2)}-${scheme}`);
+      await ctx.close();
+    });
+  }
+
+  it('signs in with a link from the command line: an HttpOnly session cookie, then the overview', async () => {
+    const ctx = await context('en-GB', 'light');
+    const page = await ctx.newPage();
+    await page.goto(await signInLink());
+    await settled(page, 'overview');
+    expect(await page.textContent('[data-testid="monthly"]')).toMatch(/€\d/);
+    const cookie = (await ctx.cookies()).find((c) => c.name === 'exhale_session');
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/' });
+    expect(new URL(page.url()).pathname).toBe('/app/');
+
+    // Its own header and buttons: a Back arrow on a detail, the main action as a button.
+    await page.click('[data-tab="subscriptions"]');
+    await settled(page, 'subscriptions');
+    await page.locator('[data-testid="sub-row"]').first().click();
+    await settled(page, 'subscription');
+    expect(await page.textContent('[data-testid="main-action"]')).toBe('Edit');
+    await screenshot(page, 'detail-browser-en-light');
+    await page.click('[data-testid="back"]');
+    await settled(page, 'subscriptions');
+
+    // A reload stays on its screen (the server answers index.html for client routes).
+    await page.reload();
+    await settled(page, 'subscriptions');
+    await ctx.close();
+  });
+
+  it('refuses a sign-in link used twice, in the reader’s words', async () => {
+    const link = await signInLink();
+    const first = await context('en-GB', 'light');
+    const page = await first.newPage();
+    await page.goto(link);
+    await settled(page, 'overview');
+    await first.close();
+    const second = await context('en-GB', 'light');
+    const again = await second.newPage();
+    await again.goto(link);
+    await again.waitForSelector('[role="alert"]');
+    expect(await again.textContent('main')).toContain('already used');
+    await second.close();
+  });
+
+  it('shows the member’s calendar feed URL, and the feed it names parses as iCal with the charges', async () => {
+    const ctx = await context('en-GB', 'light');
+    const page = await ctx.newPage();
+    await page.goto(await signInLink());
+    await settled(page, 'overview');
+    await page.click('[data-tab="calendar"]');
+    await settled(page, 'calendar');
+    await page.click('[data-testid="create-feed"]');
+    const url =
+      (await (await page.waitForSelector('[data-testid="feed-url"]')).textContent())?.trim() ?? '';
+    expect(url).toMatch(/\/cal\/.+\.ics$/);
+    await screenshot(page, 'calendar-feed-en-light');
+    const feed = await fetch(url);
+    expect(feed.headers.get('content-type')).toContain('text/calendar');
+    const calendar = new ICAL.Component(ICAL.parse(await feed.text()));
+    const events = calendar.getAllSubcomponents('vevent');
+    expect(events.length).toBeGreaterThan(5);
+    expect(events.map((e) => String(e.getFirstPropertyValue('summary'))).join('\n')).toContain(
+      'Netflix',
+    );
+    await ctx.close();
+  });
+});

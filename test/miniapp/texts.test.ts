@@ -1,0 +1,67 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { describe, expect, it } from 'vitest';
+
+import en from '../../core/i18n/locales/en/web.json' with { type: 'json' };
+import es from '../../core/i18n/locales/es/web.json' with { type: 'json' };
+
+/**
+ * Every text the app shows is a `web.ui.*` key of both locale files: a `t('…')` of the app's
+ * source with no text would show its key to the reader.
+ */
+const SRC = fileURLToPath(new URL('../../miniapp/src/', import.meta.url));
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory()
+      ? sources(path.join(dir, e.name))
+      : /\.(vue|ts)$/.test(e.name)
+        ? [path.join(dir, e.name)]
+        : [],
+  );
+}
+
+describe('the Mini App’s texts', () => {
+  const keys = new Set<string>();
+  for (const file of sources(SRC)) {
+    for (const m of readFileSync(file, 'utf8').matchAll(/\bt\('([a-z0-9_.]+)'/g))
+      keys.add(`web.ui.${m[1]}`);
+  }
+
+  it('finds the texts the app uses', () => {
+    expect(keys.size).toBeGreaterThan(100);
+  });
+
+  it('has every text the app uses in English and in Spanish', () => {
+    const missing = [...keys].filter((k) => !(k in en) || !(k in es));
+    expect(missing).toEqual([]);
+  });
+
+  it('has the texts a screen picks by a value (status, cycle, channel…) for every value', () => {
+    const families: Record<string, readonly string[]> = {
+      'web.ui.status.': ['active', 'trial', 'paused', 'cancelled'],
+      'web.ui.charge.': ['expected', 'paid', 'skipped'],
+      'web.ui.cycle.one.': ['day', 'week', 'month', 'year'],
+      'web.ui.cycle.many.': ['day', 'week', 'month', 'year'],
+      'web.ui.channel.': [
+        'telegram',
+        'slack',
+        'web',
+        'terminal',
+        'mcp',
+        'cli',
+        'assistant',
+        'system',
+      ],
+      'web.ui.calendar.kind.': ['charge', 'trial_end', 'notice_deadline'],
+      'web.ui.signin.reason.': ['missing', 'invalid', 'expired', 'unknown', 'used'],
+      'web.ui.scope.': ['read', 'write', 'trusted'],
+    };
+    const missing = Object.entries(families).flatMap(([prefix, values]) =>
+      values.map((v) => prefix + v).filter((k) => !(k in en) || !(k in es)),
+    );
+    expect(missing).toEqual([]);
+  });
+});
