@@ -47,6 +47,10 @@ function serving(options: MiniAppOptions): AppServing {
   if (existsSync(index) || options.appDir !== undefined)
     return { appDir, ready: Promise.resolve(existsSync(index)) };
   const log = options.log ?? ((line: string) => console.log(line));
+  if (!existsSync(path.join(appDir, '..', 'vite.config.ts'))) {
+    log('Mini App: not in this checkout (no miniapp/vite.config.ts); /app/ answers 503');
+    return { appDir, ready: Promise.resolve(false) };
+  }
   log('Mini App: miniapp/dist is missing; building it once (node scripts/buildApp.mjs)…');
   const ready = import('../../scripts/buildApp.mjs')
     .then(({ buildApp }) => buildApp())
