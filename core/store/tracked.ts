@@ -24,6 +24,7 @@ export const TRACKED_TABLES = [
   'tokens',
   'assistant_settings',
   'statement_imports',
+  'oauth_grants',
 ] as const;
 export type TrackedTable = (typeof TRACKED_TABLES)[number];
 
@@ -35,6 +36,7 @@ const REFERENCES: Partial<Record<TrackedTable, ReadonlyArray<readonly [TrackedTa
     ['subscriptions', 'member_id'],
     ['subscription_shares', 'member_id'],
     ['tokens', 'member_id'],
+    ['oauth_grants', 'member_id'],
   ],
   categories: [['subscriptions', 'category_id']],
   payment_methods: [['subscriptions', 'payment_method_id']],
