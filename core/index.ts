@@ -56,6 +56,24 @@ export {
 } from './reminders/index.ts';
 export { createAssistant, overridesFromEnv } from './assistant/index.ts';
 export { authenticateToken } from './auth/index.ts';
+// Web access (the Mini App): one-time codes, web sessions, calendar feed tokens.
+export type {
+  CodePurpose,
+  RedeemedCode,
+  RedeemRefusal,
+  RedeemResult,
+  SessionCheck,
+  StartedSession,
+} from './auth/index.ts';
+export {
+  authenticateSession,
+  calendarFeedOwner,
+  CODE_PURPOSES,
+  redeemCode,
+  SESSION_TTL_MS,
+  SIGN_IN_CODE_LENGTH,
+  startWebSession,
+} from './auth/index.ts';
 // Exhale's OAuth 2.1 authorization server (storage and token logic; endpoints in mcp/oauth/).
 export type {
   DocumentFetchOptions,

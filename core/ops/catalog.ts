@@ -10,6 +10,7 @@ import { organizeOps } from './organize/index.ts';
 import { statementOps } from './statements/index.ts';
 import { subscriptionOps } from './subscriptions/index.ts';
 import { tokenOps } from './tokens/index.ts';
+import { webOps } from './web/index.ts';
 
 /**
  * The catalog: every op Exhale has, in the order surfaces list them. MCP tools, the web API,
@@ -26,6 +27,7 @@ export const catalog = [
   ...dataOps,
   ...statementOps,
   ...tokenOps,
+  ...webOps,
   ...appOps,
   ...assistantOps,
 ] as const satisfies readonly AnyOp[];

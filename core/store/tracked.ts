@@ -24,6 +24,9 @@ export const TRACKED_TABLES = [
   'tokens',
   'assistant_settings',
   'statement_imports',
+  'one_time_codes',
+  'web_sessions',
+  'calendar_feeds',
   'oauth_grants',
 ] as const;
 export type TrackedTable = (typeof TRACKED_TABLES)[number];
@@ -36,6 +39,9 @@ const REFERENCES: Partial<Record<TrackedTable, ReadonlyArray<readonly [TrackedTa
     ['subscriptions', 'member_id'],
     ['subscription_shares', 'member_id'],
     ['tokens', 'member_id'],
+    ['one_time_codes', 'member_id'],
+    ['web_sessions', 'member_id'],
+    ['calendar_feeds', 'member_id'],
     ['oauth_grants', 'member_id'],
   ],
   categories: [['subscriptions', 'category_id']],

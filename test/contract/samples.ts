@@ -1,3 +1,4 @@
+import { startWebSession } from '../../core/auth/webSessions.ts';
 import type { Actor } from '../../core/kernel/actor.ts';
 import type { Seed } from './seed.ts';
 
@@ -86,6 +87,26 @@ export const WRITE_SAMPLES: Record<string, (s: Seed) => Sample | Promise<Sample>
   revoke_token: async (s) => {
     const token = await s.h.core.invoke('create_token', s.owner, { name: 'Old agent' });
     return { input: { id: token.output.id } };
+  },
+  create_sign_in_link: () => ({ input: {} }),
+  end_web_session: async (s) => {
+    // A browser signed in (sessions start by redeeming a code, outside any op).
+    const id = s.h.core.newId('wss');
+    await s.h.core.db.knex.transaction((trx) =>
+      startWebSession(trx, {
+        id,
+        householdId: s.owner.householdId ?? '',
+        memberId: s.owner.memberId ?? '',
+        userAgent: 'Firefox',
+        now: s.h.core.clock(),
+      }),
+    );
+    return { input: { id } };
+  },
+  create_calendar_feed: () => ({ input: {} }),
+  revoke_calendar_feed: async (s) => {
+    await s.h.core.invoke('create_calendar_feed', s.owner, {});
+    return { input: {} };
   },
   update_assistant_settings: () => ({
     input: {

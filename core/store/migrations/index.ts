@@ -7,6 +7,7 @@ import * as pendingChanges from './202612010001_pending_changes.ts';
 import * as memberIdentities from './202612010002_member_identities.ts';
 import * as statementImports from './202612010003_statement_imports.ts';
 import * as jobRuns from './202612010004_job_runs.ts';
+import * as webAccess from './202612010005_web_access.ts';
 import * as oauth from './202612010006_oauth.ts';
 
 interface Migration {
@@ -23,6 +24,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['202612010002_member_identities', memberIdentities],
   ['202612010003_statement_imports', statementImports],
   ['202612010004_job_runs', jobRuns],
+  ['202612010005_web_access', webAccess],
   ['202612010006_oauth', oauth],
 ];
 

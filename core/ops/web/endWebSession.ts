@@ -1,0 +1,30 @@
+import { z } from 'zod';
+
+import { OpError } from '../../errors/index.ts';
+import { defineOp } from '../../kernel/op.ts';
+import { Id } from '../../domain/schemas.ts';
+import { household, memberId, nowIso } from '../shared/context.ts';
+
+export const endWebSession = defineOp({
+  name: 'end_web_session',
+  title: 'End a web session',
+  description:
+    "Signs a browser out of Exhale's web app (ids from list_web_sessions): its next request is refused. A member ends their own sessions. Ending an ended session changes nothing. Can be undone from the activity list.",
+  input: z.object({ id: Id.describe("The session's id.") }),
+  output: z.object({ id: Id, ended_at: z.string() }),
+  effect: 'destructive',
+  scope: 'trusted',
+  idempotent: true,
+  async run(ctx, input) {
+    const query = ctx.tx
+      .from('web_sessions')
+      .where({ id: input.id, household_id: household(ctx).id, member_id: memberId(ctx) });
+    const row = (await ctx.tx.locked(query, 'web_sessions').first()) as
+      { id: string; ended_at: string | null } | undefined;
+    if (!row) throw new OpError('not_found', 'web.errors.session_not_found', { id: input.id });
+    if (row.ended_at !== null) return { id: row.id, ended_at: row.ended_at };
+    const endedAt = nowIso(ctx);
+    await ctx.tx.update('web_sessions', row.id, { ended_at: endedAt });
+    return { id: row.id, ended_at: endedAt };
+  },
+});
