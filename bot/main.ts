@@ -1,5 +1,6 @@
 import { stopOcr } from '../core/index.ts';
 import { createMcpFetchHandler } from '../mcp/http.ts';
+import { authorizationServer } from '../mcp/oauth/index.ts';
 import { mcpRoutes } from '../mcp/routes.ts';
 import { startChannels } from './channels.ts';
 import { type Config, ConfigError } from './config.ts';
@@ -35,8 +36,21 @@ export async function startExhale(
     else console.error(line, error);
   };
   const edge = createEdge({ log });
-  const mcp = createMcpFetchHandler({ core: runtime.core, publicUrl: config.EXHALE_PUBLIC_URL });
+  const trustProxy = config.EXHALE_TRUST_PROXY === 'on';
+  const mcp = createMcpFetchHandler({
+    core: runtime.core,
+    publicUrl: config.EXHALE_PUBLIC_URL,
+    trustProxy,
+  });
   edge.mount('/', mcpRoutes(mcp));
+  edge.mount(
+    '/',
+    authorizationServer(runtime.core, {
+      publicUrl: config.EXHALE_PUBLIC_URL,
+      trustProxy,
+      documentFetch: { trustedHosts: config.EXHALE_OAUTH_TRUSTED_DOCUMENT_HOSTS },
+    }),
+  );
   let http: HttpHost;
   try {
     http = await listen(edge, { port: config.EXHALE_PORT, host: config.EXHALE_HOST });
@@ -69,7 +83,7 @@ export async function startExhale(
     `Exhale is running.`,
     `  Database: ${describeDatabase(config)} (${Number(households[0]?.n ?? 0)} households)`,
     `  HTTP:     ${http.url} (health: ${http.url}/healthz)`,
-    `  MCP:      ${http.url}/mcp (Streamable HTTP; \`exhale token create --scope read --name "My agent"\` for a token), or \`exhale mcp\` over stdio`,
+    `  MCP:      ${http.url}/mcp (Streamable HTTP; remote agents connect with OAuth and a /connect code from chat, or \`exhale token create --scope read --name "My agent"\` for a token), or \`exhale mcp\` over stdio`,
     ...channels.status,
   ];
   const next: string[] = [];

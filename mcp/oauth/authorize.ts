@@ -8,7 +8,7 @@ import {
   highestScope,
   isDocumentClientId,
   isOAuthError,
-  issueCode,
+  issueAuthorizationCode,
   type Locale,
   markConnected,
   matchRedirectUri,
@@ -241,7 +241,7 @@ export async function answerConsent(
     },
     { surface: 'web' },
   );
-  const code = await issueCode(
+  const code = await issueAuthorizationCode(
     deps.core.db,
     {
       grantId: Granted.parse(output).id,

@@ -21,9 +21,15 @@ export {
   authenticateAccessToken,
   CODE_TTL_MS,
   exchangeCode,
-  issueCode,
+  issueAuthorizationCode,
   purgeOAuth,
   REFRESH_TTL_MS,
   refreshTokens,
   revokeToken,
 } from './tokens.ts';
+export {
+  CONNECT_CODE_LENGTH,
+  CONNECT_CODE_TTL_MS,
+  displayConnectCode,
+  redeemConnectCode,
+} from './connectCodes.ts';

@@ -23,7 +23,11 @@ export interface CodeRequest {
 }
 
 /** A new authorization code for a grant, bound to client, redirect URI, challenge and resource. */
-export async function issueCode(db: Database, request: CodeRequest, now: Date): Promise<string> {
+export async function issueAuthorizationCode(
+  db: Database,
+  request: CodeRequest,
+  now: Date,
+): Promise<string> {
   const raw = newSecret('code');
   await db.knex('oauth_codes').insert({
     hash: hashSecret(raw),
