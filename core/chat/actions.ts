@@ -59,6 +59,8 @@ export const ActionSchema = z.discriminatedUnion('t', [
   z.object({ t: z.literal('stmt_import'), s: z.string() }),
   /** `p` is the pending change the import was applied through (core/pending). */
   z.object({ t: z.literal('stmt_undo'), p: z.string() }),
+  /** The "app connected" message's Disconnect: `app` is the grant (core/chat/features/connect.ts). */
+  z.object({ t: z.literal('disconnect'), app: z.string() }),
 ]);
 export type Action = z.infer<typeof ActionSchema>;
 
@@ -83,6 +85,7 @@ const ONCE: ReadonlySet<ActionKind> = new Set<ActionKind>([
   'ai_undo',
   'stmt_import',
   'stmt_undo',
+  'disconnect',
 ]);
 
 export function runsOnce(action: Action): boolean {

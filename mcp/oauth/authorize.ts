@@ -234,7 +234,7 @@ export async function answerConsent(
     'connect_app',
     member,
     {
-      client_id: checked.client.clientId,
+      client: checked.client.clientId,
       client_name: view.clientName.slice(0, 200),
       scope,
       resource: checked.resource,

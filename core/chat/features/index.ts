@@ -3,6 +3,7 @@ import type { AwaitingKind, ChatFeature } from '../feature.ts';
 import { accessFeature } from './access.ts';
 import { activityFeature } from './activity.ts';
 import { addFeature } from './add.ts';
+import { connectFeature } from './connect.ts';
 import { assistantFeature } from './assistantFeature.ts';
 import { groupsFeature } from './groups.ts';
 import { helpFeature } from './help.ts';
@@ -24,6 +25,7 @@ export const FEATURES = [
   activityFeature,
   settingsFeature,
   accessFeature,
+  connectFeature,
   groupsFeature,
   helpFeature,
   noticesFeature,

@@ -11,7 +11,8 @@ export const connectApp = defineOp({
   description:
     "Records a person's consent that a remote agent (an OAuth client such as Claude.ai or ChatGPT) may act for them at a scope: the connected app that list_connected_apps shows and disconnect_app ends. Called by Exhale's consent page after the person allowed it; the app then gets its tokens from the authorization server.",
   input: z.object({
-    client_id: z.string().min(1).max(2048).describe("The client's OAuth client_id."),
+    // Not `client_id`: it is the OAuth client's identifier (a URL or a registered id), not an Exhale id.
+    client: z.string().min(1).max(2048).describe("The OAuth client's client_id."),
     client_name: z.string().min(1).max(200).describe('The name shown to the person.'),
     scope: z.enum(SCOPES).describe('The scope the person allowed.'),
     resource: z.string().min(1).max(2048).describe('The MCP endpoint the grant is for (RFC 8707).'),
@@ -39,7 +40,7 @@ export const connectApp = defineOp({
       id,
       household_id: household(ctx).id,
       member_id: memberId(ctx),
-      client_id: input.client_id,
+      client_id: input.client,
       client_name: input.client_name,
       scope: input.scope,
       resource: input.resource,
