@@ -219,4 +219,34 @@ describe('a real MCP client connecting through OAuth to a running exhale', () =>
     // The client tries its refresh token, and hears why it cannot go on.
     await expect(client.listTools()).rejects.toThrow(/the grant was disconnected/);
   }, 120_000);
+
+  it('shows an error page for a document that is too large, too slow, names another client_id, or is not JSON', async () => {
+    const doc = (id: string, extra: Record<string, unknown> = {}) =>
+      JSON.stringify({ client_id: id, client_name: 'Bad', redirect_uris: [CALLBACK], ...extra });
+    tls.serve('/big.json', doc(`${tls.url}/big.json`, { padding: 'x'.repeat(64 * 1024) }));
+    tls.serve('/slow.json', 'hang');
+    tls.serve('/other.json', doc('https://claude.ai/oauth/client.json'));
+    tls.serve('/text.json', 'hello');
+    for (const [file, reason] of [
+      ['/big.json', 'too large'],
+      ['/slow.json', 'took too long'],
+      ['/other.json', 'names another client_id'],
+      ['/text.json', 'not JSON'],
+    ] as const) {
+      const query = new URLSearchParams({
+        response_type: 'code',
+        client_id: `${tls.url}${file}`,
+        redirect_uri: CALLBACK,
+        code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+        code_challenge_method: 'S256',
+        resource: `${exhale.url}/mcp`,
+      });
+      const response = await fetch(`${exhale.url}/oauth/authorize?${query.toString()}`, {
+        redirect: 'manual',
+      });
+      expect(response.status, file).toBe(400);
+      expect(response.headers.get('location')).toBeNull();
+      expect(await response.text()).toContain(reason);
+    }
+  }, 60_000);
 });
