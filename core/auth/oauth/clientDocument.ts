@@ -50,8 +50,6 @@ for (const [net, prefix] of [
   ['fc00::', 7],
   ['fe80::', 10],
   ['ff00::', 8],
-  ['::ffff:0:0', 96],
-  ['64:ff9b::', 96],
 ] as const)
   BLOCKED.addSubnet(net, prefix, 'ipv6');
 
@@ -59,6 +57,8 @@ for (const [net, prefix] of [
 export function isBlockedAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 0) return true;
+  // IPv4-mapped IPv6 (::ffff:a.b.c.d) is judged as the IPv4 address it carries. (A subnet rule for
+  // ::ffff:0:0/96 would also match every plain IPv4 address: BlockList maps them.)
   if (family === 6 && address.toLowerCase().startsWith('::ffff:')) {
     const v4 = address.slice(7);
     if (isIP(v4) === 4) return BLOCKED.check(v4, 'ipv4');
