@@ -2,7 +2,6 @@ import { z } from 'zod';
 
 import {
   type Actor,
-  type Core,
   DEFAULT_SCOPE,
   documentClient,
   highestScope,
