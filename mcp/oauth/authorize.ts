@@ -55,6 +55,8 @@ type Checked =
       kind: 'ok';
       client: OAuthClient;
       redirectUri: string;
+      /** Whether the request named it (it may not when the client has one): the token request must match. */
+      redirectNamed: boolean;
       state: string | undefined;
       challenge: string;
       resource: string;
@@ -109,6 +111,7 @@ export async function checkRequest(deps: OAuthDeps, base: string, p: Params): Pr
     kind: 'ok',
     client,
     redirectUri: requested,
+    redirectNamed: p.redirect_uri !== undefined,
     state: p.state,
     challenge: p.code_challenge,
     resource: resourceOf(base),
@@ -245,7 +248,8 @@ export async function answerConsent(
     {
       grantId: Granted.parse(output).id,
       clientId: checked.client.clientId,
-      redirectUri: checked.redirectUri,
+      // RFC 6749 §4.1.3: the token request repeats redirect_uri exactly when this request named it.
+      redirectUri: checked.redirectNamed ? checked.redirectUri : '',
       codeChallenge: checked.challenge,
       resource: checked.resource,
       scope,

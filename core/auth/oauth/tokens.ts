@@ -187,7 +187,8 @@ export async function exchangeCode(
     }
     if (row.expires_at <= now.toISOString())
       throw new OAuthError('invalid_grant', 'the authorization code has expired');
-    if (request.redirectUri !== row.redirect_uri)
+    // '' stored: the authorization request named no redirect_uri, so neither may this one.
+    if ((request.redirectUri ?? '') !== row.redirect_uri)
       throw new OAuthError('invalid_grant', 'redirect_uri differs from the authorization request');
     if (request.resource === null)
       throw new OAuthError('invalid_target', 'resource is required (RFC 8707)');

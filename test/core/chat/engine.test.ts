@@ -90,6 +90,7 @@ describe('ChatEngine', () => {
       'settings',
       'invite',
       'token',
+      'connect',
       'help',
     ]);
     expect(menu(without)).not.toContain('totals');

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
+import { startWebSession } from '../../../core/auth/webSessions.ts';
 import { createTestHousehold, type TestHousehold } from '../../helpers/testCore.ts';
 import { type AsHarness, asHarness, BASE, pkce, REDIRECT, RESOURCE, rpcResult } from './harness.ts';
 
@@ -238,6 +239,33 @@ describe('Exhale as an OAuth 2.1 authorization server', () => {
         expect(response.headers.get('location')).toBeNull();
         expect(response.headers.get('content-type')).toContain('text/html');
       }
+    });
+
+    it('takes the only registered redirect URI when none is named, and then wants none at the token endpoint', async () => {
+      const { client_id } = await as.register();
+      const { verifier, challenge } = pkce();
+      const response = await as.form('/oauth/authorize', {
+        response_type: 'code',
+        client_id,
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+        resource: RESOURCE,
+        decision: 'allow',
+        connect_code: await as.connectCode(h.owner),
+      });
+      const location = new URL(response.headers.get('location') ?? '');
+      expect(`${location.origin}${location.pathname}`).toBe(REDIRECT);
+      const code = location.searchParams.get('code') ?? '';
+      const named = await as.tokens(client_id, code, verifier);
+      expect(await named.json()).toMatchObject({ error: 'invalid_grant' });
+      const unnamed = await as.form('/oauth/token', {
+        grant_type: 'authorization_code',
+        code,
+        client_id,
+        code_verifier: verifier,
+        resource: RESOURCE,
+      });
+      expect(unnamed.status).toBe(200);
     });
 
     it('relaxes only the port of a loopback redirect URI (RFC 8252)', async () => {
@@ -544,6 +572,35 @@ describe('Exhale as an OAuth 2.1 authorization server', () => {
       const limited = await tryCode(good);
       expect(limited.status).toBe(429);
       expect(await count('oauth_grants')).toBe(0);
+    });
+
+    it('shows Allow and Deny without a code to a person signed in on the web (exhale_session)', async () => {
+      const session = await h.db.knex.transaction((trx) =>
+        startWebSession(trx, {
+          id: 'wss_1',
+          householdId: h.householdId,
+          memberId: h.ownerId,
+          userAgent: null,
+          now: h.clock.now,
+        }),
+      );
+      const cookie = `exhale_session=${session.token}`;
+      const { query, response } = await page({ cookie });
+      expect(await response.text()).not.toContain('name="connect_code"');
+      const allowed = await as.form(
+        '/oauth/authorize',
+        { ...Object.fromEntries(query), decision: 'allow' },
+        { cookie },
+      );
+      expect(allowed.status).toBe(302);
+      expect(new URL(allowed.headers.get('location') ?? '').searchParams.get('code')).toMatch(
+        /^exc_/,
+      );
+      const without = await as.form('/oauth/authorize', {
+        ...Object.fromEntries(query),
+        decision: 'allow',
+      });
+      expect(without.status).toBe(400);
     });
 
     it('takes a connect code once', async () => {
