@@ -28,6 +28,16 @@ const schema = z.object({
       'must be an https:// URL (Telegram webhooks and remote agents need TLS; plain http only for localhost)',
     )
     .optional(),
+  EXHALE_TRUST_PROXY: z.enum(['on', 'off'], 'must be "on" or "off"').default('off'),
+  EXHALE_OAUTH_TRUSTED_DOCUMENT_HOSTS: z
+    .string()
+    .transform((v) =>
+      v
+        .split(',')
+        .map((h) => h.trim())
+        .filter(Boolean),
+    )
+    .optional(),
   EXHALE_TELEGRAM_TOKEN: z
     .string()
     .regex(/^\d+:[\w-]+$/, 'must look like 123456:ABC-DEF… (from @BotFather)')

@@ -1,6 +1,7 @@
 import { createAssistant, overridesFromEnv, stopOcr } from '../core/index.ts';
 import { ChatEngine } from '../core/chat/index.ts';
 import { createMcpFetchHandler } from '../mcp/http.ts';
+import { authorizationServer } from '../mcp/oauth/index.ts';
 import { mcpRoutes } from '../mcp/routes.ts';
 import { createMiniApp } from '../miniapp/server/index.ts';
 import { startChannels } from './channels.ts';
@@ -51,8 +52,21 @@ export async function startExhale(
   const edge = createEdge({ log });
   const metrics = startMetrics(runtime.core);
   edge.mount('/', metricsRoutes(metrics, config.EXHALE_METRICS_TOKEN));
-  const mcp = createMcpFetchHandler({ core: runtime.core, publicUrl: config.EXHALE_PUBLIC_URL });
+  const trustProxy = config.EXHALE_TRUST_PROXY === 'on';
+  const mcp = createMcpFetchHandler({
+    core: runtime.core,
+    publicUrl: config.EXHALE_PUBLIC_URL,
+    trustProxy,
+  });
   edge.mount('/', mcpRoutes(mcp));
+  edge.mount(
+    '/',
+    authorizationServer(runtime.core, {
+      publicUrl: config.EXHALE_PUBLIC_URL,
+      trustProxy,
+      documentFetch: { trustedHosts: config.EXHALE_OAUTH_TRUSTED_DOCUMENT_HOSTS },
+    }),
+  );
   const miniApp = createMiniApp({
     core: runtime.core,
     botToken: config.EXHALE_TELEGRAM_TOKEN,
@@ -106,7 +120,7 @@ export async function startExhale(
     `Exhale is running.`,
     `  Database: ${describeDatabase(config)} (${Number(households[0]?.n ?? 0)} households)`,
     `  HTTP:     ${http.url} (health: ${http.url}/healthz)`,
-    `  MCP:      ${http.url}/mcp (Streamable HTTP; \`exhale token create --scope read --name "My agent"\` for a token), or \`exhale mcp\` over stdio`,
+    `  MCP:      ${http.url}/mcp (Streamable HTTP; remote agents connect with OAuth and a /connect code from chat, or \`exhale token create --scope read --name "My agent"\` for a token), or \`exhale mcp\` over stdio`,
     `  App:      ${config.EXHALE_PUBLIC_URL ? `${config.EXHALE_PUBLIC_URL.replace(/\/+$/, '')}/app/` : `${http.url}/app/`} (sign in with the link \`exhale web\` prints, or send /web to the bot)`,
     ...channels.status,
     ...(tracing ? [`  Traces:   exported over OTLP to ${tracing.endpoint}`] : []),

@@ -7,6 +7,7 @@ import {
   localDate,
   markFailed,
   markSent,
+  purgeOAuth,
   purgeReminderLog,
   runClaimedJob,
 } from '../core/index.ts';
@@ -87,6 +88,9 @@ export function startScheduler(deps: SchedulerDeps): Scheduler {
         await purgeFirstTimes(db, now);
         await purgeReminderLog(db, localDate(now, 'UTC'));
       });
+    // OAuth: expired codes and tokens, and clients nobody connected within a week.
+    if (!stopped)
+      await runClaimedJob(db, 'oauth_cleanup', now, PURGE_SCHEDULE, () => purgeOAuth(db, now));
     return sent;
   }
 

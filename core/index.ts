@@ -80,6 +80,34 @@ export {
   SIGN_IN_CODE_LENGTH,
   startWebSession,
 } from './auth/index.ts';
+// Exhale's OAuth 2.1 authorization server (storage and token logic; endpoints in mcp/oauth/).
+export type {
+  DocumentFetchOptions,
+  OAuthClient,
+  OAuthErrorCode,
+  TokenSet,
+} from './auth/oauth/index.ts';
+export {
+  authenticateAccessToken,
+  authenticateClient,
+  DEFAULT_SCOPE,
+  documentClient,
+  exchangeCode,
+  highestScope,
+  isDocumentClientId,
+  isOAuthError,
+  issueAuthorizationCode,
+  markConnected,
+  matchRedirectUri,
+  OAuthError,
+  purgeOAuth,
+  redeemConnectCode,
+  refreshTokens,
+  registerClient,
+  revokeToken,
+  scopesUpTo,
+  storedClient,
+} from './auth/oauth/index.ts';
 export { refreshEcbRates } from './fx/refresh.ts';
 // Statement pictures: the OCR worker is ended at shutdown (stopOcr), and a chat shows OCR's
 // progress by wrapping its read_statement call (withReadProgress).

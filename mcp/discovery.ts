@@ -5,6 +5,7 @@ import type { z } from 'zod';
 
 import { ICON_PATH, ICON_SVG, iconsFor, IDENTITY, PROTOCOL_REVISIONS } from './identity.ts';
 import { INSTRUCTIONS } from './instructions.ts';
+import { resourceMetadataUrl } from './oauth/base.ts';
 import { PROMPTS } from './prompts.ts';
 import { CONTEXT_URI, ENTITIES, HOUSEHOLD_URI } from './resources.ts';
 import { opSchemas } from './schemas.ts';
@@ -89,11 +90,11 @@ function serverCard(core: Core, base: string): unknown {
         type: 'streamable-http',
         url: `${base}/mcp`,
         supportedProtocolVersions: PROTOCOL_REVISIONS,
-        authentication: { required: true, schemes: ['bearer'] },
+        authentication: { required: true, schemes: ['oauth2', 'bearer'] },
         headers: [
           {
             name: 'Authorization',
-            description: `"Bearer <token>", a token from \`exhale token create\` (see ${base}/auth.md).`,
+            description: `"Bearer <token>": an OAuth access token (authorization server ${base}, discovered from ${resourceMetadataUrl(base)}), or a token from \`exhale token create\` (see ${base}/auth.md).`,
             isRequired: true,
             isSecret: true,
           },
@@ -136,6 +137,11 @@ function serverCard(core: Core, base: string): unknown {
       'app.exhale/instructions': INSTRUCTIONS,
       'app.exhale/resourceTemplates': ENTITIES.map((e) => `exhale://${e.path}/{id}`),
       'app.exhale/auth': `${base}/auth.md`,
+      'app.exhale/oauth': {
+        authorization_server: base,
+        protected_resource_metadata: resourceMetadataUrl(base),
+        authorization_server_metadata: `${base}/.well-known/oauth-authorization-server`,
+      },
     },
   };
 }
@@ -172,6 +178,7 @@ function apiCatalog(base: string): unknown {
           { href: `${base}/llms.txt`, type: 'text/plain' },
         ],
         status: [{ href: `${base}/healthz`, type: 'application/json' }],
+        'service-meta': [{ href: resourceMetadataUrl(base), type: 'application/json' }],
       },
     ],
   };
@@ -181,11 +188,25 @@ function authMd(base: string): string {
   return `# Connecting an agent to ${IDENTITY.title}
 
 ${IDENTITY.title}'s MCP server is at \`${base}/mcp\` (Streamable HTTP, stateless; protocol revisions ${PROTOCOL_REVISIONS.join(', ')}).
-Every request carries a token of one member of a household:
+Every request carries a token of one member of a household: an OAuth access token (\`exa_…\`), or an agent token (\`exh_…\`):
 
-    Authorization: Bearer exh_…
+    Authorization: Bearer <token>
 
-## Getting a token
+## OAuth (remote agents: Claude.ai, ChatGPT, Claude Desktop, Grok)
+
+${IDENTITY.title} is its own OAuth 2.1 authorization server, with issuer \`${base}\`. Add \`${base}/mcp\` as a custom connector; the client finds the rest:
+
+- Protected resource metadata (RFC 9728): ${resourceMetadataUrl(base)} (also named by \`resource_metadata\` in every 401).
+- Authorization server metadata (RFC 8414): ${base}/.well-known/oauth-authorization-server
+- Clients: Client ID Metadata Documents (an https \`client_id\`), or dynamic client registration at ${base}/oauth/register.
+- Authorization code with PKCE S256 only; \`resource\` (RFC 8707) is required and must be \`${base}/mcp\`; \`iss\` is in every authorization response.
+- Access tokens last 1 hour; refresh tokens 30 days from last use and are rotated on every use (a reused one ends the connection). Revocation (RFC 7009): ${base}/oauth/revoke.
+
+On the consent page the person types a **connect code**: they send \`/connect\` to ${IDENTITY.title} in their chat (Telegram, Slack, \`exhale chat\`) and get 8 characters, valid 10 minutes, used once.
+They see the app's name, the host it returns to, and choose the scope (never more than the app asked for). They are told in chat when an app was connected, with a Disconnect button;
+\`list_connected_apps\` and \`disconnect_app\` list and end connections.
+
+## Getting an agent token
 
 On the machine that runs ${IDENTITY.title}:
 
@@ -216,7 +237,7 @@ Every change appears in the activity list (\`list_activity\`) with the client's 
 
 ## Errors
 
-- \`401\` with \`WWW-Authenticate: Bearer realm="exhale"\`: no token, or an unknown or revoked one (\`error="invalid_token"\`).
+- \`401\` with \`WWW-Authenticate: Bearer realm="exhale", resource_metadata="…", scope="read write"\`: no token, or an unknown, expired or revoked one, or one for another server (\`error="invalid_token"\`).
 - \`403\` with \`error="insufficient_scope", scope="write"\` (or \`trusted\`): the tool needs a token with more scope.
 - A failing tool returns a result with \`isError\` and a sentence saying what to fix.
 
@@ -243,11 +264,12 @@ function llmsTxt(core: Core, base: string): string {
 
 > ${IDENTITY.description}
 
-Connect an MCP client to ${base}/mcp (Streamable HTTP) with "Authorization: Bearer <token>"; see ${base}/auth.md for tokens, scopes and confirmation. On the machine that runs it, \`exhale mcp\` serves the same over stdio.
+Connect an MCP client to ${base}/mcp (Streamable HTTP): with OAuth (authorization server ${base}; the person confirms with a /connect code from their chat), or with "Authorization: Bearer <token>"; see ${base}/auth.md for OAuth, tokens, scopes and confirmation. On the machine that runs it, \`exhale mcp\` serves the same over stdio.
 
 ## Docs
 
-- [Authentication](${base}/auth.md): tokens, scopes, confirmation and errors
+- [Authentication](${base}/auth.md): OAuth, tokens, scopes, confirmation and errors
+- [OAuth protected resource metadata](${resourceMetadataUrl(base)})
 - [MCP Server Card](${base}/mcp/server-card): identity, endpoint, tools, prompts
 - [AI catalog](${base}/.well-known/ai-catalog.json)
 - [API catalog](${base}/.well-known/api-catalog)

@@ -10,9 +10,12 @@ import type { EdgeLog } from '../bot/http/app.ts';
 import { bearerToken, insufficientScope, unauthorized } from './bearer.ts';
 import { createDiscovery, isDiscoveryPath } from './discovery.ts';
 import { noticeFor } from './notifications.ts';
+import { baseUrlOf, resourceMetadataUrl, resourceOf } from './oauth/base.ts';
+import { CHALLENGE_SCOPE } from './oauth/metadata.ts';
 import { createExhaleMcpServer } from './server.ts';
 import {
   type Actor,
+  authenticateAccessToken,
   authenticateToken,
   type Core,
   isOpError,
@@ -26,6 +29,20 @@ export interface McpFetchDeps {
   publicUrl?: string | undefined;
   /** More Host/Origin hostnames to accept besides localhost and the public URL's. */
   allowedHosts?: string[] | undefined;
+  /** Name the server from X-Forwarded-Proto/Host when there is no public URL (behind a trusted proxy). */
+  trustProxy?: boolean | undefined;
+}
+
+/**
+ * The member a bearer token stands for: an agent token (`exh_…`, `exhale token create`) or an
+ * OAuth access token issued for this endpoint (`exa_…`); null for anything else.
+ */
+async function authenticate(core: Core, raw: string, resource: string): Promise<Actor | null> {
+  const now = core.clock();
+  return (
+    (await authenticateToken(core.db, raw, now)) ??
+    (await authenticateAccessToken(core.db, raw, resource, now))
+  );
 }
 
 export const MCP_PATH = '/mcp';
@@ -125,8 +142,8 @@ export function createMcpFetchHandler(deps: McpFetchDeps): McpFetchHandler {
   const handle = async (request: Request, log: EdgeLog = consoleLog): Promise<Response | null> => {
     const url = new URL(request.url);
     const isMcp = url.pathname === MCP_PATH;
-    const base = publicBase ?? url.origin;
     if (!isMcp && !isDiscoveryPath(url.pathname)) return null;
+    const base = baseUrlOf(request, { publicUrl: publicBase, trustProxy: deps.trustProxy });
     try {
       // DNS rebinding: a page on another site must not reach a local server through its own name.
       const rejected =
@@ -136,8 +153,10 @@ export function createMcpFetchHandler(deps: McpFetchDeps): McpFetchHandler {
       if (!isMcp) return discovery(request, url.pathname, base);
 
       const raw = bearerToken(request.headers.get('authorization'));
-      const actor = raw === null ? null : await authenticateToken(core.db, raw, core.clock());
-      if (!actor || actor.householdId === null) return unauthorized(raw !== null);
+      const metadata = resourceMetadataUrl(base);
+      const actor = raw === null ? null : await authenticate(core, raw, resourceOf(base));
+      if (!actor || actor.householdId === null)
+        return unauthorized(raw !== null, metadata, CHALLENGE_SCOPE);
 
       let parsedBody: unknown;
       let serves: Served[] | null = null;
@@ -154,9 +173,9 @@ export function createMcpFetchHandler(deps: McpFetchDeps): McpFetchHandler {
           if (name === undefined) continue;
           const op = core.catalog.find((o) => o.name === name);
           const lacking = op ? missingScope(op, actor, 'mcp') : null;
-          if (lacking) return insufficientScope(lacking, name);
+          if (lacking) return insufficientScope(lacking, name, metadata);
           if (name === 'confirm' && !scopeAllows(actor.scope, 'write'))
-            return insufficientScope('write', name);
+            return insufficientScope('write', name, metadata);
         }
       }
       const authInfo = {

@@ -4,19 +4,20 @@
 import console from 'node:console';
 import { performance } from 'node:perf_hooks';
 
+import { buildApp } from './buildApp.mjs';
 import { buildServer } from './serverBuild.mjs';
 
 /** Each step: a name for its line, and a function that builds it or throws with a short reason. */
 const STEPS = [
   { name: 'server (dist/)', run: () => buildServer() },
-  // The Mini App's build step goes here: { name: 'Mini App', run: () => buildApp() } from
-  // scripts/buildApp.mjs.
+  // Skipped when miniapp/dist is newer than the app's sources.
+  { name: 'Mini App (miniapp/dist/)', run: () => buildApp() },
 ];
 
 for (const step of STEPS) {
   const started = performance.now();
   try {
-    step.run();
+    await step.run();
     console.log(`exhale: built the ${step.name} in ${Math.round(performance.now() - started)} ms`);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);

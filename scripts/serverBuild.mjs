@@ -22,7 +22,7 @@ import { fileURLToPath, URL } from 'node:url';
 /** The repository root (this file is in scripts/). */
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** The folders compiled into dist/; everything the server runs lives in them. */
-export const SOURCE_ROOTS = ['core', 'bot', 'mcp'];
+export const SOURCE_ROOTS = ['core', 'bot', 'mcp', 'miniapp/server'];
 /** Files outside those folders that change what the build produces or reads. */
 const SOURCE_FILES = ['package.json', 'tsconfig.json', 'tsconfig.build.json'];
 /** Where the stamp of the sources a build was made from is written, inside the build. */

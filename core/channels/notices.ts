@@ -1,3 +1,4 @@
+import { appConnectedNotice } from '../chat/features/connect.ts';
 import { agentNotice } from '../chat/features/notices.ts';
 import type { Core } from '../kernel/core.ts';
 import type { Deliverer } from './types.ts';
@@ -13,6 +14,16 @@ export function startAgentNotices(
   log: (message: string, error?: unknown) => void,
 ): () => void {
   return core.bus.subscribe((event) => {
+    if (event.kind === 'changed' && event.op === 'connect_app') {
+      // An app was connected on the consent page: the member hears of it, with Disconnect.
+      void (async () => {
+        const notice = await appConnectedNotice(core, event, core.clock(), (member) =>
+          channels.reaches(member),
+        );
+        if (notice) await channels.deliver(notice.memberId, notice.reply);
+      })().catch((error: unknown) => log('channels: app notice failed', error));
+      return;
+    }
     if (event.kind !== 'changed' || event.actor.kind !== 'agent') return;
     const memberId = event.actor.memberId;
     if (memberId === null) return;

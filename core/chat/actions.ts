@@ -97,6 +97,8 @@ export const ActionSchema = z.discriminatedUnion('t', [
   /** "You already have Netflix": add this second one anyway. */
   z.object({ t: z.literal('add_anyway'), draft: AddDraftSchema }),
   ...SUBSCRIPTION_ACTIONS,
+  /** The "app connected" message's Disconnect: `app` is the grant (core/chat/features/connect.ts). */
+  z.object({ t: z.literal('disconnect'), app: z.string() }),
 ]);
 export type Action = z.infer<typeof ActionSchema>;
 
@@ -129,6 +131,7 @@ const ONCE: ReadonlySet<ActionKind> = new Set<ActionKind>([
   'sub_confirm',
   'sub_discard',
   'add_anyway',
+  'disconnect',
 ]);
 
 export function runsOnce(action: Action): boolean {

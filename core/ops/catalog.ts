@@ -1,5 +1,6 @@
 import type { AnyOp } from '../kernel/op.ts';
 import { activityOps } from './activity/index.ts';
+import { appOps } from './apps/index.ts';
 import { assistantOps } from './assistant/index.ts';
 import { chargeOps } from './charges/index.ts';
 import { dataOps } from './data/index.ts';
@@ -27,6 +28,7 @@ export const catalog = [
   ...statementOps,
   ...tokenOps,
   ...webOps,
+  ...appOps,
   ...assistantOps,
 ] as const satisfies readonly AnyOp[];
 

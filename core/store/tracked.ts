@@ -27,6 +27,7 @@ export const TRACKED_TABLES = [
   'one_time_codes',
   'web_sessions',
   'calendar_feeds',
+  'oauth_grants',
 ] as const;
 export type TrackedTable = (typeof TRACKED_TABLES)[number];
 
@@ -41,6 +42,7 @@ const REFERENCES: Partial<Record<TrackedTable, ReadonlyArray<readonly [TrackedTa
     ['one_time_codes', 'member_id'],
     ['web_sessions', 'member_id'],
     ['calendar_feeds', 'member_id'],
+    ['oauth_grants', 'member_id'],
   ],
   categories: [['subscriptions', 'category_id']],
   payment_methods: [['subscriptions', 'payment_method_id']],

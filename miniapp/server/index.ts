@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import type { RouteGroup } from '../../bot/http/app.ts';
 import type { ChatEngine } from '../../core/chat/index.ts';
@@ -9,12 +9,26 @@ import { chatRoutes } from './chat.ts';
 import { miniAppApi, type MiniAppApiOptions } from './routes.ts';
 import { type AppServing, appRoutes } from './static.ts';
 
-/** Where the built app is by default: `miniapp/dist`, next to this folder. */
-export const DEFAULT_APP_DIR = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '..',
-  'dist',
-);
+const here = path.dirname(fileURLToPath(import.meta.url));
+/**
+ * The checkout's root: two folders up from the source (`miniapp/server`), three from the compiled
+ * server (`dist/miniapp/server`), which runs beside the same checkout.
+ */
+const CHECKOUT =
+  path.basename(path.resolve(here, '..', '..')) === 'dist'
+    ? path.resolve(here, '..', '..', '..')
+    : path.resolve(here, '..', '..');
+
+/** Where the built app is by default: `miniapp/dist` of the checkout. */
+export const DEFAULT_APP_DIR = path.join(CHECKOUT, 'miniapp', 'dist');
+
+/** scripts/buildApp.mjs of the checkout (not compiled into dist/: it is JavaScript already). */
+function loadAppBuilder(): Promise<typeof import('../../scripts/buildApp.mjs')> {
+  // The path is computed (source or build), so TypeScript cannot type it: it is that module.
+  return import(pathToFileURL(path.join(CHECKOUT, 'scripts', 'buildApp.mjs')).href) as Promise<
+    typeof import('../../scripts/buildApp.mjs')
+  >;
+}
 
 export interface MiniAppOptions extends MiniAppApiOptions {
   /** The built app; default `miniapp/dist`, built on start when its index.html is missing. */
@@ -52,7 +66,7 @@ function serving(options: MiniAppOptions): AppServing {
     return { appDir, ready: Promise.resolve(false) };
   }
   log('Mini App: miniapp/dist is missing; building it once (node scripts/buildApp.mjs)…');
-  const ready = import('../../scripts/buildApp.mjs')
+  const ready = loadAppBuilder()
     .then(({ buildApp }) => buildApp())
     .then((result) => {
       if (result === 'no-app')

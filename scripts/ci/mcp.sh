@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Starts exhale on a fresh data directory with the demo household and a read token, then runs the
-# MCP conformance suite and the Inspector CLI against it (mcp/conformance/run.sh).
+# MCP conformance suite and the Inspector CLI against it (mcp/conformance/run.sh), then the suite's
+# authorization mode against its OAuth authorization server (mcp/conformance/authorization.sh).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 data=$(mktemp -d)
@@ -19,3 +20,5 @@ for i in $(seq 1 60); do
   sleep 0.5
 done
 bash mcp/conformance/run.sh "http://127.0.0.1:$port"
+# The OAuth authorization server: the suite's authorization mode (consent answered with a connect code).
+bash mcp/conformance/authorization.sh "http://127.0.0.1:$port"

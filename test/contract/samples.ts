@@ -89,6 +89,25 @@ export const WRITE_SAMPLES: Record<string, (s: Seed) => Sample | Promise<Sample>
     return { input: { id: token.output.id } };
   },
   create_sign_in_link: () => ({ input: {} }),
+  create_connect_code: () => ({ input: {} }),
+  connect_app: () => ({
+    input: {
+      client: 'https://claude.ai/oauth/mcp-oauth-client-metadata',
+      client_name: 'Claude',
+      scope: 'write',
+      resource: 'http://localhost:8080/mcp',
+    },
+  }),
+  list_connected_apps: () => ({ input: {} }),
+  disconnect_app: async (s) => {
+    const app = await s.h.core.invoke('connect_app', s.owner, {
+      client: 'exhale_0123',
+      client_name: 'Old app',
+      scope: 'read',
+      resource: 'http://localhost:8080/mcp',
+    });
+    return { input: { id: app.output.id } };
+  },
   end_web_session: async (s) => {
     // A browser signed in (sessions start by redeeming a code, outside any op).
     const id = s.h.core.newId('wss');

@@ -25,7 +25,9 @@ describe('MCP access', () => {
       body: rpc('tools/list'),
     });
     expect(response.status).toBe(401);
-    expect(response.headers.get('www-authenticate')).toBe('Bearer realm="exhale", scope="read"');
+    expect(response.headers.get('www-authenticate')).toBe(
+      'Bearer realm="exhale", resource_metadata="http://localhost:8080/.well-known/oauth-protected-resource/mcp", scope="read write"',
+    );
     expect(await response.json()).toMatchObject({ error: 'unauthorized' });
   });
 
@@ -40,7 +42,7 @@ describe('MCP access', () => {
       });
       expect(response.status).toBe(401);
       expect(response.headers.get('www-authenticate')).toMatch(
-        /^Bearer realm="exhale", error="invalid_token", error_description="/,
+        /^Bearer realm="exhale", error="invalid_token", error_description="[^"]+", resource_metadata="http:\/\/localhost:8080\/.well-known\/oauth-protected-resource\/mcp", scope="read write"$/,
       );
       const body = (await response.json()) as { error: string; error_description: string };
       expect(body.error).toBe('invalid_token');
@@ -60,7 +62,7 @@ describe('MCP access', () => {
     });
     expect(response.status).toBe(403);
     expect(response.headers.get('www-authenticate')).toBe(
-      'Bearer realm="exhale", error="insufficient_scope", scope="write", error_description="The tool create_subscription needs a token with the write scope."',
+      'Bearer realm="exhale", error="insufficient_scope", scope="write", resource_metadata="http://localhost:8080/.well-known/oauth-protected-resource/mcp", error_description="The tool create_subscription needs a token with the write scope."',
     );
     expect(await response.json()).toMatchObject({ error: 'insufficient_scope', scope: 'write' });
     const write = await h.token('write');

@@ -68,7 +68,7 @@ describe('MCP discovery documents', () => {
         type: 'streamable-http',
         url: `${BASE}/mcp`,
         supportedProtocolVersions: PROTOCOL_REVISIONS,
-        authentication: { required: true, schemes: ['bearer'] },
+        authentication: { required: true, schemes: ['oauth2', 'bearer'] },
       }),
     ]);
     expect(PROTOCOL_REVISIONS).toEqual(expect.arrayContaining(['2026-07-28', '2025-11-25']));

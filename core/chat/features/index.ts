@@ -8,6 +8,7 @@ import { dataFilesFeature } from './dataFiles.ts';
 import { organizeFeature } from './organize.ts';
 import { pendingCardFeature } from './pendingCard.ts';
 import { ratesFeature } from './rates.ts';
+import { connectFeature } from './connect.ts';
 import { assistantFeature } from './assistantFeature.ts';
 import { groupsFeature } from './groups.ts';
 import { helpFeature } from './help.ts';
@@ -38,6 +39,7 @@ export const FEATURES = [
   settingsFeature,
   accessFeature,
   webFeature,
+  connectFeature,
   groupsFeature,
   organizeFeature,
   ratesFeature,

@@ -13,7 +13,7 @@ export const removeMember = defineOp({
   name: 'remove_member',
   title: 'Remove a member',
   description:
-    'Removes a member from the household. Their subscriptions (private ones included) and their shares of shared costs move to the member named in transfer_to, by default the owner who removes them; their agent tokens are revoked and their chat accounts (Telegram, Slack) unlinked, so they can start afresh from them. Only the owner may; the owner cannot remove themself.',
+    'Removes a member from the household. Their subscriptions (private ones included) and their shares of shared costs move to the member named in transfer_to, by default the owner who removes them; their agent tokens are revoked, their connected apps (OAuth grants) removed, and their chat accounts (Telegram, Slack) unlinked, so they can start afresh from them. Only the owner may; the owner cannot remove themself.',
   input: z.object({
     id: Id.describe('The member to remove.'),
     transfer_to: z
@@ -73,6 +73,12 @@ export const removeMember = defineOp({
       .select('id');
     for (const token of tokens)
       await ctx.tx.update('tokens', token.id, { revoked_at: nowIso(ctx) });
+    // Their connected apps (OAuth grants) go with them: the tokens die on the next request.
+    const grants = await ctx.tx
+      .from<{ id: string; household_id: string; member_id: string }>('oauth_grants')
+      .where({ household_id: hh, member_id: input.id })
+      .select('id');
+    for (const grant of grants) await ctx.tx.remove('oauth_grants', grant.id);
     await unlinkIdentities(ctx, input.id);
     await ctx.tx.remove('members', input.id);
     return { removed: input.id, subscriptions_moved: subs.length, tokens_revoked: tokens.length };

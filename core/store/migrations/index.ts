@@ -8,6 +8,7 @@ import * as memberIdentities from './202612010002_member_identities.ts';
 import * as statementImports from './202612010003_statement_imports.ts';
 import * as jobRuns from './202612010004_job_runs.ts';
 import * as webAccess from './202612010005_web_access.ts';
+import * as oauth from './202612010006_oauth.ts';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -24,6 +25,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['202612010003_statement_imports', statementImports],
   ['202612010004_job_runs', jobRuns],
   ['202612010005_web_access', webAccess],
+  ['202612010006_oauth', oauth],
 ];
 
 /** The names of the migrations this version knows, oldest first. */

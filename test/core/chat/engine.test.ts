@@ -109,6 +109,7 @@ describe('ChatEngine', () => {
       'members',
       'tokens',
       'web',
+      'connect',
       'help',
     ]);
     expect(menu(without)).not.toContain('totals');

@@ -1,0 +1,434 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+
+import type { Knex } from 'knex';
+
+import { type Actor, type Scope, SCOPES } from '../../kernel/actor.ts';
+import type { Database } from '../../store/connection.ts';
+import { OAuthError } from './errors.ts';
+import { scopeString } from './scopes.ts';
+import { hashSecret, isSecretOf, newSecret } from './secrets.ts';
+
+/** Lifetimes: codes 10 minutes, access tokens 1 hour, refresh tokens 30 days from last use. */
+export const CODE_TTL_MS = 10 * 60_000;
+export const ACCESS_TTL_MS = 60 * 60_000;
+export const REFRESH_TTL_MS = 30 * 24 * 60 * 60_000;
+
+export interface CodeRequest {
+  grantId: string;
+  clientId: string;
+  redirectUri: string;
+  codeChallenge: string;
+  resource: string;
+  scope: Scope;
+}
+
+/** A new authorization code for a grant, bound to client, redirect URI, challenge and resource. */
+export async function issueAuthorizationCode(
+  db: Database,
+  request: CodeRequest,
+  now: Date,
+): Promise<string> {
+  const raw = newSecret('code');
+  await db.knex('oauth_codes').insert({
+    hash: hashSecret(raw),
+    grant_id: request.grantId,
+    client_id: request.clientId,
+    redirect_uri: request.redirectUri,
+    code_challenge: request.codeChallenge,
+    resource: request.resource,
+    scope: request.scope,
+    expires_at: new Date(now.getTime() + CODE_TTL_MS).toISOString(),
+    used_at: null,
+  });
+  return raw;
+}
+
+/** What the token endpoint answers (RFC 6749 §5.1). */
+export interface TokenSet {
+  access_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+  refresh_token: string;
+  scope: string;
+}
+
+function scopeOf(value: string): Scope {
+  const found = SCOPES.find((s) => s === value);
+  if (!found) throw new OAuthError('invalid_grant', 'the grant has an unknown scope');
+  return found;
+}
+
+async function mint(
+  trx: Knex.Transaction,
+  grant: { grantId: string; clientId: string; scope: Scope; resource: string },
+  now: Date,
+): Promise<TokenSet> {
+  const access = newSecret('access');
+  const refresh = newSecret('refresh');
+  const common = {
+    grant_id: grant.grantId,
+    client_id: grant.clientId,
+    scope: grant.scope,
+    resource: grant.resource,
+    created_at: now.toISOString(),
+    used_at: null,
+    revoked_at: null,
+  };
+  await trx('oauth_tokens').insert([
+    {
+      ...common,
+      hash: hashSecret(access),
+      kind: 'access',
+      expires_at: new Date(now.getTime() + ACCESS_TTL_MS).toISOString(),
+    },
+    {
+      ...common,
+      hash: hashSecret(refresh),
+      kind: 'refresh',
+      expires_at: new Date(now.getTime() + REFRESH_TTL_MS).toISOString(),
+    },
+  ]);
+  return {
+    access_token: access,
+    token_type: 'Bearer',
+    expires_in: Math.floor(ACCESS_TTL_MS / 1000),
+    refresh_token: refresh,
+    scope: scopeString(grant.scope),
+  };
+}
+
+/** Revokes every token of a grant (its family): a replayed code or a reused refresh token. */
+export async function revokeFamily(
+  db: Database | Knex.Transaction,
+  grantId: string,
+  now: Date,
+): Promise<void> {
+  const k = 'knex' in db ? db.knex : db;
+  await k('oauth_tokens')
+    .where({ grant_id: grantId })
+    .whereNull('revoked_at')
+    .update({ revoked_at: now.toISOString() });
+}
+
+/** PKCE S256 (RFC 7636 §4.6): BASE64URL(SHA256(verifier)) equals the challenge, in constant time. */
+export function pkceMatches(verifier: string, challenge: string): boolean {
+  if (!/^[A-Za-z0-9._~-]{43,128}$/.test(verifier)) return false;
+  const computed = Buffer.from(createHash('sha256').update(verifier, 'ascii').digest('base64url'));
+  const expected = Buffer.from(challenge);
+  return computed.length === expected.length && timingSafeEqual(computed, expected);
+}
+
+interface GrantRow {
+  id: string;
+  household_id: string;
+  member_id: string;
+  revoked_at: string | null;
+}
+
+async function liveGrant(trx: Knex.Transaction, grantId: string): Promise<GrantRow | null> {
+  const row = (await trx('oauth_grants')
+    .join('members', function joinMember() {
+      this.on('members.id', '=', 'oauth_grants.member_id').andOn(
+        'members.household_id',
+        '=',
+        'oauth_grants.household_id',
+      );
+    })
+    .where('oauth_grants.id', grantId)
+    .first(
+      'oauth_grants.id',
+      'oauth_grants.household_id',
+      'oauth_grants.member_id',
+      'oauth_grants.revoked_at',
+    )) as GrantRow | undefined;
+  return row && row.revoked_at === null ? row : null;
+}
+
+interface CodeRow {
+  hash: string;
+  grant_id: string;
+  client_id: string;
+  redirect_uri: string;
+  code_challenge: string;
+  resource: string;
+  scope: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+/**
+ * The authorization_code grant: the code is redeemed once (a conditional update, so of two
+ * requests at once exactly one wins, on SQLite and PostgreSQL); a code presented again is a
+ * replay and revokes every token issued from it (RFC 6749 §4.1.2). Client, redirect URI,
+ * resource and PKCE verifier must be the ones the code was issued for.
+ */
+export async function exchangeCode(
+  db: Database,
+  request: {
+    code: string;
+    clientId: string;
+    redirectUri: string | null;
+    codeVerifier: string | null;
+    resource: string | null;
+  },
+  now: Date,
+): Promise<TokenSet> {
+  if (!isSecretOf('code', request.code))
+    throw new OAuthError('invalid_grant', 'the authorization code is unknown');
+  const hash = hashSecret(request.code);
+  let replayedGrant: string | null = null;
+  const result = await db.knex.transaction(async (trx) => {
+    const row = (await trx('oauth_codes').where({ hash }).first()) as CodeRow | undefined;
+    if (!row || row.client_id !== request.clientId)
+      throw new OAuthError('invalid_grant', 'the authorization code is unknown');
+    if (row.used_at !== null) {
+      replayedGrant = row.grant_id;
+      return null;
+    }
+    if (row.expires_at <= now.toISOString())
+      throw new OAuthError('invalid_grant', 'the authorization code has expired');
+    // '' stored: the authorization request named no redirect_uri, so neither may this one.
+    if ((request.redirectUri ?? '') !== row.redirect_uri)
+      throw new OAuthError('invalid_grant', 'redirect_uri differs from the authorization request');
+    if (request.resource === null)
+      throw new OAuthError('invalid_target', 'resource is required (RFC 8707)');
+    if (request.resource !== row.resource)
+      throw new OAuthError('invalid_target', 'resource differs from the authorization request');
+    if (request.codeVerifier === null || !pkceMatches(request.codeVerifier, row.code_challenge))
+      throw new OAuthError('invalid_grant', 'the code_verifier does not match the code_challenge');
+    const claimed = await trx('oauth_codes')
+      .where({ hash })
+      .whereNull('used_at')
+      .update({ used_at: now.toISOString() });
+    if (Number(claimed) !== 1) {
+      replayedGrant = row.grant_id;
+      return null;
+    }
+    const grant = await liveGrant(trx, row.grant_id);
+    if (!grant) throw new OAuthError('invalid_grant', 'the grant was disconnected');
+    return mint(
+      trx,
+      {
+        grantId: row.grant_id,
+        clientId: row.client_id,
+        scope: scopeOf(row.scope),
+        resource: row.resource,
+      },
+      now,
+    );
+  });
+  if (result) return result;
+  if (replayedGrant !== null) await revokeFamily(db, replayedGrant, now);
+  throw new OAuthError('invalid_grant', 'the authorization code was already used');
+}
+
+interface TokenRow {
+  hash: string;
+  kind: string;
+  grant_id: string;
+  client_id: string;
+  scope: string;
+  resource: string;
+  expires_at: string;
+  used_at: string | null;
+  revoked_at: string | null;
+}
+
+/**
+ * The refresh_token grant, rotating: the refresh token is used once (a conditional update) and
+ * replaced; one presented again (a stolen copy, or the loser of two refreshes at once) revokes
+ * its whole family (OAuth 2.1 §4.3.1). The scope may be lowered, never raised.
+ */
+export async function refreshTokens(
+  db: Database,
+  request: {
+    refreshToken: string;
+    clientId: string;
+    resource: string | null;
+    scope: Scope | null;
+  },
+  now: Date,
+): Promise<TokenSet> {
+  if (!isSecretOf('refresh', request.refreshToken))
+    throw new OAuthError('invalid_grant', 'the refresh token is unknown');
+  const hash = hashSecret(request.refreshToken);
+  let reusedGrant: string | null = null;
+  const result = await db.knex.transaction(async (trx) => {
+    const row = (await trx('oauth_tokens').where({ hash, kind: 'refresh' }).first()) as
+      TokenRow | undefined;
+    if (!row || row.client_id !== request.clientId)
+      throw new OAuthError('invalid_grant', 'the refresh token is unknown');
+    if (row.revoked_at !== null)
+      throw new OAuthError('invalid_grant', 'the refresh token was revoked');
+    if (row.used_at !== null) {
+      reusedGrant = row.grant_id;
+      return null;
+    }
+    if (row.expires_at <= now.toISOString())
+      throw new OAuthError('invalid_grant', 'the refresh token has expired');
+    if (request.resource !== null && request.resource !== row.resource)
+      throw new OAuthError('invalid_target', 'resource differs from the one the grant is for');
+    const had = scopeOf(row.scope);
+    if (request.scope !== null && SCOPES.indexOf(request.scope) > SCOPES.indexOf(had))
+      throw new OAuthError('invalid_scope', 'a refresh may lower the scope, never raise it');
+    const claimed = await trx('oauth_tokens')
+      .where({ hash })
+      .whereNull('used_at')
+      .whereNull('revoked_at')
+      .update({ used_at: now.toISOString() });
+    if (Number(claimed) !== 1) {
+      reusedGrant = row.grant_id;
+      return null;
+    }
+    const grant = await liveGrant(trx, row.grant_id);
+    if (!grant) throw new OAuthError('invalid_grant', 'the grant was disconnected');
+    return mint(
+      trx,
+      {
+        grantId: row.grant_id,
+        clientId: row.client_id,
+        scope: request.scope ?? had,
+        resource: row.resource,
+      },
+      now,
+    );
+  });
+  if (result) return result;
+  if (reusedGrant !== null) await revokeFamily(db, reusedGrant, now);
+  throw new OAuthError('invalid_grant', 'the refresh token was already used');
+}
+
+/**
+ * RFC 7009 revocation by the client that holds the token: an access token ends alone, a refresh
+ * token ends its whole grant's tokens. Unknown tokens, or another client's, change nothing (the
+ * endpoint answers 200 either way, so it tells nobody which tokens exist).
+ */
+export async function revokeToken(
+  db: Database,
+  raw: string,
+  clientId: string,
+  now: Date,
+): Promise<void> {
+  if (!isSecretOf('access', raw) && !isSecretOf('refresh', raw)) return;
+  const row = (await db
+    .knex('oauth_tokens')
+    .where({ hash: hashSecret(raw) })
+    .first()) as TokenRow | undefined;
+  if (!row || row.client_id !== clientId) return;
+  if (row.kind === 'refresh') await revokeFamily(db, row.grant_id, now);
+  else
+    await db
+      .knex('oauth_tokens')
+      .where({ hash: row.hash })
+      .whereNull('revoked_at')
+      .update({ revoked_at: now.toISOString() });
+}
+
+interface AccessRow {
+  grant_id: string;
+  scope: string;
+  household_id: string;
+  member_id: string;
+  client_name: string;
+  role: string;
+  language: string;
+}
+
+const LAST_USE_EVERY_MS = 60_000;
+const lastWritten = new WeakMap<Database, Map<string, number>>();
+
+/**
+ * The agent an OAuth access token stands for at `resource`, or null: unknown, expired, revoked,
+ * issued for another resource (RFC 8707 audience), its grant disconnected, or its member gone.
+ * Looked up on every request, so a revocation or disconnection counts from the next one, in
+ * every process. The agent acts as the grant's member, named after the client, never above the
+ * grant's scope; `tokenId` is the grant's id (audit and confirmations are bound to it).
+ */
+export async function authenticateAccessToken(
+  db: Database,
+  raw: string,
+  resource: string,
+  now: Date,
+): Promise<Actor | null> {
+  if (!isSecretOf('access', raw)) return null;
+  const row = (await db
+    .knex('oauth_tokens')
+    .join('oauth_grants', 'oauth_grants.id', 'oauth_tokens.grant_id')
+    .join('members', function joinMember() {
+      this.on('members.id', '=', 'oauth_grants.member_id').andOn(
+        'members.household_id',
+        '=',
+        'oauth_grants.household_id',
+      );
+    })
+    .where({ 'oauth_tokens.hash': hashSecret(raw), 'oauth_tokens.kind': 'access' })
+    .where('oauth_tokens.resource', resource)
+    .where('oauth_tokens.expires_at', '>', now.toISOString())
+    .whereNull('oauth_tokens.revoked_at')
+    .whereNull('oauth_grants.revoked_at')
+    .first(
+      'oauth_tokens.grant_id',
+      'oauth_tokens.scope',
+      'oauth_grants.household_id',
+      'oauth_grants.member_id',
+      'oauth_grants.client_name',
+      'members.role',
+      'members.language',
+    )) as AccessRow | undefined;
+  if (!row) return null;
+  const scope = SCOPES.find((s) => s === row.scope);
+  if (!scope) return null;
+  await recordUse(db, row.grant_id, now);
+  return {
+    kind: 'agent',
+    householdId: row.household_id,
+    memberId: row.member_id,
+    role: row.role === 'owner' ? 'owner' : 'member',
+    scope,
+    channel: 'mcp',
+    locale: row.language === 'es' ? 'es' : 'en',
+    agent: { name: row.client_name, tokenId: row.grant_id },
+  };
+}
+
+async function recordUse(db: Database, grantId: string, now: Date): Promise<void> {
+  let seen = lastWritten.get(db);
+  if (!seen) {
+    seen = new Map();
+    lastWritten.set(db, seen);
+  }
+  const previous = seen.get(grantId);
+  if (
+    previous !== undefined &&
+    now.getTime() - previous < LAST_USE_EVERY_MS &&
+    now.getTime() >= previous
+  )
+    return;
+  seen.set(grantId, now.getTime());
+  await db
+    .knex('oauth_grant_uses')
+    .insert({ grant_id: grantId, last_used_at: now.toISOString() })
+    .onConflict('grant_id')
+    .merge(['last_used_at']);
+}
+
+/**
+ * The cleanup job's work: expired codes and tokens, and clients nobody connected within a week
+ * (registered or cached documents) that no grant refers to.
+ */
+export async function purgeOAuth(db: Database, now: Date): Promise<void> {
+  const iso = now.toISOString();
+  await db.knex('oauth_codes').where('expires_at', '<', iso).delete();
+  await db.knex('oauth_tokens').where('expires_at', '<', iso).delete();
+  const weekAgo = new Date(now.getTime() - 7 * 24 * 60 * 60_000).toISOString();
+  await db
+    .knex('oauth_clients')
+    .whereNull('last_connected_at')
+    .where('created_at', '<', weekAgo)
+    .whereNotExists(function grantsOf() {
+      this.select(db.knex.raw('1'))
+        .from('oauth_grants')
+        .whereRaw('oauth_grants.client_id = oauth_clients.client_id');
+    })
+    .delete();
+}

@@ -1,0 +1,261 @@
+import { z } from 'zod';
+
+import {
+  type Actor,
+  DEFAULT_SCOPE,
+  documentClient,
+  highestScope,
+  isDocumentClientId,
+  isOAuthError,
+  issueAuthorizationCode,
+  type Locale,
+  markConnected,
+  matchRedirectUri,
+  type OAuthClient,
+  type Scope,
+  scopesUpTo,
+  storedClient,
+} from '../../core/index.ts';
+import { resourceOf } from './base.ts';
+import { consentPage, errorPage, type ConsentView } from './consent.ts';
+import type { OAuthDeps } from './deps.ts';
+import { pageHeaders } from './html.ts';
+import type { FailureLimiter } from './rateLimit.ts';
+
+/** What `connect_app` returns that the code is bound to. */
+const Granted = z.object({ id: z.string() });
+
+/** The authorization request's parameters, from the query (GET) or the consent form (POST). */
+const PARAMS = [
+  'response_type',
+  'client_id',
+  'redirect_uri',
+  'state',
+  'code_challenge',
+  'code_challenge_method',
+  'resource',
+  'scope',
+] as const;
+type Params = Partial<Record<(typeof PARAMS)[number], string>>;
+
+export function paramsOf(source: URLSearchParams | Record<string, unknown>): Params {
+  const out: Params = {};
+  for (const name of PARAMS) {
+    const value = source instanceof URLSearchParams ? source.get(name) : source[name];
+    if (typeof value === 'string') out[name] = value;
+  }
+  return out;
+}
+
+/** A checked authorization request: ready for consent, or to be answered with an error. */
+type Checked =
+  | { kind: 'page'; reason: 'client' | 'redirect'; detail: string }
+  | { kind: 'redirect'; to: string; error: string; description: string; state: string | undefined }
+  | {
+      kind: 'ok';
+      client: OAuthClient;
+      redirectUri: string;
+      /** Whether the request named it (it may not when the client has one): the token request must match. */
+      redirectNamed: boolean;
+      state: string | undefined;
+      challenge: string;
+      resource: string;
+      scope: Scope;
+    };
+
+async function findClient(deps: OAuthDeps, clientId: string): Promise<OAuthClient | string> {
+  try {
+    if (isDocumentClientId(clientId))
+      return await documentClient(deps.core.db, clientId, deps.core.clock(), deps.documentFetch);
+    const stored = await storedClient(deps.core.db, clientId);
+    return stored?.kind === 'registered' ? stored : 'unknown client_id';
+  } catch (error) {
+    if (isOAuthError(error)) return error.description;
+    throw error;
+  }
+}
+
+/**
+ * RFC 6749 §4.1.2.1 and RFC 9207: the client and redirect URI are checked first, and an unknown
+ * one gets a page, never a redirect (an open redirector otherwise); every later problem goes back
+ * to the client as `error` with `state` and `iss`.
+ */
+export async function checkRequest(deps: OAuthDeps, base: string, p: Params): Promise<Checked> {
+  if (!p.client_id) return { kind: 'page', reason: 'client', detail: 'client_id is missing' };
+  const client = await findClient(deps, p.client_id);
+  if (typeof client === 'string') return { kind: 'page', reason: 'client', detail: client };
+  const only = client.redirectUris.length === 1 ? client.redirectUris[0] : undefined;
+  const requested = p.redirect_uri ?? only;
+  if (!requested || !matchRedirectUri(requested, client.redirectUris))
+    return { kind: 'page', reason: 'redirect', detail: 'redirect_uri is not registered' };
+  const fail = (error: string, description: string): Checked => ({
+    kind: 'redirect',
+    to: requested,
+    error,
+    description,
+    state: p.state,
+  });
+  if (p.response_type !== 'code')
+    return fail('unsupported_response_type', 'response_type must be code');
+  if (!p.code_challenge || !/^[A-Za-z0-9_-]{43}$/.test(p.code_challenge))
+    return fail('invalid_request', 'code_challenge (PKCE S256) is required');
+  if (p.code_challenge_method !== 'S256')
+    return fail('invalid_request', 'code_challenge_method must be S256');
+  if (!p.resource) return fail('invalid_target', 'resource is required (RFC 8707)');
+  if (p.resource.replace(/\/$/, '') !== resourceOf(base))
+    return fail('invalid_target', `resource must be ${resourceOf(base)}`);
+  const asked =
+    p.scope === undefined || p.scope.trim() === '' ? DEFAULT_SCOPE : highestScope(p.scope);
+  if (!asked) return fail('invalid_scope', 'scope must be read, write or trusted');
+  return {
+    kind: 'ok',
+    client,
+    redirectUri: requested,
+    redirectNamed: p.redirect_uri !== undefined,
+    state: p.state,
+    challenge: p.code_challenge,
+    resource: resourceOf(base),
+    scope: asked,
+  };
+}
+
+/** The redirect back to the client, always with `iss` (RFC 9207) and the `state` it sent. */
+export function redirectBack(
+  to: string,
+  base: string,
+  values: Record<string, string | undefined>,
+): Response {
+  const url = new URL(to);
+  for (const [k, v] of Object.entries(values)) if (v !== undefined) url.searchParams.set(k, v);
+  url.searchParams.set('iss', base);
+  return new Response(null, {
+    status: 302,
+    headers: { location: url.href, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' },
+  });
+}
+
+/** Where the page's form may post to, and the redirect that answers it may go (CSP `form-action`). */
+function formTargets(redirectUri: string): string[] {
+  const url = new URL(redirectUri);
+  return url.protocol === 'https:' || url.protocol === 'http:' ? [url.origin] : [url.protocol];
+}
+
+function html(body: string, status: number, targets: string[] = []): Response {
+  return new Response(body, { status, headers: pageHeaders(targets) });
+}
+
+function answerChecked(checked: Exclude<Checked, { kind: 'ok' }>, base: string, locale: Locale) {
+  if (checked.kind === 'page') return html(errorPage(locale, checked.reason, checked.detail), 400);
+  return redirectBack(checked.to, base, {
+    error: checked.error,
+    error_description: checked.description,
+    state: checked.state,
+  });
+}
+
+function viewOf(checked: Extract<Checked, { kind: 'ok' }>, p: Params): ConsentView {
+  return {
+    clientName: checked.client.name ?? checked.client.clientId,
+    verified: checked.client.kind === 'document',
+    clientId: checked.client.clientId,
+    returnHost: new URL(checked.redirectUri).host || new URL(checked.redirectUri).protocol,
+    asked: checked.scope,
+    choices: scopesUpTo(checked.scope),
+    params: p,
+  };
+}
+
+/** GET /oauth/authorize: the consent page (or the error). */
+export async function showConsent(
+  deps: OAuthDeps,
+  request: Request,
+  base: string,
+  locale: Locale,
+): Promise<Response> {
+  const p = paramsOf(new URL(request.url).searchParams);
+  const checked = await checkRequest(deps, base, p);
+  if (checked.kind !== 'ok') return answerChecked(checked, base, locale);
+  const session = deps.sessionMember ? await deps.sessionMember(request) : null;
+  return html(
+    consentPage(locale, viewOf(checked, p), { needsCode: session === null }),
+    200,
+    formTargets(checked.redirectUri),
+  );
+}
+
+/**
+ * POST /oauth/authorize: the person's answer. Deny goes back as `access_denied`. Allow needs the
+ * member: their web session, or a connect code (wrong ones are refused without saying why, and
+ * counted per client and address). The grant is made through `connect_app` (audited, undoable,
+ * in the member's activity), then a code is issued for it.
+ */
+export async function answerConsent(
+  deps: OAuthDeps,
+  request: Request,
+  base: string,
+  locale: Locale,
+  form: Record<string, unknown>,
+  address: string,
+  limiter: FailureLimiter,
+): Promise<Response> {
+  const p = paramsOf(form);
+  const checked = await checkRequest(deps, base, p);
+  if (checked.kind !== 'ok') return answerChecked(checked, base, locale);
+  const view = viewOf(checked, p);
+  const targets = formTargets(checked.redirectUri);
+  if (form.decision !== 'allow')
+    return redirectBack(checked.redirectUri, base, {
+      error: 'access_denied',
+      error_description: 'the person denied access',
+      state: checked.state,
+    });
+  const chosen = typeof form.granted_scope === 'string' ? highestScope(form.granted_scope) : null;
+  const scope = chosen && view.choices.includes(chosen) ? chosen : checked.scope;
+  const now = deps.core.clock();
+  let member: Actor | null = deps.sessionMember ? await deps.sessionMember(request) : null;
+  if (!member) {
+    const keys = [`client:${checked.client.clientId}`, `addr:${address}`];
+    if (limiter.blocked(keys, now.getTime()))
+      return html(
+        consentPage(locale, view, { needsCode: true, problem: 'too_many' }),
+        429,
+        targets,
+      );
+    const raw = typeof form.connect_code === 'string' ? form.connect_code : '';
+    member = raw.trim() === '' ? null : await deps.redeemConnectCode(raw, now);
+    if (!member) {
+      limiter.fail(keys, now.getTime());
+      return html(
+        consentPage(locale, view, { needsCode: true, problem: 'wrong_code' }),
+        400,
+        targets,
+      );
+    }
+  }
+  const { output } = await deps.core.invoke(
+    'connect_app',
+    member,
+    {
+      client: checked.client.clientId,
+      client_name: view.clientName.slice(0, 200),
+      scope,
+      resource: checked.resource,
+    },
+    { surface: 'web' },
+  );
+  const code = await issueAuthorizationCode(
+    deps.core.db,
+    {
+      grantId: Granted.parse(output).id,
+      clientId: checked.client.clientId,
+      // RFC 6749 §4.1.3: the token request repeats redirect_uri exactly when this request named it.
+      redirectUri: checked.redirectNamed ? checked.redirectUri : '',
+      codeChallenge: checked.challenge,
+      resource: checked.resource,
+      scope,
+    },
+    now,
+  );
+  await markConnected(deps.core.db, checked.client.clientId, now);
+  return redirectBack(checked.redirectUri, base, { code, state: checked.state });
+}

@@ -1,0 +1,66 @@
+import { type Locale, type Scope, t } from '../../core/index.ts';
+import { esc, page } from './html.ts';
+
+/** What the consent page shows: who asks, where the answer goes, what it asks for. */
+export interface ConsentView {
+  clientName: string;
+  /** The name comes from a document at the client's own URL (CIMD), not from what it registered. */
+  verified: boolean;
+  clientId: string;
+  /** The host the browser returns to: a look-alike client cannot hide it. */
+  returnHost: string;
+  asked: Scope;
+  choices: Scope[];
+  /** The authorization request, carried through the form unchanged (re-checked on POST). */
+  params: Record<string, string | undefined>;
+}
+
+function hidden(params: Record<string, string | undefined>): string {
+  return Object.entries(params)
+    .filter((entry): entry is [string, string] => entry[1] !== undefined)
+    .map(([k, v]) => `<input type="hidden" name="${esc(k)}" value="${esc(v)}">`)
+    .join('');
+}
+
+/**
+ * The consent page: server-rendered, no script. The client's name (marked unverified unless it
+ * comes from a document the client controls) with a monogram instead of its logo (the page loads
+ * nothing from elsewhere), the host it returns to, the scope asked and each lower one to choose,
+ * and the connect code field unless the person is signed in.
+ */
+export function consentPage(
+  locale: Locale,
+  view: ConsentView,
+  options: { needsCode: boolean; problem?: 'wrong_code' | 'too_many' | undefined },
+): string {
+  const tr = (key: string, params?: Record<string, string>) => esc(t(locale, key, params));
+  const initial = esc((view.clientName.trim()[0] ?? '?').toUpperCase());
+  const choices = [...view.choices]
+    .reverse()
+    .map(
+      (scope) =>
+        `<label><input type="radio" name="granted_scope" value="${scope}"${scope === view.asked ? ' checked' : ''}> ${tr(`oauth.scope.${scope}`)}</label>`,
+    )
+    .join('');
+  const problem = options.problem
+    ? `<p class="err" role="alert">${tr(`oauth.consent.${options.problem}`)}</p>`
+    : '';
+  const code = options.needsCode
+    ? `<p><label for="connect_code">${tr('oauth.consent.code_label')}</label><input type="text" id="connect_code" name="connect_code" autocomplete="one-time-code" autocapitalize="characters" spellcheck="false" maxlength="12" required></p><p class="hint">${tr('oauth.consent.code_hint')}</p>`
+    : '';
+  const body = `<h1><span class="mono" aria-hidden="true">${initial}</span>${tr('oauth.consent.title', { client: view.clientName })}${view.verified ? '' : `<span class="tag">${tr('oauth.consent.unverified')}</span>`}</h1>
+<p>${tr('oauth.consent.returns_to')} <span class="host">${esc(view.returnHost)}</span></p>
+${view.verified ? '' : `<p class="hint">${tr('oauth.consent.unverified_hint')}</p>`}
+<form method="post" action="authorize">${hidden(view.params)}
+<fieldset><legend>${tr('oauth.consent.choose')}</legend>${choices}</fieldset>
+${problem}${code}
+<p><button type="submit" name="decision" value="allow">${tr('oauth.consent.allow')}</button><button type="submit" name="decision" value="deny" formnovalidate>${tr('oauth.consent.deny')}</button></p>
+</form>`;
+  return page(locale, t(locale, 'oauth.consent.title', { client: view.clientName }), body);
+}
+
+/** The page for a request that cannot go back to the client (unknown client or redirect URI). */
+export function errorPage(locale: Locale, reason: 'client' | 'redirect', detail: string): string {
+  const body = `<h1>${esc(t(locale, 'oauth.error.title'))}</h1><p>${esc(t(locale, `oauth.error.${reason}`))}</p><p class="hint">${esc(detail)}</p><p>${esc(t(locale, 'oauth.error.footer'))}</p>`;
+  return page(locale, t(locale, 'oauth.error.title'), body);
+}

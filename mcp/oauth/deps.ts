@@ -1,0 +1,19 @@
+import type { Actor, Core, DocumentFetchOptions } from '../../core/index.ts';
+
+/** What the authorization server's routes need from the process that mounts them. */
+export interface OAuthDeps {
+  core: Core;
+  /** EXHALE_PUBLIC_URL: the issuer and every advertised URL. */
+  publicUrl?: string | undefined;
+  /** Honour X-Forwarded-Proto/Host (behind a reverse proxy that sets them); off by default. */
+  trustProxy?: boolean | undefined;
+  /** Limits and test-only trusted hosts for fetching Client ID Metadata Documents. */
+  documentFetch?: DocumentFetchOptions | undefined;
+  /**
+   * The member a connect code stands for, redeeming it (once); null for a wrong, used or
+   * expired code. The actor acts in person on the `web` channel.
+   */
+  redeemConnectCode(code: string, now: Date): Promise<Actor | null>;
+  /** The member signed in on the web (the Mini App's session cookie), when there is one. */
+  sessionMember?: ((request: Request) => Promise<Actor | null>) | undefined;
+}

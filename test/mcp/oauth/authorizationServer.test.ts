@@ -1,0 +1,633 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+import { startWebSession } from '../../../core/auth/webSessions.ts';
+import { createTestHousehold, type TestHousehold } from '../../helpers/testCore.ts';
+import { type AsHarness, asHarness, BASE, pkce, REDIRECT, RESOURCE, rpcResult } from './harness.ts';
+
+describe('Exhale as an OAuth 2.1 authorization server', () => {
+  let h: TestHousehold;
+  let as: AsHarness;
+  beforeEach(async () => {
+    h = await createTestHousehold();
+    as = asHarness(h.core);
+  });
+  afterEach(async () => {
+    await as.close();
+    await h.close();
+  });
+
+  const count = async (table: string) =>
+    Number(((await h.db.knex(table).count({ n: '*' })) as Array<{ n: number | string }>)[0]?.n);
+
+  /** A client connected by Ana, with its first tokens. */
+  async function connected(scope = 'read write') {
+    const { client_id } = await as.register();
+    const { location, verifier } = await as.authorize(client_id, h.owner, { scope });
+    const code = location.searchParams.get('code') ?? '';
+    const response = await as.tokens(client_id, code, verifier);
+    expect(response.status).toBe(200);
+    const tokens = (await response.json()) as {
+      access_token: string;
+      refresh_token: string;
+      scope: string;
+    };
+    return { client_id, ...tokens };
+  }
+
+  describe('metadata', () => {
+    it('serves protected resource metadata at the path-aware URL and the root, naming the issuer', async () => {
+      for (const path of [
+        '/.well-known/oauth-protected-resource/mcp',
+        '/.well-known/oauth-protected-resource',
+      ]) {
+        const response = await as.send(path);
+        expect(response.status).toBe(200);
+        expect(await response.json()).toMatchObject({
+          resource: RESOURCE,
+          authorization_servers: [BASE],
+          scopes_supported: ['read', 'write', 'trusted'],
+        });
+      }
+    });
+
+    it('serves RFC 8414 metadata with the issuer exactly as derived, S256 only, iss and CIMD flags', async () => {
+      const meta = (await (
+        await as.send('/.well-known/oauth-authorization-server')
+      ).json()) as Record<string, unknown>;
+      expect(meta).toMatchObject({
+        issuer: BASE,
+        authorization_endpoint: `${BASE}/oauth/authorize`,
+        token_endpoint: `${BASE}/oauth/token`,
+        registration_endpoint: `${BASE}/oauth/register`,
+        revocation_endpoint: `${BASE}/oauth/revoke`,
+        code_challenge_methods_supported: ['S256'],
+        authorization_response_iss_parameter_supported: true,
+        client_id_metadata_document_supported: true,
+        token_endpoint_auth_methods_supported: [
+          'none',
+          'client_secret_post',
+          'client_secret_basic',
+        ],
+      });
+      expect(JSON.stringify(meta)).not.toContain('offline_access');
+    });
+
+    it('names itself from X-Forwarded-* only behind a trusted proxy', async () => {
+      const { createEdge } = await import('../../../bot/http/app.ts');
+      const { oauthRoutes } = await import('../../../mcp/oauth/routes.ts');
+      const issuerWith = async (trustProxy: boolean) => {
+        const edge = createEdge({ log: () => {} });
+        edge.mount(
+          '/',
+          oauthRoutes({ core: h.core, trustProxy, redeemConnectCode: async () => null }),
+        );
+        const response = await edge.app.fetch(
+          new Request('http://127.0.0.1:8080/.well-known/oauth-authorization-server', {
+            headers: { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'exhale.example.com' },
+          }),
+        );
+        return ((await response.json()) as { issuer: string }).issuer;
+      };
+      expect(await issuerWith(false)).toBe('http://127.0.0.1:8080');
+      expect(await issuerWith(true)).toBe('https://exhale.example.com');
+    });
+  });
+
+  describe('registration (RFC 7591)', () => {
+    it('registers a public client and a confidential one with a secret', async () => {
+      const pub = await as.register();
+      expect(pub.client_id).toMatch(/^exhale_/);
+      expect(pub.client_secret).toBeUndefined();
+      const conf = await as.register({ token_endpoint_auth_method: 'client_secret_basic' });
+      expect(conf.client_secret).toMatch(/^exs_/);
+      const row = (await h.db
+        .knex('oauth_clients')
+        .where({ client_id: conf.client_id })
+        .first()) as {
+        secret_hash: string;
+      };
+      expect(row.secret_hash).toMatch(/^[0-9a-f]{64}$/);
+      expect(JSON.stringify(row)).not.toContain(conf.client_secret);
+    });
+
+    it('refuses redirect URIs that are not https or loopback, and grant types it does not serve', async () => {
+      for (const [meta, error] of [
+        [{ redirect_uris: ['http://evil.example.com/cb'] }, 'invalid_redirect_uri'],
+        [{ redirect_uris: ['https://a.example.com/cb#frag'] }, 'invalid_redirect_uri'],
+        [{ redirect_uris: ['javascript:alert(1)'] }, 'invalid_redirect_uri'],
+        [{ redirect_uris: [] }, 'invalid_redirect_uri'],
+        [{ grant_types: ['client_credentials'] }, 'invalid_client_metadata'],
+      ] as const) {
+        const response = await as.send('/oauth/register', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ redirect_uris: [REDIRECT], ...meta }),
+        });
+        expect(response.status).toBe(400);
+        expect(await response.json()).toMatchObject({ error });
+      }
+    });
+  });
+
+  describe('authorization code with PKCE', () => {
+    it('connects a client: consent with a connect code, code with state and iss, tokens, an MCP call as the member', async () => {
+      const { client_id } = await as.register();
+      const { location, verifier } = await as.authorize(client_id, h.owner);
+      expect(`${location.origin}${location.pathname}`).toBe(REDIRECT);
+      expect(location.searchParams.get('state')).toBe('st-1');
+      expect(location.searchParams.get('iss')).toBe(BASE);
+      const response = await as.tokens(
+        client_id,
+        location.searchParams.get('code') ?? '',
+        verifier,
+      );
+      expect(response.status).toBe(200);
+      expect(response.headers.get('cache-control')).toBe('no-store');
+      const tokens = (await response.json()) as Record<string, unknown>;
+      expect(tokens).toMatchObject({ token_type: 'Bearer', expires_in: 3600, scope: 'read write' });
+      expect(tokens.access_token).toMatch(/^exa_[A-Za-z0-9_-]{43}$/);
+      expect(tokens.refresh_token).toMatch(/^exr_[A-Za-z0-9_-]{43}$/);
+      const call = await as.mcpCall(String(tokens.access_token), 'create_subscription', {
+        name: 'Netflix',
+        amount: '15.99',
+      });
+      expect(call.status).toBe(200);
+      expect((await rpcResult(call)).isError).toBeFalsy();
+      const activity = await h.core.invoke('list_activity', h.owner, {});
+      const lines = (activity.output as { items: Array<{ op: string; summary: string }> }).items;
+      expect(lines.map((l) => l.op)).toEqual(
+        expect.arrayContaining(['connect_app', 'create_subscription']),
+      );
+      const stored = await h.db.knex('oauth_tokens').select('hash');
+      expect(JSON.stringify(stored)).not.toContain(String(tokens.access_token).slice(4));
+    });
+
+    it('lets the person lower the scope, never raise it', async () => {
+      const { client_id } = await as.register();
+      const lowered = await as.authorize(client_id, h.owner, { granted_scope: 'read' });
+      const tokens = (await (
+        await as.tokens(
+          client_id,
+          lowered.location.searchParams.get('code') ?? '',
+          lowered.verifier,
+        )
+      ).json()) as { scope: string; access_token: string };
+      expect(tokens.scope).toBe('read');
+      expect(
+        (await as.mcpCall(tokens.access_token, 'create_subscription', { name: 'X', amount: '1' }))
+          .status,
+      ).toBe(403);
+      const raised = await as.authorize(client_id, h.owner, {
+        scope: 'read',
+        granted_scope: 'trusted',
+      });
+      const again = (await (
+        await as.tokens(client_id, raised.location.searchParams.get('code') ?? '', raised.verifier)
+      ).json()) as { scope: string };
+      expect(again.scope).toBe('read');
+    });
+
+    it('answers bad requests back to the client with error, state and iss: plain PKCE, no challenge, missing or wrong resource, unknown scope', async () => {
+      const { client_id } = await as.register();
+      const { challenge } = pkce();
+      const base = {
+        response_type: 'code',
+        client_id,
+        redirect_uri: REDIRECT,
+        state: 'st-9',
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+        resource: RESOURCE,
+      };
+      for (const [change, error] of [
+        [{ code_challenge_method: 'plain' }, 'invalid_request'],
+        [{ code_challenge: '' }, 'invalid_request'],
+        [{ resource: '' }, 'invalid_target'],
+        [{ resource: 'https://other.example.com/mcp' }, 'invalid_target'],
+        [{ scope: 'admin' }, 'invalid_scope'],
+        [{ response_type: 'token' }, 'unsupported_response_type'],
+      ] as const) {
+        const query = new URLSearchParams({ ...base, ...change });
+        const response = await as.send(`/oauth/authorize?${query.toString()}`);
+        expect(response.status, JSON.stringify(change)).toBe(302);
+        const location = new URL(response.headers.get('location') ?? '');
+        expect(location.searchParams.get('error')).toBe(error);
+        expect(location.searchParams.get('state')).toBe('st-9');
+        expect(location.searchParams.get('iss')).toBe(BASE);
+      }
+    });
+
+    it('shows an error page, never a redirect, for an unknown client or a redirect URI that differs by one character', async () => {
+      const { client_id } = await as.register();
+      const { challenge } = pkce();
+      for (const change of [
+        { client_id: 'exhale_unknown' },
+        { redirect_uri: `${REDIRECT}x` },
+        { redirect_uri: 'http://127.0.0.2:3000/callback' },
+      ]) {
+        const query = new URLSearchParams({
+          response_type: 'code',
+          client_id,
+          redirect_uri: REDIRECT,
+          code_challenge: challenge,
+          code_challenge_method: 'S256',
+          resource: RESOURCE,
+          ...change,
+        });
+        const response = await as.send(`/oauth/authorize?${query.toString()}`);
+        expect(response.status).toBe(400);
+        expect(response.headers.get('location')).toBeNull();
+        expect(response.headers.get('content-type')).toContain('text/html');
+      }
+    });
+
+    it('takes the only registered redirect URI when none is named, and then wants none at the token endpoint', async () => {
+      const { client_id } = await as.register();
+      const { verifier, challenge } = pkce();
+      const response = await as.form('/oauth/authorize', {
+        response_type: 'code',
+        client_id,
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+        resource: RESOURCE,
+        decision: 'allow',
+        connect_code: await as.connectCode(h.owner),
+      });
+      const location = new URL(response.headers.get('location') ?? '');
+      expect(`${location.origin}${location.pathname}`).toBe(REDIRECT);
+      const code = location.searchParams.get('code') ?? '';
+      const named = await as.tokens(client_id, code, verifier);
+      expect(await named.json()).toMatchObject({ error: 'invalid_grant' });
+      const unnamed = await as.form('/oauth/token', {
+        grant_type: 'authorization_code',
+        code,
+        client_id,
+        code_verifier: verifier,
+        resource: RESOURCE,
+      });
+      expect(unnamed.status).toBe(200);
+    });
+
+    it('relaxes only the port of a loopback redirect URI (RFC 8252)', async () => {
+      const { client_id } = await as.register();
+      const { location } = await as.authorize(client_id, h.owner, {
+        redirect_uri: 'http://127.0.0.1:51234/callback',
+      });
+      expect(location.port).toBe('51234');
+    });
+
+    it('refuses a wrong verifier, a wrong or missing resource, another redirect URI, and a replayed code (which revokes what the code gave)', async () => {
+      const { client_id } = await as.register();
+      const { location, verifier } = await as.authorize(client_id, h.owner);
+      const code = location.searchParams.get('code') ?? '';
+      const refused = async (extra: Record<string, string>, error: string) => {
+        const response = await as.tokens(client_id, code, verifier, extra);
+        expect(response.status, JSON.stringify(extra)).toBe(400);
+        expect(await response.json()).toMatchObject({ error });
+      };
+      await refused({ code_verifier: pkce().verifier }, 'invalid_grant');
+      await refused({ resource: 'https://other.example.com/mcp' }, 'invalid_target');
+      await refused({ resource: '' }, 'invalid_target');
+      await refused({ redirect_uri: `${REDIRECT}/` }, 'invalid_grant');
+      const first = (await (await as.tokens(client_id, code, verifier)).json()) as {
+        access_token: string;
+      };
+      expect((await as.mcpCall(first.access_token, 'list_subscriptions')).status).toBe(200);
+      await refused({}, 'invalid_grant');
+      expect((await as.mcpCall(first.access_token, 'list_subscriptions')).status).toBe(401);
+    });
+
+    it('refuses a code after 10 minutes', async () => {
+      const { client_id } = await as.register();
+      const { location, verifier } = await as.authorize(client_id, h.owner);
+      h.clock.now = new Date(h.clock.now.getTime() + 10 * 60_000 + 1);
+      const response = await as.tokens(
+        client_id,
+        location.searchParams.get('code') ?? '',
+        verifier,
+      );
+      expect(await response.json()).toMatchObject({ error: 'invalid_grant' });
+    });
+
+    it('denies: access_denied back to the client, with state and iss, and no grant', async () => {
+      const { client_id } = await as.register();
+      const { location } = await as.authorize(client_id, h.owner, { decision: 'deny' });
+      expect(location.searchParams.get('error')).toBe('access_denied');
+      expect(location.searchParams.get('state')).toBe('st-1');
+      expect(location.searchParams.get('iss')).toBe(BASE);
+      expect(await count('oauth_grants')).toBe(0);
+    });
+  });
+
+  describe('confidential clients', () => {
+    it('authenticates with client_secret_basic and client_secret_post, and refuses a wrong secret', async () => {
+      const { client_id, client_secret = '' } = await as.register({
+        token_endpoint_auth_method: 'client_secret_basic',
+      });
+      const basic = `Basic ${Buffer.from(`${client_id}:${client_secret}`).toString('base64')}`;
+      const one = await as.authorize(client_id, h.owner);
+      const viaBasic = await as.form(
+        '/oauth/token',
+        {
+          grant_type: 'authorization_code',
+          code: one.location.searchParams.get('code') ?? '',
+          redirect_uri: REDIRECT,
+          code_verifier: one.verifier,
+          resource: RESOURCE,
+        },
+        { authorization: basic },
+      );
+      expect(viaBasic.status).toBe(200);
+      const two = await as.authorize(client_id, h.owner);
+      const wrong = await as.tokens(
+        client_id,
+        two.location.searchParams.get('code') ?? '',
+        two.verifier,
+        {
+          client_secret: 'exs_wrong',
+        },
+      );
+      expect(wrong.status).toBe(401);
+      expect(await wrong.json()).toMatchObject({ error: 'invalid_client' });
+      const none = await as.tokens(
+        client_id,
+        two.location.searchParams.get('code') ?? '',
+        two.verifier,
+      );
+      expect(none.status).toBe(401);
+      const viaPost = await as.tokens(
+        client_id,
+        two.location.searchParams.get('code') ?? '',
+        two.verifier,
+        {
+          client_secret,
+        },
+      );
+      expect(viaPost.status).toBe(200);
+    });
+  });
+
+  describe('tokens', () => {
+    it('rotates the refresh token on every use; the old one is reuse and revokes the family', async () => {
+      const first = await connected();
+      const refresh = (token: string) =>
+        as.form('/oauth/token', {
+          grant_type: 'refresh_token',
+          refresh_token: token,
+          client_id: first.client_id,
+          resource: RESOURCE,
+        });
+      const second = (await (await refresh(first.refresh_token)).json()) as typeof first;
+      expect(second.refresh_token).not.toBe(first.refresh_token);
+      expect((await as.mcpCall(second.access_token, 'list_subscriptions')).status).toBe(200);
+      const reuse = await refresh(first.refresh_token);
+      expect(await reuse.json()).toMatchObject({ error: 'invalid_grant' });
+      expect((await as.mcpCall(second.access_token, 'list_subscriptions')).status).toBe(401);
+      expect(await (await refresh(second.refresh_token)).json()).toMatchObject({
+        error: 'invalid_grant',
+      });
+    });
+
+    it('lowers the scope on refresh, never raises it', async () => {
+      const first = await connected('read');
+      const raised = await as.form('/oauth/token', {
+        grant_type: 'refresh_token',
+        refresh_token: first.refresh_token,
+        client_id: first.client_id,
+        scope: 'write',
+      });
+      expect(await raised.json()).toMatchObject({ error: 'invalid_scope' });
+    });
+
+    it('refuses an expired access token (fake clock) and a token for another resource', async () => {
+      const tokens = await connected();
+      h.clock.now = new Date(h.clock.now.getTime() + 60 * 60_000 + 1);
+      expect((await as.mcpCall(tokens.access_token, 'list_subscriptions')).status).toBe(401);
+      const other = asHarness(h.core, { publicUrl: 'https://other.example.com' });
+      const fresh = await connected();
+      const response = await other.send('/mcp', {
+        method: 'POST',
+        headers: {
+          host: 'other.example.com',
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          authorization: `Bearer ${fresh.access_token}`,
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+      });
+      expect(response.status).toBe(401);
+      expect(response.headers.get('www-authenticate')).toContain('error="invalid_token"');
+      await other.close();
+    });
+
+    it('revokes (RFC 7009): an access token alone, a refresh token with its family; unknown tokens answer 200', async () => {
+      const tokens = await connected();
+      const revoke = (token: string) =>
+        as.form('/oauth/revoke', { token, client_id: tokens.client_id });
+      expect((await revoke('exa_nothing')).status).toBe(200);
+      expect((await revoke(tokens.access_token)).status).toBe(200);
+      expect((await as.mcpCall(tokens.access_token, 'list_subscriptions')).status).toBe(401);
+      const refreshed = (await (
+        await as.form('/oauth/token', {
+          grant_type: 'refresh_token',
+          refresh_token: tokens.refresh_token,
+          client_id: tokens.client_id,
+        })
+      ).json()) as typeof tokens;
+      expect((await revoke(refreshed.refresh_token)).status).toBe(200);
+      expect((await as.mcpCall(refreshed.access_token, 'list_subscriptions')).status).toBe(401);
+    });
+
+    it('accepts agent tokens on /mcp as before', async () => {
+      const { output } = await h.core.invoke('create_token', h.owner, {
+        name: 'cli',
+        scope: 'read',
+      });
+      expect(
+        (await as.mcpCall((output as { token: string }).token, 'list_subscriptions')).status,
+      ).toBe(200);
+    });
+  });
+
+  describe('connected apps', () => {
+    it('lists the app, disconnects it (its tokens die on the next request), and undo reconnects', async () => {
+      const tokens = await connected();
+      await as.mcpCall(tokens.access_token, 'list_subscriptions');
+      const listed = (await h.core.invoke('list_connected_apps', h.owner, {})).output as {
+        items: Array<{
+          id: string;
+          client_name: string;
+          scope: string;
+          last_used_at: string | null;
+        }>;
+      };
+      expect(listed.items).toMatchObject([{ client_name: 'Claude.ai', scope: 'write' }]);
+      expect(listed.items[0]?.last_used_at).not.toBeNull();
+      const id = listed.items[0]?.id ?? '';
+      const off = await h.core.invoke('disconnect_app', h.owner, { id });
+      expect((await as.mcpCall(tokens.access_token, 'list_subscriptions')).status).toBe(401);
+      await h.core.invoke('undo', h.owner, { ids: [off.auditId] });
+      expect((await as.mcpCall(tokens.access_token, 'list_subscriptions')).status).toBe(200);
+    });
+
+    it("hides another member's apps from a member, and removing a member removes their grants", async () => {
+      const bea = await h.addMember('Bea');
+      const { client_id } = await as.register();
+      const { location, verifier } = await as.authorize(client_id, bea);
+      const tokens = (await (
+        await as.tokens(client_id, location.searchParams.get('code') ?? '', verifier)
+      ).json()) as {
+        access_token: string;
+      };
+      const ana = await h.core.invoke('list_connected_apps', h.owner, {});
+      expect((ana.output as { items: unknown[] }).items).toHaveLength(1);
+      const other = await as.register();
+      await as.authorize(other.client_id, h.owner);
+      const own = await h.core.invoke('list_connected_apps', bea, {});
+      expect((own.output as { items: unknown[] }).items).toHaveLength(1);
+      await h.core.invoke('remove_member', h.owner, { id: bea.memberId });
+      expect((await as.mcpCall(tokens.access_token, 'list_subscriptions')).status).toBe(401);
+      expect(await h.db.knex('oauth_grants').where({ member_id: bea.memberId })).toEqual([]);
+    });
+
+    it('offers list and disconnect to agents, never connect_app or create_connect_code', async () => {
+      const tokens = await connected('read write trusted');
+      const response = await as.send('/mcp', {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          authorization: `Bearer ${tokens.access_token}`,
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+      });
+      const text = await response.text();
+      expect(text).toContain('"list_connected_apps"');
+      expect(text).toContain('"disconnect_app"');
+      expect(text).not.toContain('"connect_app"');
+      expect(text).not.toContain('"create_connect_code"');
+    });
+  });
+
+  describe('the consent page', () => {
+    async function page(headers: Record<string, string> = {}) {
+      const { client_id } = await as.register({ client_name: 'Claude <b>' });
+      const query = new URLSearchParams({
+        response_type: 'code',
+        client_id,
+        redirect_uri: REDIRECT,
+        state: 's',
+        code_challenge: pkce().challenge,
+        code_challenge_method: 'S256',
+        resource: RESOURCE,
+        scope: 'read write',
+      });
+      return {
+        client_id,
+        query,
+        response: await as.send(`/oauth/authorize?${query.toString()}`, { headers }),
+      };
+    }
+
+    it('runs no script, loads nothing from elsewhere, cannot be framed, and names the client, unverified, and the host it returns to', async () => {
+      const { response } = await page();
+      expect(response.status).toBe(200);
+      const csp = response.headers.get('content-security-policy') ?? '';
+      expect(csp).toContain("default-src 'none'");
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).not.toContain('script-src');
+      expect(csp).not.toContain('unsafe-inline');
+      const html = await response.text();
+      expect(html).not.toMatch(/<script|<img|<link|<iframe|\bsrc=/i);
+      expect(html).toContain('Claude &lt;b&gt;');
+      expect(html).toContain('unverified');
+      expect(html).toContain('127.0.0.1:3000');
+      expect(html).toContain('value="write" checked');
+      expect(html).toContain('value="read"');
+      expect(html).not.toContain('value="trusted"');
+      expect(html).toContain('name="connect_code"');
+    });
+
+    it('speaks Spanish to a Spanish browser', async () => {
+      const { response } = await page({ 'accept-language': 'es-ES,es;q=0.9,en;q=0.5' });
+      const html = await response.text();
+      expect(html).toContain('lang="es"');
+      expect(html).toContain('Código de conexión');
+    });
+
+    it('refuses a wrong code without saying more, then limits tries per client and address', async () => {
+      const { query } = await page();
+      const tryCode = (code: string) =>
+        as.form('/oauth/authorize', {
+          ...Object.fromEntries(query),
+          decision: 'allow',
+          connect_code: code,
+        });
+      for (let i = 0; i < 5; i += 1) {
+        const response = await tryCode('AAAA-AAAA');
+        expect(response.status).toBe(400);
+        expect(await response.text()).toContain('That code is not right.');
+      }
+      const good = await as.connectCode(h.owner);
+      const limited = await tryCode(good);
+      expect(limited.status).toBe(429);
+      expect(await count('oauth_grants')).toBe(0);
+    });
+
+    it('shows Allow and Deny without a code to a person signed in on the web (exhale_session)', async () => {
+      const session = await h.db.knex.transaction((trx) =>
+        startWebSession(trx, {
+          id: 'wss_1',
+          householdId: h.householdId,
+          memberId: h.ownerId,
+          userAgent: null,
+          now: h.clock.now,
+        }),
+      );
+      const cookie = `exhale_session=${session.token}`;
+      const { query, response } = await page({ cookie });
+      expect(await response.text()).not.toContain('name="connect_code"');
+      const allowed = await as.form(
+        '/oauth/authorize',
+        { ...Object.fromEntries(query), decision: 'allow' },
+        { cookie },
+      );
+      expect(allowed.status).toBe(302);
+      expect(new URL(allowed.headers.get('location') ?? '').searchParams.get('code')).toMatch(
+        /^exc_/,
+      );
+      const without = await as.form('/oauth/authorize', {
+        ...Object.fromEntries(query),
+        decision: 'allow',
+      });
+      expect(without.status).toBe(400);
+    });
+
+    it('takes a connect code once', async () => {
+      const { query } = await page();
+      const code = await as.connectCode(h.owner);
+      const fields = {
+        ...Object.fromEntries(query),
+        decision: 'allow',
+        connect_code: code.toLowerCase(),
+      };
+      expect((await as.form('/oauth/authorize', fields)).status).toBe(302);
+      expect((await as.form('/oauth/authorize', fields)).status).toBe(400);
+    });
+  });
+
+  describe('cleanup', () => {
+    it('removes clients nobody connected within a week, and expired codes and tokens', async () => {
+      const { purgeOAuth } = await import('../../../core/index.ts');
+      const idle = await as.register();
+      const used = await connected();
+      h.clock.now = new Date(h.clock.now.getTime() + 31 * 24 * 60 * 60_000);
+      await purgeOAuth(h.db, h.clock.now);
+      const clients = (await h.db.knex('oauth_clients').pluck('client_id')) as string[];
+      expect(clients).toContain(used.client_id);
+      expect(clients).not.toContain(idle.client_id);
+      expect(await count('oauth_tokens')).toBe(0);
+      expect(await count('oauth_codes')).toBe(0);
+    });
+  });
+});

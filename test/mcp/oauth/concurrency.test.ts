@@ -1,0 +1,122 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+import { type Actor, catalog, Core, memberActor, newcomerActor } from '../../../core/index.ts';
+import { openSharedTestDatabase, type SharedTestDatabase } from '../../helpers/sharedDatabase.ts';
+import { TEST_NOW } from '../../helpers/testCore.ts';
+import { type AsHarness, asHarness, RESOURCE } from './harness.ts';
+
+/**
+ * Two Exhale processes on one database, as two `Core`s with their own connections: a code or a
+ * refresh token raced from both is redeemed once, and a revocation in one counts in the other.
+ */
+describe('the authorization server across connections', () => {
+  let shared: SharedTestDatabase;
+  let one: AsHarness;
+  let two: AsHarness;
+  let ana: Actor;
+  beforeEach(async () => {
+    shared = await openSharedTestDatabase();
+    const clock = () => new Date(TEST_NOW);
+    const coreA = new Core({ db: shared.open(), catalog, clock });
+    const coreB = new Core({ db: shared.open(), catalog, clock });
+    const created = await coreA.invoke('create_household', newcomerActor('cli', 'en'), {
+      name: 'Home',
+      currency: 'EUR',
+      time_zone: 'Europe/Madrid',
+      language: 'en',
+      owner_name: 'Ana',
+    });
+    const { household, member } = created.output;
+    ana = memberActor(
+      { id: member.id, household_id: household.id, role: 'owner', language: 'en' },
+      'cli',
+    );
+    one = asHarness(coreA);
+    two = asHarness(coreB);
+  });
+  afterEach(async () => {
+    await one.close();
+    await two.close();
+    await shared.close();
+  });
+
+  async function authorized() {
+    const { client_id } = await one.register();
+    const { location, verifier } = await one.authorize(client_id, ana);
+    return { client_id, code: location.searchParams.get('code') ?? '', verifier };
+  }
+
+  it('redeems one code once when two token requests race, and the replay revokes what it gave', async () => {
+    const { client_id, code, verifier } = await authorized();
+    const answers = await Promise.all([
+      one.tokens(client_id, code, verifier),
+      two.tokens(client_id, code, verifier),
+    ]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 400]);
+    const loser = answers.find((a) => a.status === 400);
+    expect(await loser?.json()).toMatchObject({ error: 'invalid_grant' });
+    const winner = (await answers.find((a) => a.status === 200)?.json()) as {
+      access_token: string;
+    };
+    // RFC 6749 §4.1.2: a code used twice revokes the tokens issued from it.
+    expect((await one.mcpCall(winner.access_token, 'list_subscriptions')).status).toBe(401);
+  });
+
+  it('rotates one refresh token once when two refreshes race; the other is reuse and revokes the family', async () => {
+    const { client_id, code, verifier } = await authorized();
+    const first = (await (await one.tokens(client_id, code, verifier)).json()) as {
+      refresh_token: string;
+    };
+    const refresh = (h: AsHarness) =>
+      h.form('/oauth/token', {
+        grant_type: 'refresh_token',
+        refresh_token: first.refresh_token,
+        client_id,
+        resource: RESOURCE,
+      });
+    const answers = await Promise.all([refresh(one), refresh(two)]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 400]);
+    const winner = (await answers.find((a) => a.status === 200)?.json()) as {
+      access_token: string;
+      refresh_token: string;
+    };
+    expect((await two.mcpCall(winner.access_token, 'list_subscriptions')).status).toBe(401);
+    const again = await refresh(one);
+    expect(await again.json()).toMatchObject({ error: 'invalid_grant' });
+  });
+
+  it('honours a disconnection made in one process on the next request to the other', async () => {
+    const { client_id, code, verifier } = await authorized();
+    const tokens = (await (await one.tokens(client_id, code, verifier)).json()) as {
+      access_token: string;
+    };
+    expect((await two.mcpCall(tokens.access_token, 'list_subscriptions')).status).toBe(200);
+    const coreA = new Core({ db: shared.open(), catalog, clock: () => new Date(TEST_NOW) });
+    const listed = (await coreA.invoke('list_connected_apps', ana, {})).output as {
+      items: Array<{ id: string }>;
+    };
+    await coreA.invoke('disconnect_app', ana, { id: listed.items[0]?.id ?? '' });
+    expect((await two.mcpCall(tokens.access_token, 'list_subscriptions')).status).toBe(401);
+  });
+
+  it('honours an RFC 7009 revocation made in one process on the next request to the other', async () => {
+    const { client_id, code, verifier } = await authorized();
+    const tokens = (await (await one.tokens(client_id, code, verifier)).json()) as {
+      access_token: string;
+    };
+    await one.form('/oauth/revoke', { token: tokens.access_token, client_id });
+    expect((await two.mcpCall(tokens.access_token, 'list_subscriptions')).status).toBe(401);
+  });
+
+  it('leaves nothing half-written when minting tokens fails mid-way: the code stays unused', async () => {
+    const { client_id, code, verifier } = await authorized();
+    const db = shared.open();
+    // The grant disappears between consent and the token request (its member was removed).
+    await db.knex('oauth_grants').delete();
+    const failed = await one.tokens(client_id, code, verifier);
+    expect(await failed.json()).toMatchObject({ error: 'invalid_grant' });
+    expect(await db.knex('oauth_tokens').select('hash')).toEqual([]);
+    const row = (await db.knex('oauth_codes').first('used_at')) as { used_at: string | null };
+    expect(row.used_at).toBeNull();
+  });
+});
