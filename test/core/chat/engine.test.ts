@@ -98,6 +98,8 @@ describe('ChatEngine', () => {
       'settings',
       'invite',
       'token',
+      'web',
+      'connect',
       'categories',
       'tags',
       'methods',
@@ -108,8 +110,6 @@ describe('ChatEngine', () => {
       'household',
       'members',
       'tokens',
-      'web',
-      'connect',
       'help',
     ]);
     expect(menu(without)).not.toContain('totals');
