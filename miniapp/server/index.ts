@@ -8,6 +8,9 @@ import { calendarRoutes } from './calendar.ts';
 import { chatRoutes } from './chat.ts';
 import { miniAppApi, type MiniAppApiOptions } from './routes.ts';
 import { type AppServing, appRoutes } from './static.ts';
+import type * as AppBuilderModule from '../../scripts/buildApp.mjs';
+
+type AppBuilder = typeof AppBuilderModule;
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /**
@@ -23,11 +26,11 @@ const CHECKOUT =
 export const DEFAULT_APP_DIR = path.join(CHECKOUT, 'miniapp', 'dist');
 
 /** scripts/buildApp.mjs of the checkout (not compiled into dist/: it is JavaScript already). */
-function loadAppBuilder(): Promise<typeof import('../../scripts/buildApp.mjs')> {
+function loadAppBuilder(): Promise<AppBuilder> {
   // The path is computed (source or build), so TypeScript cannot type it: it is that module.
-  return import(pathToFileURL(path.join(CHECKOUT, 'scripts', 'buildApp.mjs')).href) as Promise<
-    typeof import('../../scripts/buildApp.mjs')
-  >;
+  return import(
+    pathToFileURL(path.join(CHECKOUT, 'scripts', 'buildApp.mjs')).href
+  ) as Promise<AppBuilder>;
 }
 
 export interface MiniAppOptions extends MiniAppApiOptions {

@@ -35,7 +35,11 @@ class Proxy {
     const alive = new Set(this.backends);
     for (const b of this.backends) this.seen.add(b);
     this.server = createServer((req, res) => {
-      for (const b of this.backends) if (!this.seen.has(b)) (this.seen.add(b), alive.add(b));
+      for (const b of this.backends)
+        if (!this.seen.has(b)) {
+          this.seen.add(b);
+          alive.add(b);
+        }
       const live = this.backends.filter((b) => alive.has(b));
       const backend = live[this.next++ % live.length];
       if (!backend) return void res.writeHead(502).end();
