@@ -72,6 +72,16 @@ export class SlackChannel implements Channel {
     if (!ts) return null;
     const chatId = sent.channel ?? this.options.channel;
     this.known.set(`${chatId}:${ts}`, message);
+    // Files (an export) follow their message, in the same conversation and thread.
+    for (const file of reply.files ?? []) {
+      const content = { file: Buffer.from(file.bytes), filename: file.name, title: file.name };
+      const threadTs = this.options.threadTs;
+      await this.client.files.uploadV2(
+        threadTs
+          ? { channel_id: chatId, thread_ts: threadTs, ...content }
+          : { channel_id: chatId, ...content },
+      );
+    }
     return { chatId, messageId: ts };
   }
 

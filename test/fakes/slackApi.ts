@@ -8,7 +8,8 @@ import type { AddressInfo } from 'node:net';
  * - the Web API (`POST /api/<method>`, form-encoded or JSON): `auth.test`, `chat.postMessage`,
  *   `chat.update`, `chat.postEphemeral`, `chat.startStream/appendStream/stopStream` (with `chunks`
  *   or `markdown_text`), `assistant.threads.*`, `views.publish`, `conversations.replies`,
- *   `users.info`, `files.info`, `apps.connections.open`, and file downloads (`GET /files/<id>`).
+ *   `users.info`, `files.info`, `apps.connections.open`, file downloads (`GET /files/<id>`) and
+ *   the bot's uploads (`files.getUploadURLExternal`, the raw POST, `files.completeUploadExternal`).
  *   Every call is recorded; `rateLimit` answers a method 429 with Retry-After once; `refuse` makes a
  *   method answer `ok: false`.
  * - Slack's requests to an app: `signed` builds a signed request as Slack sends it (events as JSON,
@@ -250,12 +251,57 @@ export class FakeSlack {
           },
         };
       }
+      case 'files.getUploadURLExternal': {
+        const id = `F${String(this.pendingUploads.size + this.uploaded.length + 1).padStart(6, '0')}`;
+        this.pendingUploads.set(id, {
+          name: String(p.filename),
+          length: Number(p.length),
+          bytes: null,
+        });
+        return { upload_url: `${this.url.replace(/\/api\/$/, '')}/upload/${id}`, file_id: id };
+      }
+      case 'files.completeUploadExternal': {
+        const files = (typeof p.files === 'string' ? JSON.parse(p.files) : p.files) as Array<{
+          id: string;
+          title?: string;
+        }>;
+        const done = [];
+        for (const f of files) {
+          const pending = this.pendingUploads.get(f.id);
+          if (!pending || pending.bytes === null) return { ok: false, error: 'file_not_found' };
+          this.pendingUploads.delete(f.id);
+          this.uploaded.push({
+            id: f.id,
+            name: pending.name,
+            title: f.title ?? pending.name,
+            channel: String(p.channel_id ?? ''),
+            threadTs: typeof p.thread_ts === 'string' ? p.thread_ts : undefined,
+            bytes: pending.bytes,
+          });
+          done.push({ id: f.id, name: pending.name });
+        }
+        return { files: done };
+      }
       case 'apps.connections.open':
         return this.socketUrl ? { url: this.socketUrl } : { ok: false, error: 'no_socket' };
       default:
         return { ok: false, error: 'unknown_method' };
     }
   }
+
+  /** Files the bot uploaded (files.uploadV2: the upload URL, the bytes, then complete), in order. */
+  readonly uploaded: Array<{
+    id: string;
+    name: string;
+    title: string;
+    channel: string;
+    threadTs: string | undefined;
+    bytes: Uint8Array;
+  }> = [];
+  private readonly pendingUploads = new Map<
+    string,
+    { name: string; length: number; bytes: Uint8Array | null }
+  >();
 
   /** A file in Slack's storage, as shared in a DM; returns its id. */
   addFile(id: string, name: string, mimetype: string, bytes: Uint8Array): string {
@@ -271,9 +317,22 @@ export class FakeSlack {
   }
 
   private async serve(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    let body = '';
-    for await (const chunk of req) body += String(chunk);
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(Buffer.from(chunk as Uint8Array));
+    const raw = Buffer.concat(chunks);
+    const body = raw.toString();
     const path = new URL(req.url ?? '/', 'http://x').pathname;
+    if (req.method === 'POST' && path.startsWith('/upload/')) {
+      // The second step of files.uploadV2: the bytes, posted raw to the URL handed out.
+      const pending = this.pendingUploads.get(path.slice('/upload/'.length));
+      if (!pending) {
+        res.writeHead(404).end();
+        return;
+      }
+      pending.bytes = uploadedBytes(raw, req.headers['content-type'] ?? '');
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('OK - ' + raw.byteLength);
+      return;
+    }
     if (req.method === 'GET' && path.startsWith('/files/')) {
       const f = this.files.get(path.slice('/files/'.length));
       this.calls.push({
@@ -456,4 +515,17 @@ export function readable(m: Pick<FakeMessage, 'blocks' | 'text'> | undefined): s
       for (const e of block.elements ?? []) if (typeof e.text === 'string') parts.push(e.text);
   }
   return parts.length > 0 ? `${m.text}\n${parts.join('\n')}` : m.text;
+}
+
+/** The file in an upload's body: the raw bytes, or the one part of a multipart/form-data body. */
+function uploadedBytes(raw: Buffer, contentType: string): Uint8Array {
+  const boundary = /boundary=(?:"([^"]+)"|([^;]+))/.exec(contentType);
+  if (!contentType.startsWith('multipart/form-data') || !boundary) return new Uint8Array(raw);
+  const marker = Buffer.from(`--${boundary[1] ?? boundary[2] ?? ''}`);
+  const start = raw.indexOf(marker);
+  const headersEnd = raw.indexOf('\r\n\r\n', start);
+  const next = raw.indexOf(marker, headersEnd);
+  if (start < 0 || headersEnd < 0 || next < 0) return new Uint8Array(raw);
+  // The part's content ends with the CRLF before the next boundary.
+  return new Uint8Array(raw.subarray(headersEnd + 4, next - 2));
 }

@@ -122,6 +122,22 @@ describe('Slack commands, cards and buttons', () => {
     expect(readable(help)).not.toMatch(/(^|\s)\/add/);
   });
 
+  it('sends `/exhale export` as the JSON and CSV files, uploaded into the conversation after their message', async () => {
+    await w.command(ana, 'add Netflix 15.99 EUR monthly 5');
+    const card = await w.command(ana, 'export');
+    expect(readable(card)).toContain('export');
+    await w.slack.until(() => (w.slack.uploaded.length >= 2 ? true : undefined));
+    const [json, csv] = w.slack.uploaded;
+    expect(json?.name).toMatch(/^exhale-.*\.json$/);
+    expect(csv?.name).toMatch(/\.csv$/);
+    expect(w.slack.uploaded.every((f) => f.channel === 'D1001')).toBe(true);
+    const document = JSON.parse(Buffer.from(json?.bytes ?? new Uint8Array()).toString()) as {
+      subscriptions: Array<{ name: string }>;
+    };
+    expect(document.subscriptions.map((s) => s.name)).toEqual(['Netflix']);
+    expect(Buffer.from(csv?.bytes ?? new Uint8Array()).toString()).toContain('Netflix');
+  });
+
   it('does not reveal a private subscription when mentioned in a channel (a shared audience)', async () => {
     await w.core.invoke('create_subscription', actor, { name: 'Netflix', amount: '15.99' });
     await w.core.invoke('create_subscription', actor, {
