@@ -52,8 +52,8 @@ export async function authenticateToken(
   seen.set(hash, row.household_id);
   const scope = SCOPES.find((s) => s === row.scope);
   if (!scope) return null;
-  await recordUse(db, row.id, now);
-  return agentActor(row, scope);
+  await recordUse(db, { table: 'token_uses', key: 'token_id' }, row.id, now);
+  return agentActor(row, scope, { name: row.name, tokenId: row.id });
 }
 
 /** The token row of a hash with its member's role and language, when valid. */
@@ -81,37 +81,60 @@ async function lookUp(db: Database, hash: string): Promise<TokenMemberRow | null
   return row ?? null;
 }
 
-function agentActor(row: TokenMemberRow, scope: Scope): Actor {
+/** The member a credential acts for, as the kernel needs them (an agent token or an OAuth grant). */
+export interface CredentialMember {
+  household_id: string;
+  member_id: string;
+  role: string;
+  language: string;
+}
+
+/** The agent actor of a credential: its member, within `scope`, named after the agent. */
+export function agentActor(
+  member: CredentialMember,
+  scope: Scope,
+  agent: { name: string; tokenId: string },
+): Actor {
   return {
     kind: 'agent',
-    householdId: row.household_id,
-    memberId: row.member_id,
-    role: row.role === 'owner' ? 'owner' : 'member',
+    householdId: member.household_id,
+    memberId: member.member_id,
+    role: member.role === 'owner' ? 'owner' : 'member',
     scope,
     channel: 'mcp',
-    locale: row.language === 'es' ? 'es' : 'en',
-    agent: { name: row.name, tokenId: row.id },
+    locale: member.language === 'es' ? 'es' : 'en',
+    agent,
   };
 }
 
-/** Upserts `token_uses` (bookkeeping, not audited), throttled per token. */
-async function recordUse(db: Database, tokenId: string, now: Date): Promise<void> {
+/** Where a credential's last use is kept: `token_uses` for agent tokens, `oauth_grant_uses` for grants. */
+export type UseTable =
+  { table: 'token_uses'; key: 'token_id' } | { table: 'oauth_grant_uses'; key: 'grant_id' };
+
+/** Upserts a credential's last use (bookkeeping, not audited), throttled per credential and process. */
+export async function recordUse(
+  db: Database,
+  where: UseTable,
+  id: string,
+  now: Date,
+): Promise<void> {
   let seen = lastWritten.get(db);
   if (!seen) {
     seen = new Map();
     lastWritten.set(db, seen);
   }
-  const previous = seen.get(tokenId);
+  const key = `${where.table}:${id}`;
+  const previous = seen.get(key);
   if (
     previous !== undefined &&
     now.getTime() - previous < LAST_USE_EVERY_MS &&
     now.getTime() >= previous
   )
     return;
-  seen.set(tokenId, now.getTime());
+  seen.set(key, now.getTime());
   await db
-    .knex('token_uses')
-    .insert({ token_id: tokenId, last_used_at: now.toISOString() })
-    .onConflict('token_id')
+    .knex(where.table)
+    .insert({ [where.key]: id, last_used_at: now.toISOString() })
+    .onConflict(where.key)
     .merge(['last_used_at']);
 }

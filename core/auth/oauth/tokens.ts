@@ -4,6 +4,7 @@ import type { Knex } from 'knex';
 
 import { type Actor, type Scope, SCOPES } from '../../kernel/actor.ts';
 import type { Database } from '../../store/connection.ts';
+import { agentActor, recordUse } from '../authenticate.ts';
 import { OAuthError } from './errors.ts';
 import { scopeString } from './scopes.ts';
 import { hashSecret, isSecretOf, newSecret } from './secrets.ts';
@@ -334,9 +335,6 @@ interface AccessRow {
   language: string;
 }
 
-const LAST_USE_EVERY_MS = 60_000;
-const lastWritten = new WeakMap<Database, Map<string, number>>();
-
 /**
  * The agent an OAuth access token stands for at `resource`, or null: unknown, expired, revoked,
  * issued for another resource (RFC 8707 audience), its grant disconnected, or its member gone.
@@ -378,38 +376,8 @@ export async function authenticateAccessToken(
   if (!row) return null;
   const scope = SCOPES.find((s) => s === row.scope);
   if (!scope) return null;
-  await recordUse(db, row.grant_id, now);
-  return {
-    kind: 'agent',
-    householdId: row.household_id,
-    memberId: row.member_id,
-    role: row.role === 'owner' ? 'owner' : 'member',
-    scope,
-    channel: 'mcp',
-    locale: row.language === 'es' ? 'es' : 'en',
-    agent: { name: row.client_name, tokenId: row.grant_id },
-  };
-}
-
-async function recordUse(db: Database, grantId: string, now: Date): Promise<void> {
-  let seen = lastWritten.get(db);
-  if (!seen) {
-    seen = new Map();
-    lastWritten.set(db, seen);
-  }
-  const previous = seen.get(grantId);
-  if (
-    previous !== undefined &&
-    now.getTime() - previous < LAST_USE_EVERY_MS &&
-    now.getTime() >= previous
-  )
-    return;
-  seen.set(grantId, now.getTime());
-  await db
-    .knex('oauth_grant_uses')
-    .insert({ grant_id: grantId, last_used_at: now.toISOString() })
-    .onConflict('grant_id')
-    .merge(['last_used_at']);
+  await recordUse(db, { table: 'oauth_grant_uses', key: 'grant_id' }, row.grant_id, now);
+  return agentActor(row, scope, { name: row.client_name, tokenId: row.grant_id });
 }
 
 /**
