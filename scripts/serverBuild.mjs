@@ -29,6 +29,8 @@ const SOURCE_FILES = ['package.json', 'tsconfig.json', 'tsconfig.build.json'];
 const STAMP = '.sources.json';
 
 function walk(root, dir, out) {
+  // A source folder a checkout does not have (a project built in a test) has nothing to add.
+  if (!statSync(join(root, dir), { throwIfNoEntry: false })?.isDirectory()) return;
   for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) walk(root, path, out);

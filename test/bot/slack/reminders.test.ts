@@ -101,7 +101,9 @@ describe('reminders through Slack', () => {
     ]);
     const [reminder] = reminders();
     const labels = buttonsOf(reminder).map((b) => b.label);
-    expect(labels).toHaveLength(3);
+    // Paid, Skip, the subscription's card (Manage) and the cancel page.
+    expect(labels).toHaveLength(4);
+    expect(labels.some((l) => l.includes('Gestionar'))).toBe(true);
     expect(buttonsOf(reminder).find((b) => b.url)?.url).toBe('https://netflix.example/cancel');
     expect(backups.flatMap((b) => b.delivered)).toEqual([]);
 
