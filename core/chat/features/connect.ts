@@ -95,4 +95,6 @@ export const connectFeature = defineFeature({
   actions: {
     disconnect: (turn, action, ref) => disconnect(turn, action.app, ref),
   },
+  // The "app connected" message's Disconnect button.
+  reaches: ['disconnect_app'],
 });

@@ -25,6 +25,7 @@ export const createCalendarFeed = defineOp({
   exclude: {
     mcp: 'Reveals a secret: a feed URL gives anyone who has it the member’s calendar.',
     assistant: 'Reveals a secret: a feed URL gives anyone who has it the member’s calendar.',
+    chat: 'The web app’s Calendar screen shows the feed URL once, with copy, webcal:// and Revoke; a chat message would keep the secret in the chat’s history.',
   },
   async run(ctx) {
     const replaced = await revokeFeedsOf(ctx);

@@ -13,6 +13,9 @@ export const endWebSession = defineOp({
   input: z.object({ id: Id.describe("The session's id.") }),
   output: z.object({ id: Id, ended_at: z.string() }),
   effect: 'destructive',
+  exclude: {
+    chat: 'Web sessions are listed and ended in the web app’s settings, where they are seen.',
+  },
   scope: 'trusted',
   idempotent: true,
   async run(ctx, input) {

@@ -11,6 +11,7 @@ export const revokeCalendarFeed = defineOp({
   input: z.object({}),
   output: z.object({ revoked: z.int() }),
   effect: 'destructive',
+  exclude: { chat: 'The feed is managed on the web app’s Calendar screen, where it is created.' },
   scope: 'trusted',
   idempotent: true,
   async run(ctx) {
