@@ -38,6 +38,8 @@ export { backupSqlite, inspectSqliteFile, sqliteInUse } from './store/sqliteFile
 export type { JobSchedule } from './store/jobs.ts';
 export { runClaimedJob } from './store/jobs.ts';
 export { accountsInHousehold } from './store/repos/identities.ts';
+export type { Upload } from './store/repos/uploads.ts';
+export { loadUpload, saveUpload } from './store/repos/uploads.ts';
 
 // Texts in the reader's language, and the domain helpers adapters format with.
 export type { Locale, Text } from './i18n/index.ts';

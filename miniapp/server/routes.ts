@@ -19,6 +19,7 @@ import {
 } from '../../core/index.ts';
 import { authenticate, type AuthOptions, SESSION_COOKIE } from './auth.ts';
 import { eventStream } from './events.ts';
+import { importRoutes } from './imports.ts';
 import { onApiError, readerOf } from './respond.ts';
 
 /** What the API needs from the process that mounts it. */
@@ -234,6 +235,8 @@ export function miniAppApi(options: MiniAppApiOptions): { routes: RouteGroup; cl
     const { actor } = await authenticate(c, auth, { query: true });
     return eventStream(c, core, actor, streams);
   });
+
+  group.route('/import', importRoutes(core, auth));
 
   group.get('/qr', async (c) => {
     await authenticate(c, auth);

@@ -1,0 +1,114 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+
+import type { EdgeEnv, RouteGroup } from '../../bot/http/app.ts';
+import { type Core, loadUpload, OpError, saveUpload } from '../../core/index.ts';
+import { authenticate, type AuthOptions } from './auth.ts';
+import { onApiError } from './respond.ts';
+
+const ImportBody = z.object({ candidates: z.array(z.string().min(1).max(90)).min(1).max(200) });
+
+/**
+ * The import review's routes, mounted at `/api/import`: what is not an op is only keeping the
+ * uploaded file for its member while they review it (a `flows` row), so the browser never sends
+ * it twice. Reading and importing are the catalog's `read_statement` and `import_candidates`,
+ * invoked with `surface: 'web'` on the stored file.
+ *
+ * - `POST /api/import` (multipart, field `file`, within the edge's body limit): reads it, keeps it,
+ *   answers `{ flowId, statement }`.
+ * - `GET /api/import/:id`: the same statement again (read_statement answers a file read moments ago
+ *   from its cache), for a reload of the review screen.
+ * - `POST /api/import/:id` `{ candidates }`: import_candidates on the kept file; the op's answer
+ *   with its audit id (for Undo).
+ */
+function isFile(value: unknown): value is Blob & { name?: string } {
+  return typeof value === 'object' && value !== null && 'arrayBuffer' in value && 'size' in value;
+}
+
+export function importRoutes(core: Core, auth: AuthOptions): RouteGroup {
+  const group = new Hono<EdgeEnv>();
+  group.onError(onApiError);
+
+  const read = async (
+    actor: Parameters<Core['invoke']>[1],
+    upload: { file_name: string; content: string },
+  ) =>
+    (
+      await core.invoke(
+        'read_statement',
+        actor,
+        { file_name: upload.file_name, content: upload.content, encoding: 'base64' },
+        { surface: 'web' },
+      )
+    ).output;
+
+  group.post('/', async (c) => {
+    const { actor } = await authenticate(c, auth);
+    let form: Record<string, unknown>;
+    try {
+      form = await c.req.parseBody();
+    } catch {
+      throw new OpError('invalid_input', 'web.import.no_file');
+    }
+    const file = form.file;
+    // A part with a file name is a Blob (the web's File, from whichever fetch implementation parsed it).
+    if (!isFile(file) || file.size === 0) throw new OpError('invalid_input', 'web.import.no_file');
+    const upload = {
+      file_name: (file.name ?? 'statement').slice(0, 255) || 'statement',
+      content: Buffer.from(await file.arrayBuffer()).toString('base64'),
+    };
+    const statement = await read(actor, upload);
+    const flowId = core.newId('upl');
+    if (actor.householdId === null || actor.memberId === null)
+      throw new OpError('forbidden', 'errors.no_household');
+    await saveUpload(
+      core.db,
+      { id: flowId, householdId: actor.householdId, memberId: actor.memberId, upload },
+      core.clock(),
+    );
+    return c.json({ flowId, statement });
+  });
+
+  const kept = async (c: Parameters<typeof authenticate>[0]) => {
+    const { actor } = await authenticate(c, auth);
+    const id = c.req.param('id') ?? '';
+    const upload =
+      actor.memberId === null ? null : await loadUpload(core.db, id, actor.memberId, core.clock());
+    if (!upload) throw new OpError('not_found', 'web.import.gone');
+    return { actor, upload, id };
+  };
+
+  group.get('/:id', async (c) => {
+    const { actor, upload, id } = await kept(c);
+    return c.json({ flowId: id, statement: await read(actor, upload) });
+  });
+
+  group.post('/:id', async (c) => {
+    const { actor, upload } = await kept(c);
+    let body: unknown;
+    try {
+      body = await c.req.json();
+    } catch {
+      throw new OpError('invalid_input', 'web.body.json');
+    }
+    const parsed = ImportBody.safeParse(body);
+    if (!parsed.success) throw new OpError('invalid_input', 'web.import.choose');
+    const result = await core.invoke(
+      'import_candidates',
+      actor,
+      {
+        file_name: upload.file_name,
+        content: upload.content,
+        encoding: 'base64',
+        candidates: parsed.data.candidates,
+      },
+      { surface: 'web' },
+    );
+    return c.json({
+      output: result.output,
+      auditId: result.auditId,
+      changes: result.changes.length,
+    });
+  });
+  return group;
+}

@@ -1,0 +1,112 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+import { FOUR_MONTHS } from '../../core/ops/statements/statement.ts';
+import { seedHousehold, type Seed } from '../../contract/seed.ts';
+import { TEST_NOW } from '../../helpers/testCore.ts';
+import { json, linkTelegram, post, serve, type Served, signInitData, tma } from './harness.ts';
+
+const OWNER_TG = 3001;
+const MEMBER_TG = 3002;
+const as = (id: number) => tma(signInitData({ user: { id }, authDate: TEST_NOW }));
+
+function upload(content: string, name: string, headers: Record<string, string>): RequestInit {
+  const form = new FormData();
+  form.append('file', new File([content], name, { type: 'text/csv' }));
+  // The browser sets the multipart content type (with its boundary) itself.
+  const { 'content-type': _json, ...rest } = headers;
+  return { method: 'POST', body: form, headers: rest };
+}
+
+describe('the web import review: upload, review, import', () => {
+  let s: Seed;
+  let api: Served;
+  beforeEach(async () => {
+    s = await seedHousehold();
+    await linkTelegram(s.h.core, s.owner.memberId ?? '', OWNER_TG);
+    api = serve(s.h.core);
+  });
+  afterEach(async () => s.h.close());
+
+  const names = async () =>
+    (await s.h.db.knex('subscriptions').select('name')).map((r: { name: string }) => r.name);
+
+  it('reads an uploaded statement, shows it again on a reload, and imports the chosen candidates once, with Undo', async () => {
+    const before = await names();
+    const sent = await api.request('/api/import', upload(FOUR_MONTHS, 'card.csv', as(OWNER_TG)));
+    expect(sent.status).toBe(200);
+    const { flowId, statement } = await json(sent);
+    expect(flowId).toMatch(/^upl_/);
+    expect(statement.transactions.count).toBe(15);
+    expect(statement.candidates.length).toBeGreaterThan(0);
+    // Reading wrote nothing of the household's.
+    expect(await names()).toEqual(before);
+
+    const again = await json(await api.request(`/api/import/${flowId}`, { headers: as(OWNER_TG) }));
+    expect(again.statement.candidates.map((c: { id: string }) => c.id)).toEqual(
+      statement.candidates.map((c: { id: string }) => c.id),
+    );
+
+    const fresh = statement.candidates.filter((c: { tracked: unknown }) => c.tracked === null);
+    const chosen = [fresh[0].id];
+    const imported = await api.request(
+      `/api/import/${flowId}`,
+      post({ candidates: chosen }, as(OWNER_TG)),
+    );
+    expect(imported.status).toBe(200);
+    const done = await json(imported);
+    expect(done.output.created).toBe(1);
+    expect(done.auditId).toMatch(/^act_/);
+    expect((await names()).length).toBe(before.length + 1);
+    const audit = await s.h.db.knex('audit_entries').where({ id: done.auditId }).first();
+    expect(audit).toMatchObject({ op: 'import_candidates', channel: 'web' });
+
+    // The same statement again is refused in a sentence, nothing added.
+    const twice = await api.request(
+      `/api/import/${flowId}`,
+      post({ candidates: chosen }, as(OWNER_TG)),
+    );
+    expect(twice.status).toBeGreaterThanOrEqual(400);
+    expect((await json(twice)).message).toEqual(expect.any(String));
+    expect((await names()).length).toBe(before.length + 1);
+
+    const undo = await api.request(
+      '/api/ops/undo',
+      post({ input: { ids: [done.auditId] } }, as(OWNER_TG)),
+    );
+    expect(undo.status).toBe(200);
+    expect((await names()).sort()).toEqual([...before].sort());
+  });
+
+  it('keeps an upload for its member only, and refuses a request without a file or a choice in the reader’s language', async () => {
+    const { flowId } = await json(
+      await api.request('/api/import', upload(FOUR_MONTHS, 'card.csv', as(OWNER_TG))),
+    );
+    const memberId = s.member.memberId ?? '';
+    await linkTelegram(s.h.core, memberId, MEMBER_TG);
+    const other = await api.request(`/api/import/${flowId}`, { headers: as(MEMBER_TG) });
+    expect(other.status).toBe(404);
+
+    const empty = new FormData();
+    const none = await api.request('/api/import', {
+      method: 'POST',
+      body: empty,
+      headers: as(OWNER_TG),
+    });
+    expect(none.status).toBe(400);
+    expect((await json(none)).message).toContain('statement file');
+
+    const nothing = await api.request(
+      `/api/import/${flowId}`,
+      post({ candidates: [] }, as(OWNER_TG)),
+    );
+    expect(nothing.status).toBe(400);
+    expect((await json(nothing)).message).toContain('at least one');
+  });
+
+  it('answers an upload without credentials 401, writing nothing', async () => {
+    const flows = async () => (await s.h.db.knex('flows').where({ kind: 'web_upload' })).length;
+    const res = await api.request('/api/import', upload(FOUR_MONTHS, 'card.csv', {}));
+    expect(res.status).toBe(401);
+    expect(await flows()).toBe(0);
+  });
+});
