@@ -67,6 +67,12 @@ export interface OpSpec<I extends z.ZodType, O extends z.ZodType, N extends stri
    * lines become the `{items}` of this entry's line, in this order.
    */
   links?: (output: z.output<O>) => string[];
+  /**
+   * A text key saying why this op's entries cannot be undone, for the few changes whose undo
+   * would be a security hole (a signed-out browser signed in again): `undo` refuses them with that
+   * sentence and the activity list offers no Undo. Every other op's changes can be undone.
+   */
+  notUndoable?: string;
   run(ctx: OpContext, input: z.output<I>): Promise<z.input<O>>;
 }
 

@@ -9,7 +9,7 @@ export const endWebSession = defineOp({
   name: 'end_web_session',
   title: 'End a web session',
   description:
-    "Signs a browser out of Exhale's web app (ids from list_web_sessions): its next request is refused. A member ends their own sessions. Ending an ended session changes nothing. Can be undone from the activity list.",
+    "Signs a browser out of Exhale's web app (ids from list_web_sessions): its next request is refused. A member ends their own sessions. Ending an ended session changes nothing. It is recorded in the activity list but cannot be undone (a signed-out browser signs in again with a new link).",
   input: z.object({ id: Id.describe("The session's id.") }),
   output: z.object({ id: Id, ended_at: z.string() }),
   effect: 'destructive',
@@ -18,6 +18,8 @@ export const endWebSession = defineOp({
   },
   scope: 'trusted',
   idempotent: true,
+  // Undoing a sign-out would hand a browser back a session its member ended (a stolen laptop).
+  notUndoable: 'web.wu.undo_sign_out',
   async run(ctx, input) {
     const query = ctx.tx
       .from('web_sessions')

@@ -34,13 +34,15 @@ export function visibleEntries(ctx: OpContext): Knex.QueryBuilder<AuditRow, Audi
 export function undoRefusal(ctx: OpContext, row: AuditRow): string | null {
   // A household is never undone: it would take every member's data with it.
   if (row.op === 'create_household') return 'errors.undo_household';
+  const op = ctx.findOp(row.op);
+  // Refused for everyone, owner included: the op says why (docs/architecture.md, "Undo").
+  if (op?.notUndoable !== undefined) return op.notUndoable;
   if (
     ctx.actor.role !== 'owner' &&
     (row.member_id === null || row.member_id !== ctx.actor.memberId)
   ) {
     return 'errors.undo_not_yours';
   }
-  const op = ctx.findOp(row.op);
   if (!op) return null;
   if (!scopeAllows(ctx.actor.scope, op.scope)) return 'errors.undo_needs_scope';
   if (ctx.actor.kind === 'assistant' && op.scope === 'trusted') return 'errors.undo_needs_scope';
