@@ -20,6 +20,8 @@ import {
 export interface Channels {
   /** One line per channel for the start-up message. */
   status: string[];
+  /** The Telegram bot's @username once it connected (getMe at start, never asked again), else null. */
+  botUsername(): string | null;
   stop(): Promise<void>;
 }
 
@@ -114,6 +116,7 @@ export async function startChannels(
   if (!token)
     return {
       status: ['  Telegram: off (set EXHALE_TELEGRAM_TOKEN to connect a bot)', ...slackStatus],
+      botUsername: () => null,
       stop: async () => {
         slack?.stop();
         work.stop();
@@ -123,19 +126,18 @@ export async function startChannels(
 
   let retry: NodeJS.Timeout | null = null;
   let stopped = false;
-  registry.register(
-    telegramAdapter({
-      assistant,
-      core,
-      token,
-      apiRoot: config.EXHALE_TELEGRAM_API_ROOT,
-      publicUrl: config.EXHALE_PUBLIC_URL,
-      miniAppUrl: config.EXHALE_MINIAPP_URL,
-      webUrl: webBaseUrl(config),
-      log,
-      mount,
-    }),
-  );
+  const telegram = telegramAdapter({
+    assistant,
+    core,
+    token,
+    apiRoot: config.EXHALE_TELEGRAM_API_ROOT,
+    publicUrl: config.EXHALE_PUBLIC_URL,
+    miniAppUrl: config.EXHALE_MINIAPP_URL,
+    webUrl: webBaseUrl(config),
+    log,
+    mount,
+  });
+  registry.register(telegram);
   const connect = (): Promise<void> => registry.start('telegram');
 
   const refused = (error: unknown): boolean =>
@@ -195,6 +197,7 @@ export async function startChannels(
 
   return {
     status: [status, ...slackStatus],
+    botUsername: () => telegram.handle?.username ?? null,
     stop: async () => {
       stopped = true;
       slack?.stop();

@@ -3,7 +3,7 @@ import { ChatEngine } from '../core/chat/index.ts';
 import { createMcpFetchHandler } from '../mcp/http.ts';
 import { authorizationServer } from '../mcp/oauth/index.ts';
 import { mcpRoutes } from '../mcp/routes.ts';
-import { createMiniApp } from '../miniapp/server/index.ts';
+import { createMiniApp, IMPORT_UPLOAD_LIMITS } from '../miniapp/server/index.ts';
 import { startChannels } from './channels.ts';
 import { type Config, ConfigError, webBaseUrl } from './config.ts';
 import { startEcbRefresh } from './ecbRates.ts';
@@ -49,7 +49,7 @@ export async function startExhale(
     else logger.error({ err: error }, line);
   };
   const stopLoggingOps = runtime.core.observe(logOpCalls(logger));
-  const edge = createEdge({ log });
+  const edge = createEdge({ log, largerBodies: IMPORT_UPLOAD_LIMITS });
   const metrics = startMetrics(runtime.core);
   edge.mount('/', metricsRoutes(metrics, config.EXHALE_METRICS_TOKEN));
   const trustProxy = config.EXHALE_TRUST_PROXY === 'on';
@@ -67,8 +67,11 @@ export async function startExhale(
       documentFetch: { trustedHosts: config.EXHALE_OAUTH_TRUSTED_DOCUMENT_HOSTS },
     }),
   );
+  // The bot's @username, known once Telegram connected (getMe at its start): /api/me reads it.
+  let botUsername = (): string | null => null;
   const miniApp = createMiniApp({
     core: runtime.core,
+    botUsername: () => botUsername(),
     botToken: config.EXHALE_TELEGRAM_TOKEN,
     publicUrl: config.EXHALE_PUBLIC_URL,
     initDataMaxAgeSeconds: config.EXHALE_MINIAPP_INIT_DATA_MAX_AGE,
@@ -109,6 +112,7 @@ export async function startExhale(
   let channels;
   try {
     channels = await startChannels(runtime.core, config, mountWebhook, log, mountSlack);
+    botUsername = channels.botUsername;
   } catch (error) {
     await mcp.close();
     await http.close();
@@ -135,9 +139,7 @@ export async function startExhale(
   if (next.length > 0) lines.push('Next:', ...next.map((n) => `  - ${n}`));
 
   const ecb =
-    config.EXHALE_ECB_RATES === 'on'
-      ? startEcbRefresh(runtime.db, (line) => log(line))
-      : null;
+    config.EXHALE_ECB_RATES === 'on' ? startEcbRefresh(runtime.db, (line) => log(line)) : null;
 
   // Phases: stop taking requests and background work together (the listener closes at once, long
   // polling and the scheduler end, MCP's open streams close); then the requests in flight finish

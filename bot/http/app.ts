@@ -62,6 +62,12 @@ export type EdgeLog = (line: string, error?: unknown) => void;
 export interface EdgeOptions {
   /** Largest request body accepted, in bytes (default 4 MiB). */
   maxBodyBytes?: number | undefined;
+  /**
+   * Paths (exact, after the mount) whose bodies may be larger than `maxBodyBytes`, each with its
+   * own limit and the 413's sentence: an upload a reader accepts up to its own limit (a 20 MB
+   * statement at `/api/import`) is not cut off by the general one.
+   */
+  largerBodies?: Readonly<Record<string, { maxBytes: number; key: string }>> | undefined;
   log?: EdgeLog | undefined;
 }
 
@@ -91,7 +97,14 @@ export function createEdge(options: EdgeOptions = {}): Edge {
     );
     await next();
   });
-  app.use(bodyLimit(options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES));
+  const general = bodyLimit(options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
+  const larger = new Map(
+    Object.entries(options.largerBodies ?? {}).map(([path, limit]) => [
+      path,
+      bodyLimit(limit.maxBytes, limit.key),
+    ]),
+  );
+  app.use((c, next) => (larger.get(c.req.path) ?? general)(c, next));
   app.all('/healthz', (c) => c.json({ ok: true }));
   app.notFound((c) => errorResponse(c, new OpError('not_found')));
   app.onError((error, c) => {

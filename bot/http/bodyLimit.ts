@@ -17,14 +17,20 @@ export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
  * not cancelled when the limit is hit, because cancelling it destroys the socket before the 413 is
  * written.
  *
- * The edge installs it once for every route; a group can add a stricter one of its own.
+ * `key` is the 413's sentence (default `errors.too_large`). The edge installs it once for every
+ * route, with a larger limit for the paths its options name (statement uploads); a group can add a
+ * stricter one of its own.
  */
-export function bodyLimit(maxBytes: number = DEFAULT_MAX_BODY_BYTES): MiddlewareHandler {
+export function bodyLimit(
+  maxBytes: number = DEFAULT_MAX_BODY_BYTES,
+  key?: string,
+): MiddlewareHandler {
+  const tooLarge = (): OpError => new OpError('too_large', key);
   return async (c, next) => {
     if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
     const declared = c.req.header('content-length');
     if (declared !== undefined && c.req.header('transfer-encoding') === undefined) {
-      if (Number(declared) > maxBytes) throw new OpError('too_large');
+      if (Number(declared) > maxBytes) throw tooLarge();
       return next();
     }
     const body = c.req.raw.body;
@@ -33,7 +39,7 @@ export function bodyLimit(maxBytes: number = DEFAULT_MAX_BODY_BYTES): Middleware
     const counted = new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, controller) {
         seen += chunk.byteLength;
-        if (seen > maxBytes) controller.error(new OpError('too_large'));
+        if (seen > maxBytes) controller.error(tooLarge());
         else controller.enqueue(chunk);
       },
     });

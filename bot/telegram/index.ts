@@ -40,6 +40,8 @@ export interface TelegramHandle {
   /** Sends a reply to a person's private chat (reminders, notices), by their Telegram user id. */
   sendTo(userId: string, reply: Reply): Promise<void>;
   engine: ChatEngine;
+  /** The bot's @username, as getMe answered at start (t.me links, the web app's invite links). */
+  username: string;
 }
 
 export const WEBHOOK_PATH = '/telegram/webhook';
@@ -106,12 +108,12 @@ export async function startTelegram(deps: TelegramDeps): Promise<TelegramHandle>
         return null;
       return handle(request);
     };
-    return { webhook, engine, sendTo, stop: async () => undefined };
+    return { webhook, engine, sendTo, username, stop: async () => undefined };
   }
 
   await bot.api.deleteWebhook();
   const polling = startPolling(bot, log);
-  return { webhook: null, engine, sendTo, stop: () => polling.stop() };
+  return { webhook: null, engine, sendTo, username, stop: () => polling.stop() };
 }
 
 /** The Mini App Exhale serves itself, `<public URL>/app/`, when the public URL is https; else none. */

@@ -6,6 +6,18 @@ import { type Core, loadUpload, OpError, saveUpload } from '../../core/index.ts'
 import { authenticate, type AuthOptions } from './auth.ts';
 import { onApiError } from './respond.ts';
 
+/**
+ * The upload's own body limit, for the edge (`largerBodies`): the statement reader takes files of
+ * up to 20 MB, so its route accepts that plus room for the multipart framing, above the edge's
+ * general 4 MiB. A larger body is a 413 with the reader's own sentence; a file just over 20 MB
+ * that fits the framing room is refused by `read_statement` with the same one.
+ */
+const UPLOAD_MAX_BYTES = 20 * 1024 * 1024 + 256 * 1024;
+export const IMPORT_UPLOAD_LIMITS = {
+  '/api/import': { maxBytes: UPLOAD_MAX_BYTES, key: 'errors.statements.too_large' },
+  '/api/import/': { maxBytes: UPLOAD_MAX_BYTES, key: 'errors.statements.too_large' },
+} as const;
+
 const ImportBody = z.object({ candidates: z.array(z.string().min(1).max(90)).min(1).max(200) });
 
 /**
@@ -14,7 +26,7 @@ const ImportBody = z.object({ candidates: z.array(z.string().min(1).max(90)).min
  * it twice. Reading and importing are the catalog's `read_statement` and `import_candidates`,
  * invoked with `surface: 'web'` on the stored file.
  *
- * - `POST /api/import` (multipart, field `file`, within the edge's body limit): reads it, keeps it,
+ * - `POST /api/import` (multipart, field `file`, up to 20 MB: `IMPORT_UPLOAD_LIMITS`): reads it, keeps it,
  *   answers `{ flowId, statement }`.
  * - `GET /api/import/:id`: the same statement again (read_statement answers a file read moments ago
  *   from its cache), for a reload of the review screen.
@@ -47,7 +59,9 @@ export function importRoutes(core: Core, auth: AuthOptions): RouteGroup {
     let form: Record<string, unknown>;
     try {
       form = await c.req.parseBody();
-    } catch {
+    } catch (error) {
+      // A body past the upload limit fails while it is read: that 413, not "no file".
+      if (error instanceof OpError) throw error;
       throw new OpError('invalid_input', 'web.import.no_file');
     }
     const file = form.file;

@@ -6,6 +6,7 @@ import type { RouteGroup } from '../../bot/http/app.ts';
 import type { ChatEngine } from '../../core/chat/index.ts';
 import { calendarRoutes } from './calendar.ts';
 import { chatRoutes } from './chat.ts';
+export { IMPORT_UPLOAD_LIMITS } from './imports.ts';
 import { miniAppApi, type MiniAppApiOptions } from './routes.ts';
 import { type AppServing, appRoutes } from './static.ts';
 import type * as AppBuilderModule from '../../scripts/buildApp.mjs';

@@ -36,6 +36,7 @@ describe('startChannels', () => {
       '  Telegram: off (set EXHALE_TELEGRAM_TOKEN to connect a bot)',
       '  Slack: off (set EXHALE_SLACK_BOT_TOKEN and EXHALE_SLACK_SIGNING_SECRET to connect an app)',
     ]);
+    expect(channels.botUsername()).toBeNull();
     await channels.stop();
     expect(lines).toEqual([]);
   });
@@ -51,6 +52,8 @@ describe('startChannels', () => {
         '  Telegram: on (long polling), reminders on',
         '  Slack: off (set EXHALE_SLACK_BOT_TOKEN and EXHALE_SLACK_SIGNING_SECRET to connect an app)',
       ]);
+      // getMe's username, as the bot learnt it at start (the web app's /api/me reads it).
+      expect(channels.botUsername()).toBe('exhale_test_bot');
       const ana = tg.user(1001, 'Ana', 'en');
       const seeded = await seedHousehold(core, ana);
       await tg.ask(ana, '/help'); // Telegram delivers only to people who opened the chat

@@ -5,7 +5,11 @@ import path from 'node:path';
 
 import { createEdge, type Edge } from '../../../bot/http/app.ts';
 import type { Core } from '../../../core/kernel/core.ts';
-import { createMiniApp, type MiniApp } from '../../../miniapp/server/index.ts';
+import {
+  createMiniApp,
+  IMPORT_UPLOAD_LIMITS,
+  type MiniApp,
+} from '../../../miniapp/server/index.ts';
 
 export const BOT_TOKEN = '123456:TEST-token_for-initData';
 
@@ -54,7 +58,7 @@ export function serve(
   core: Core,
   options: { publicUrl?: string; appDir?: string; maxAge?: number } = {},
 ): Served {
-  const edge = createEdge({ log: () => {} });
+  const edge = createEdge({ log: () => {}, largerBodies: IMPORT_UPLOAD_LIMITS });
   const miniApp = createMiniApp({
     core,
     botToken: BOT_TOKEN,

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { FOUR_MONTHS } from '../../core/ops/statements/statement.ts';
+import { csv, FOUR_MONTHS, FOUR_MONTHS_ROWS } from '../../core/ops/statements/statement.ts';
 import { seedHousehold, type Seed } from '../../contract/seed.ts';
 import { TEST_NOW } from '../../helpers/testCore.ts';
 import { json, linkTelegram, post, serve, type Served, signInitData, tma } from './harness.ts';
@@ -107,6 +107,57 @@ describe('the web import review: upload, review, import', () => {
     const flows = async () => (await s.h.db.knex('flows').where({ kind: 'web_upload' })).length;
     const res = await api.request('/api/import', upload(FOUR_MONTHS, 'card.csv', {}));
     expect(res.status).toBe(401);
+    expect(await flows()).toBe(0);
+  });
+
+  it('reads a statement over the edge’s general 4 MiB limit (the reader takes 20 MB), and refuses one over 20 MB with a 413 in the reader’s language', async () => {
+    // Four months of subscriptions among 20,000 one-off purchases with long descriptions: 4.6 MB.
+    const noise: Array<[string, string, string]> = Array.from({ length: 20_000 }, (_, i) => [
+      `2025-${String(11 + (i % 2)).padStart(2, '0')}-${String(1 + (i % 28)).padStart(2, '0')}`,
+      `SHOP ${i} ${'X'.repeat(200)}`,
+      `-${(1 + (i % 97)).toFixed(2)}`,
+    ]);
+    const big = csv([...FOUR_MONTHS_ROWS, ...noise]);
+    expect(big.length).toBeGreaterThan(4 * 1024 * 1024);
+    const read = await api.request('/api/import', upload(big, 'year.csv', as(OWNER_TG)));
+    expect(read.status).toBe(200);
+    const { statement } = await json(read);
+    expect(statement.candidates.map((c: { name: string }) => c.name)).toEqual(
+      expect.arrayContaining(['Netflix', 'Spotify']),
+    );
+
+    const flows = async () => (await s.h.db.knex('flows').where({ kind: 'web_upload' })).length;
+    const kept = await flows();
+    const huge = 'x'.repeat(21 * 1024 * 1024);
+    for (const [language, says] of [
+      ['en', 'larger than 20 MB'],
+      ['es', '20 MB'],
+    ] as const) {
+      const res = await api.request(
+        '/api/import',
+        upload(huge, 'huge.csv', { ...as(OWNER_TG), 'accept-language': language }),
+      );
+      const body = await json(res);
+      expect([res.status, body.message]).toEqual([413, expect.stringContaining(says)]);
+    }
+    expect(await flows()).toBe(kept);
+    // Other routes keep the general limit (a client declares the length, as browsers do).
+    const pad = JSON.stringify({ input: { pad: 'x'.repeat(5 * 1024 * 1024) } });
+    const other = await api.request(
+      '/api/ops/get_household',
+      post(JSON.parse(pad), { ...as(OWNER_TG), 'content-length': String(pad.length) }),
+    );
+    expect(other.status).toBe(413);
+  });
+
+  it('says which formats work when the file is not a statement, keeping nothing', async () => {
+    const flows = async () => (await s.h.db.knex('flows').where({ kind: 'web_upload' })).length;
+    const res = await api.request(
+      '/api/import',
+      upload('Dear Ana,\nsee you on Friday.\n', 'letter.txt', as(OWNER_TG)),
+    );
+    expect(res.status).toBe(400);
+    expect((await json(res)).message).toMatch(/CSV/);
     expect(await flows()).toBe(0);
   });
 });
