@@ -11,6 +11,8 @@ export { purgeExpiredFlows } from './flows.ts';
 export { agentNotice, reminderReply } from './features/notices.ts';
 export { firstTime, purgeFirstTimes } from './once.ts';
 export { resolveSpeaker } from './identity.ts';
+/** A chat statement review's file, for the web app's review of the same statement. */
+export { reviewFile } from './statementFlow.ts';
 /** How chat writes amounts, dates and cycles for a reader: for adapters that print outside the engine. */
 export { cycleText, formatDate, money } from './format.ts';
 export type {

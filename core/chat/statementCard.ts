@@ -1,3 +1,4 @@
+import { appButton } from './appLinks.ts';
 import type { Locale } from '../i18n/index.ts';
 import type { StatementSummary } from '../ops/statements/_lib/schemas.ts';
 import { cycleText, formatDate, money } from './format.ts';
@@ -146,5 +147,13 @@ export function reviewReply(turn: Turn, id: string, review: Review, note?: strin
     reply.row(
       reply.action(turn.t('chat.statements.import', { count }), { t: 'stmt_import', s: id }),
     );
+  // The same review on a bigger screen: the app's import review reads this review's file.
+  const inApp = appButton(
+    turn,
+    reply,
+    `📱 ${turn.t('web.wu.review_in_app')}`,
+    `import/${encodeURIComponent(id)}`,
+  );
+  if (inApp) reply.row(inApp);
   return reply;
 }

@@ -80,6 +80,22 @@ export async function loadReview(
   return row;
 }
 
+/**
+ * The file of a chat review still open for this member, as the web app's import review reads it
+ * (the card's "Review in app" opens `/app/import/<review id>`); null when it is gone, settled or
+ * someone else's.
+ */
+export async function reviewFile(
+  db: Database,
+  id: string,
+  memberId: string,
+  now: Date,
+): Promise<{ file_name: string; content: string } | null> {
+  const row = await loadReview(db, id, now);
+  if (!row || row.memberId !== memberId || row.payload.status !== 'open') return null;
+  return { file_name: row.payload.file_name, content: row.payload.content };
+}
+
 /** Replaces what the review holds (a toggle, a page, the import that settled it). */
 export async function updateReview(db: Database, id: string, review: Review): Promise<void> {
   await REVIEWS.settle(db.knex, id, review);

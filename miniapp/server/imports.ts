@@ -3,6 +3,7 @@ import { z } from 'zod';
 
 import type { EdgeEnv, RouteGroup } from '../../bot/http/app.ts';
 import { type Core, loadUpload, OpError, saveUpload } from '../../core/index.ts';
+import { reviewFile } from '../../core/chat/index.ts';
 import { authenticate, type AuthOptions } from './auth.ts';
 import { onApiError } from './respond.ts';
 
@@ -86,8 +87,12 @@ export function importRoutes(core: Core, auth: AuthOptions): RouteGroup {
   const kept = async (c: Parameters<typeof authenticate>[0]) => {
     const { actor } = await authenticate(c, auth);
     const id = c.req.param('id') ?? '';
+    // A web upload, or a statement sent in chat whose card's "Review in app" opened this screen.
     const upload =
-      actor.memberId === null ? null : await loadUpload(core.db, id, actor.memberId, core.clock());
+      actor.memberId === null
+        ? null
+        : ((await loadUpload(core.db, id, actor.memberId, core.clock())) ??
+          (await reviewFile(core.db, id, actor.memberId, core.clock())));
     if (!upload) throw new OpError('not_found', 'web.import.gone');
     return { actor, upload, id };
   };

@@ -5,6 +5,7 @@ import { useTelegramAuth } from './lib/api.ts';
 import { pickLocale, setLocale } from './lib/i18n.ts';
 import { pathForStartParam, replace, route } from './lib/router.ts';
 import { startTelegram } from './lib/telegram.ts';
+import { openStale } from './lib/deepLink.ts';
 import './style.css';
 
 /**
@@ -18,6 +19,8 @@ if (launch) {
   setLocale(pickLocale(launch.languageCode));
   const path = launch.startParam ? pathForStartParam(launch.startParam) : null;
   if (path && route.value.name === 'overview') replace(path);
+  // A start parameter naming no screen of this app: the Overview, with a note.
+  else if (launch.startParam && !path) openStale();
 } else {
   setLocale(pickLocale(navigator.language));
   const dark = window.matchMedia('(prefers-color-scheme: dark)');

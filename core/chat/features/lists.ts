@@ -1,3 +1,4 @@
+import { appButton } from '../appLinks.ts';
 import { localDate } from '../../domain/dates.ts';
 import type { Conversion } from '../../domain/schemas.ts';
 import { cycleText, formatDate, money, relativeDay } from '../format.ts';
@@ -151,6 +152,9 @@ export async function showUpcoming(turn: Turn): Promise<void> {
     .slice(0, UPCOMING_CARDS)
     .map(([id, name]) => reply.action(`📄 ${name.slice(0, 30)}`, { t: 'sub_card', s: id }));
   for (let i = 0; i < opens.length; i += 2) reply.row(...opens.slice(i, i + 2));
+  // The same days on the app's calendar.
+  const calendar = appButton(turn, reply, `📱 ${turn.t('chat.sub.button.open_app')}`, 'calendar');
+  if (calendar) reply.row(calendar);
   await turn.send(reply);
 }
 

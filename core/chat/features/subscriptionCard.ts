@@ -1,3 +1,4 @@
+import { appButton } from '../appLinks.ts';
 import { addDays } from '../../domain/dates.ts';
 import type { Subscription } from '../../domain/schemas.ts';
 import { isOpError } from '../../errors/index.ts';
@@ -106,15 +107,14 @@ function cardButtons(turn: Turn, reply: ReplyBuilder, sub: Subscription): void {
       field('shares', b('👥', 'chat.sub.button.shares')),
     );
   }
-  // The Mini App opens on this subscription; in a group it would open for whoever taps it.
-  const app = turn.engine.miniAppUrl;
-  if (app && !turn.inGroup)
-    reply.row(
-      reply.webapp(
-        `📱 ${turn.t('chat.sub.button.open_app')}`,
-        `${app}#/subscriptions/${encodeURIComponent(id)}`,
-      ),
-    );
+  // The web app opens on this subscription (appLinks.ts says where and how).
+  const open = appButton(
+    turn,
+    reply,
+    `📱 ${turn.t('chat.sub.button.open_app')}`,
+    `subscriptions/${encodeURIComponent(id)}`,
+  );
+  if (open) reply.row(open);
 }
 
 /** The card of one subscription, sent (or drawn over the pressed message with `ref`). */

@@ -124,7 +124,7 @@ describe('the subscription card', () => {
       {
         kind: 'webapp',
         label: '📱 Open in app',
-        url: `https://app.example.test/#/subscriptions/${netflix}`,
+        url: `https://app.example.test/subscriptions/${netflix}`,
       },
     ]);
   });
