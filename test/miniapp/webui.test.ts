@@ -1,3 +1,7 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+
+import knex, { type Knex } from 'knex';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -127,10 +131,11 @@ describe('the import review in Chromium', () => {
   }
 
   it('says which formats work when the file is not a statement (en and es)', async () => {
-    for (const [initData, theme, says] of [
-      [anaData, 'light', 'CSV'],
-      [benData, 'dark', 'CSV'],
+    for (const [who, theme, says] of [
+      ['ana', 'light', 'CSV'],
+      ['ben', 'dark', 'CSV'],
     ] as const) {
+      const initData = who === 'ana' ? anaData : benData;
       const page = await openMore(initData, theme);
       await page.setInputFiles('[data-testid="statement-file"]', {
         name: 'letter.txt',
@@ -233,4 +238,185 @@ describe('what /api/me says about the bot', () => {
     const me = (await res.json()) as { botUsername: string | null };
     expect(me.botUsername).toBe('exhale_test_bot');
   });
+});
+
+/** The process's SQLite file, for setup the test cannot do through an op. */
+async function withDatabase(run: (db: Knex) => Promise<unknown>): Promise<void> {
+  const db = knex({
+    client: 'sqlite3',
+    connection: { filename: path.join(hh.dataDir, 'exhale.sqlite') },
+    useNullAsDefault: true,
+  });
+  try {
+    await run(db);
+  } finally {
+    await db.destroy();
+  }
+}
+
+/** Opens a screen in Telegram and waits for its data. */
+async function openScreen(initData: string, theme: Theme, path: string, screen: string) {
+  const page = await openInTelegram(browser, hh.server.url, initData, theme, path);
+  page.setDefaultTimeout(10_000);
+  await settled(page, screen);
+  return page;
+}
+
+interface Rate {
+  currency: string;
+  source: string | null;
+  per_eur: string | null;
+}
+const usdRate = async (): Promise<Rate | undefined> =>
+  (await api<{ items: Rate[] }>(hh.server.url, anaData, 'list_exchange_rates', {})).items.find(
+    (r) => r.currency === 'USD',
+  );
+
+describe('Settings: exchange rates and the assistant', () => {
+  it('the owner sets a rate by hand (the op’s error under the field first), and Undo removes it (en, light)', async () => {
+    const before = await usdRate();
+    const page = await openScreen(anaData, 'light', '/app/settings', 'settings');
+    await page.click('[data-testid="rate-set-USD"]');
+    expect(await page.inputValue('[data-testid="rate-currency"]')).toBe('USD');
+    await page.fill('[data-testid="rate-value"]', 'abc');
+    await page.click('[data-testid="rate-save"]');
+    const bad = page.locator('[data-testid="error-rate"]');
+    await bad.waitFor();
+    expect((await bad.textContent())?.length).toBeGreaterThan(5);
+    expect((await usdRate())?.per_eur).toBe(before?.per_eur);
+    await page.locator('[data-testid="rates"]').scrollIntoViewIfNeeded();
+    await screenshot(page, 'settings-rate-error-en-light');
+
+    await page.fill('[data-testid="rate-value"]', '1.2500');
+    await page.click('[data-testid="rate-save"]');
+    const toast = page.locator('[data-testid="toast"]');
+    await toast.waitFor();
+    expect(await toast.textContent()).toContain('USD rate set');
+    await expect.poll(async () => (await usdRate())?.per_eur).toBe('1.25');
+    expect((await usdRate())?.source).toBe('manual');
+    await page.click('[data-testid="undo"]');
+    await expect.poll(async () => (await usdRate())?.per_eur).toBe(before?.per_eur);
+    await page.context().close();
+  });
+
+  it('the owner sets the assistant; the key is write-only, shown as set or not set, never sent back (en, light)', async () => {
+    const page = await openScreen(anaData, 'light', '/app/settings', 'settings');
+    const state = page.locator('[data-testid="ai-key-state"]');
+    expect(await state.textContent()).toBe('not set');
+    await page.selectOption('[data-testid="ai-provider"]', 'openai');
+    await page.fill('[data-testid="ai-model"]', 'llama3.2');
+    await page.fill('[data-testid="ai-base-url"]', 'ftp://nowhere');
+    await page.click('[data-testid="ai-save"]');
+    await page.locator('[data-testid="error-base_url"]').waitFor();
+    await page.locator('[data-testid="assistant"]').scrollIntoViewIfNeeded();
+    await screenshot(page, 'settings-assistant-error-en-light');
+
+    await page.fill('[data-testid="ai-base-url"]', 'http://localhost:11434');
+    await page.fill('[data-testid="ai-key"]', 'sk-test-webui-secret');
+    await page.click('[data-testid="ai-save"]');
+    await expect.poll(() => state.textContent()).toBe('set');
+    expect(await page.inputValue('[data-testid="ai-key"]')).toBe('');
+    const settings = await api<Record<string, unknown>>(
+      hh.server.url,
+      anaData,
+      'get_assistant_settings',
+      {},
+    );
+    expect(settings).toMatchObject({ provider: 'openai', model: 'llama3.2', api_key_set: true });
+    expect(JSON.stringify(settings)).not.toContain('sk-test-webui-secret');
+    expect(await page.content()).not.toContain('sk-test-webui-secret');
+    await page.locator('[data-testid="assistant"]').scrollIntoViewIfNeeded();
+    await screenshot(page, 'settings-assistant-en-light');
+    await page.context().close();
+  });
+
+  it('a member sees the rates read-only and no assistant settings (es, dark)', async () => {
+    const page = await openScreen(benData, 'dark', '/app/settings', 'settings');
+    expect(await page.locator('[data-testid="rate-save"]').count()).toBe(0);
+    expect(await page.locator('[data-testid="rate-set-USD"]').count()).toBe(0);
+    expect(await page.textContent('[data-testid="rates"]')).toContain('administra');
+    expect(await page.locator('[data-testid="ai-save"]').count()).toBe(0);
+    expect(await page.textContent('[data-testid="assistant-members"]')).toContain('asistente');
+    await page.locator('[data-testid="rates"]').scrollIntoViewIfNeeded();
+    await screenshot(page, 'settings-member-es-dark');
+    await page.context().close();
+  });
+});
+
+describe('Connect an agent: the remote URL and the connected apps', () => {
+  for (const [who, theme, lang] of [
+    ['ana', 'light', 'en'],
+    ['ben', 'dark', 'es'],
+  ] as const) {
+    it(`shows the remote URL with each client's steps, what https needs, a connect code, and disconnects an app with Undo (${lang}, ${theme})`, async () => {
+      const data = who === 'ana' ? anaData : benData;
+      const clientName = `Claude ${lang}`;
+      const client = 'https://claude.ai/oauth/mcp-oauth-client-metadata';
+      // The grant the consent page makes, and the access token the client got for it (setup:
+      // the OAuth flow itself is tested in test/mcp/oauth/).
+      const grant = await api<{ id: string }>(hh.server.url, data, 'connect_app', {
+        client,
+        client_name: clientName,
+        scope: 'write',
+        resource: `${hh.server.url}/mcp`,
+      });
+      await withDatabase((db) =>
+        db('oauth_tokens').insert({
+          hash: randomBytes(32).toString('hex'),
+          kind: 'access',
+          grant_id: grant.id,
+          client_id: client,
+          scope: 'write',
+          resource: `${hh.server.url}/mcp`,
+          created_at: new Date().toISOString(),
+          expires_at: new Date(Date.now() + 3_600_000).toISOString(),
+        }),
+      );
+      const page = await openScreen(data, theme, '/app/connect', 'connect');
+      await page.click('[data-client="remote"]');
+      expect((await page.textContent('[data-testid="remote-url"]'))?.trim()).toBe(
+        `${hh.server.url}/mcp`,
+      );
+      // The loopback address is not https: the screen says what is needed.
+      expect(await page.textContent('[data-testid="remote-needs-https"]')).toContain(
+        'EXHALE_PUBLIC_URL',
+      );
+      for (const c of ['claude_ai', 'chatgpt', 'claude_desktop', 'grok']) {
+        await page.click(`[data-remote="${c}"]`);
+        const steps = (await page.textContent('[data-testid="remote-steps"]')) ?? '';
+        expect(steps).toContain('OAuth');
+        expect(steps).toContain('/connect');
+      }
+      await page.click('[data-remote="claude_ai"]');
+      await page.click('[data-testid="get-code"]');
+      const code = page.locator('[data-testid="connect-code-value"]');
+      await code.waitFor();
+      expect((await code.textContent())?.trim()).toMatch(/^[A-Z0-9]{4}-[A-Z0-9]{4}$/);
+      await screenshot(page, `connect-remote-${lang}-${theme}`);
+
+      const row = page.locator('[data-testid="app-row"]', { hasText: clientName });
+      await row.waitFor();
+      await row.scrollIntoViewIfNeeded();
+      await screenshot(page, `connect-apps-${lang}-${theme}`);
+      await row.locator('[data-testid="disconnect"]').click();
+      await page.locator('[data-testid="sheet"]').waitFor();
+      await screenshot(page, `connect-disconnect-sheet-${lang}-${theme}`);
+      await page.click('[data-testid="confirm"]');
+      await page.locator('[data-testid="toast"]').waitFor();
+      await expect.poll(() => row.count()).toBe(0);
+      const listed = async () =>
+        (
+          await api<{ items: Array<{ client_name: string }> }>(
+            hh.server.url,
+            data,
+            'list_connected_apps',
+            {},
+          )
+        ).items.map((a) => a.client_name);
+      expect(await listed()).not.toContain(clientName);
+      await page.click('[data-testid="undo"]');
+      await expect.poll(listed).toContain(clientName);
+      await page.context().close();
+    });
+  }
 });
