@@ -337,7 +337,7 @@ describe('Settings: exchange rates and the assistant', () => {
     expect(await page.textContent('[data-testid="rates"]')).toContain('administra');
     expect(await page.locator('[data-testid="ai-save"]').count()).toBe(0);
     expect(await page.textContent('[data-testid="assistant-members"]')).toContain('asistente');
-    await page.locator('[data-testid="rates"]').scrollIntoViewIfNeeded();
+    await page.locator('[data-testid="assistant-members"]').scrollIntoViewIfNeeded();
     await screenshot(page, 'settings-member-es-dark');
     await page.context().close();
   });
