@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { csv, FOUR_MONTHS, FOUR_MONTHS_ROWS } from '../../core/ops/statements/statement.ts';
 import { seedHousehold, type Seed } from '../../contract/seed.ts';
 import { TEST_NOW } from '../../helpers/testCore.ts';
+import { saveReview } from '../../../core/chat/statementFlow.ts';
 import { json, linkTelegram, post, serve, type Served, signInitData, tma } from './harness.ts';
 
 const OWNER_TG = 3001;
@@ -159,5 +160,52 @@ describe('the web import review: upload, review, import', () => {
     expect(res.status).toBe(400);
     expect((await json(res)).message).toMatch(/CSV/);
     expect(await flows()).toBe(0);
+  });
+
+  it('opens a statement sent in chat (the card’s “Review in app”) for its member while the review is open', async () => {
+    const review = {
+      file_name: 'chat.csv',
+      content: Buffer.from(FOUR_MONTHS).toString('base64'),
+      summary: {
+        count: 15,
+        first_date: '2025-11-03',
+        last_date: '2026-02-16',
+        sum: '0',
+        currency: 'EUR',
+        imported_before: null,
+      },
+      candidates: [],
+      absent: [],
+      selected: [],
+      page: 0,
+      status: 'open' as const,
+      pending_id: null,
+    };
+    const save = (id: string, status: 'open' | 'imported') =>
+      saveReview(
+        s.h.db,
+        {
+          id,
+          householdId: s.h.householdId,
+          memberId: s.owner.memberId,
+          review: { ...review, status },
+        },
+        s.h.core.clock(),
+      );
+    await save('flw_chat_open', 'open');
+    await save('flw_chat_done', 'imported');
+    const opened = await api.request('/api/import/flw_chat_open', { headers: as(OWNER_TG) });
+    expect(opened.status).toBe(200);
+    const body = await json(opened);
+    expect(body.statement.transactions.count).toBe(15);
+    expect(body.statement.candidates.length).toBeGreaterThan(0);
+    // Settled in chat: gone here too; another member never sees it.
+    expect((await api.request('/api/import/flw_chat_done', { headers: as(OWNER_TG) })).status).toBe(
+      404,
+    );
+    await linkTelegram(s.h.core, s.member.memberId ?? '', MEMBER_TG);
+    expect(
+      (await api.request('/api/import/flw_chat_open', { headers: as(MEMBER_TG) })).status,
+    ).toBe(404);
   });
 });
