@@ -7,17 +7,23 @@ import { BOT_TOKEN, signInitData } from '../test/miniapp/server/harness.ts';
 import { largeHousehold } from './largeHousehold.ts';
 import type { BenchRow, BenchSuite } from './types.ts';
 
-/** Calls per round, and calls in flight at once (a few open screens; WEB_BENCH_CONCURRENCY changes it). */
+/**
+ * Calls per round, and the calls in flight at once measured in the same run (one screen, a few
+ * open screens, a busy household; WEB_BENCH_CONCURRENCY="1,8,32" changes them).
+ */
 const CALLS = 1_500;
-const CONCURRENCY = Number(process.env.WEB_BENCH_CONCURRENCY ?? 8);
+const CONCURRENCY = (process.env.WEB_BENCH_CONCURRENCY ?? '1,8,32')
+  .split(',')
+  .map(Number)
+  .filter((n) => Number.isInteger(n) && n > 0);
 const ROUNDS = 5;
 
-/** Calls per second of `call`, `CALLS` of them with `CONCURRENCY` in flight. */
-async function throughput(call: () => Promise<unknown>): Promise<number> {
+/** Calls per second of `call`, `CALLS` of them with `inFlight` in flight. */
+async function throughput(call: () => Promise<unknown>, inFlight: number): Promise<number> {
   let next = 0;
   const start = process.hrtime.bigint();
   await Promise.all(
-    Array.from({ length: CONCURRENCY }, async () => {
+    Array.from({ length: inFlight }, async () => {
       while (next < CALLS) {
         next += 1;
         await call();
@@ -32,8 +38,9 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 /**
  * The Mini App's API against the core it calls: `POST /api/ops/get_subscription` over loopback
  * (a real listener, keep-alive, init data checked on every call, the member looked up) against
- * `core.invoke('get_subscription')` in the same process, on a 500-subscription household. Rounds
- * alternate so warm-up and noise weigh on both. Target: the API at ≥ 0.8x the core's throughput.
+ * `core.invoke('get_subscription')` in the same process, on a 500-subscription household, with 1, 8
+ * and 32 calls in flight. Rounds alternate so warm-up and noise weigh on both. Target: the API at
+ * ≥ 0.8x the core's throughput at every level.
  */
 export const suite: BenchSuite = {
   name: 'web',
@@ -64,7 +71,7 @@ export const suite: BenchSuite = {
       const body = JSON.stringify({ input: { id } });
       const actor = { ...home.owner, channel: 'web' as const };
       // node:http with keep-alive: the lightest client, so the figure is the server's cost.
-      const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+      const agent = new Agent({ keepAlive: true, maxSockets: Math.max(...CONCURRENCY) });
       const target = new URL(`${host.url}/api/ops/get_subscription`);
       const headers = {
         authorization: `tma ${initData}`,
@@ -85,34 +92,37 @@ export const suite: BenchSuite = {
           req.end(body);
         });
       const viaCore = () => home.core.invoke('get_subscription', actor, { id }, { surface: 'web' });
-      await throughput(viaApi);
-      await throughput(viaCore);
-      const api: number[] = [];
-      const core: number[] = [];
-      for (let round = 0; round < ROUNDS; round += 1) {
-        if (round % 2 === 0) {
-          api.push(await throughput(viaApi));
-          core.push(await throughput(viaCore));
-        } else {
-          core.push(await throughput(viaCore));
-          api.push(await throughput(viaApi));
+      const rows: BenchRow[] = [];
+      for (const inFlight of CONCURRENCY) {
+        await throughput(viaApi, inFlight);
+        await throughput(viaCore, inFlight);
+        const api: number[] = [];
+        const core: number[] = [];
+        for (let round = 0; round < ROUNDS; round += 1) {
+          if (round % 2 === 0) {
+            api.push(await throughput(viaApi, inFlight));
+            core.push(await throughput(viaCore, inFlight));
+          } else {
+            core.push(await throughput(viaCore, inFlight));
+            api.push(await throughput(viaApi, inFlight));
+          }
         }
+        const ratio = median(api) / median(core);
+        rows.push(
+          {
+            name: `POST /api/ops/get_subscription, loopback, ${inFlight} in flight (${dialect})`,
+            median: median(api),
+            unit: 'calls/s',
+            note: `${ratio.toFixed(2)}x core.invoke (target ≥ 0.8x)`,
+          },
+          {
+            name: `core.invoke get_subscription, ${inFlight} in flight (${dialect})`,
+            median: median(core),
+            unit: 'calls/s',
+          },
+        );
       }
-      const ratio = median(api) / median(core);
-      return [
-        {
-          name: `POST /api/ops/get_subscription, loopback (${dialect})`,
-          median: median(api),
-          unit: 'calls/s',
-          note: `${ratio.toFixed(2)}x core.invoke (target ≥ 0.8x); ${CONCURRENCY} in flight`,
-        },
-        {
-          name: `core.invoke get_subscription, in process (${dialect})`,
-          median: median(core),
-          unit: 'calls/s',
-          note: `${CONCURRENCY} in flight`,
-        },
-      ];
+      return rows;
     } finally {
       await host.close();
       await home.close();

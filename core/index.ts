@@ -7,6 +7,8 @@ export { memberActor, newcomerActor, scopeAllows, SCOPES } from './kernel/actor.
 export type { CoreOptions, InvokeOptions, InvokeResult } from './kernel/core.ts';
 export type { OpObservation, OpObserver } from './kernel/observe.ts';
 export { Core } from './kernel/core.ts';
+// One request's freshness check shared by its cached reads (the web API's hot path).
+export { type Freshness, newFreshness } from './kernel/readCache.ts';
 export type { ChangeEvent, CoreEvent, EventBus } from './kernel/events.ts';
 export { InMemoryEventBus } from './kernel/events.ts';
 export { eventVisibleTo } from './kernel/eventPrivacy.ts';

@@ -1,8 +1,8 @@
 import { type Actor, memberActor, newcomerActor } from '../kernel/actor.ts';
 import type { Platform } from '../domain/schemas.ts';
 import { localeFrom } from '../i18n/index.ts';
+import { cachedSharedRead, type Freshness } from '../kernel/readCache.ts';
 import type { Database } from '../store/connection.ts';
-import { memberOfAccount } from '../store/repos/identities.ts';
 import type { Conversation, Person, Speaker } from './types.ts';
 
 interface MemberRow {
@@ -24,11 +24,33 @@ function platformOf(who: Person): Platform | null {
   return null;
 }
 
+/** The member a platform account belongs to, in one query (the account's row joined to its member). */
+async function memberOfPlatformAccount(
+  db: Database,
+  platform: Platform,
+  externalId: string,
+): Promise<MemberRow | undefined> {
+  return (await db
+    .knex('member_identities as i')
+    .join('members as m', 'm.id', 'i.member_id')
+    .where({ 'i.platform': platform, 'i.external_id': externalId })
+    .first('m.id', 'm.household_id', 'm.name', 'm.role', 'm.language')) as MemberRow | undefined;
+}
+
 /**
  * Finds the member behind a person: the given actor (terminal), or the member whose platform id
- * matches. Read fresh for every event, so a role or language change applies at once.
+ * matches. Read fresh for every event, so a role or language change applies at once. `cached`
+ * (the web API, called many times a second): a found account's member comes from the read cache,
+ * as strict as the kernel's membership check (SQLite only, dropped by any change of any household
+ * and by another connection's commit; on PostgreSQL always read), so a role change, an unlinked
+ * account or a member who left still counts from the next request on. `fresh`: the request's
+ * freshness check (readCache.ts), shared with the kernel's.
  */
-export async function resolveSpeaker(db: Database, who: Person): Promise<Speaker> {
+export async function resolveSpeaker(
+  db: Database,
+  who: Person,
+  options: { cached?: boolean; fresh?: Freshness | undefined } = {},
+): Promise<Speaker> {
   const hint = localeFrom(who.languageCode);
   if (who.actor && who.actor.memberId !== null) {
     const row = (await db.knex('members').where({ id: who.actor.memberId }).first()) as
@@ -39,10 +61,16 @@ export async function resolveSpeaker(db: Database, who: Person): Promise<Speaker
   if (who.actor) return newcomer(who, who.actor.locale);
   const platform = platformOf(who);
   if (platform && who.externalId) {
-    const memberId = await memberOfAccount(db.knex, platform, who.externalId);
-    const row = memberId
-      ? ((await db.knex('members').where({ id: memberId }).first()) as MemberRow | undefined)
-      : undefined;
+    const externalId = who.externalId;
+    const read = () => memberOfPlatformAccount(db, platform, externalId);
+    const row =
+      options.cached === true
+        ? await cachedSharedRead(db.knex, `account:${platform}:${externalId}`, read, {
+            strict: true,
+            keep: (found) => found !== undefined,
+            fresh: options.fresh,
+          })
+        : await read();
     if (row) return fromMember(row, who.channel);
   }
   return newcomer(who, hint);

@@ -16,7 +16,7 @@ import { type Change, TrackedTx } from '../store/tracked.ts';
 import { type Actor, scopeAllows } from './actor.ts';
 import { OpError } from '../errors/index.ts';
 import { type ChangeEvent, type EventBus, InMemoryEventBus } from './events.ts';
-import { cachedRead, readCacheOf } from './readCache.ts';
+import { cachedRead, type Freshness, readCacheOf } from './readCache.ts';
 import { randomId } from './ids.ts';
 import type { AnyOp, OpContext, OpSpec, Surface } from './op.ts';
 import { followPrivacy, privateOwnerOf } from '../store/privacy.ts';
@@ -45,6 +45,11 @@ export interface InvokeOptions {
    * (a pending change marked applied). Throwing rolls the whole call back.
    */
   beforeCommit?: (trx: Knex.Transaction, applied: { auditId: string | null }) => Promise<void>;
+  /**
+   * The calling request's freshness check (`newFreshness()`, readCache.ts): the kernel's cached
+   * membership check shares the request's one SQLite `data_version` read instead of making its own.
+   */
+  fresh?: Freshness | undefined;
 }
 
 export interface InvokeResult<T = unknown> {
@@ -183,7 +188,7 @@ export class Core<C extends readonly AnyOp[] = readonly AnyOp[]> {
     const runOp = async (
       db: Knex | Knex.Transaction,
     ): Promise<{ output: z.output<O>; tx: TrackedTx; household: Household | null }> => {
-      const household = await this.loadHousehold(db, op as unknown as AnyOp, actor);
+      const household = await this.loadHousehold(db, op as unknown as AnyOp, actor, options.fresh);
       const tx = new TrackedTx(db, this.db.dialect);
       const ctx: OpContext = {
         actor,
@@ -279,6 +284,7 @@ export class Core<C extends readonly AnyOp[] = readonly AnyOp[]> {
     db: Knex | Knex.Transaction,
     op: AnyOp,
     actor: Actor,
+    fresh: Freshness | undefined,
   ): Promise<Household | null> {
     if (actor.householdId === null) return null;
     const householdId = actor.householdId;
@@ -290,7 +296,7 @@ export class Core<C extends readonly AnyOp[] = readonly AnyOp[]> {
       `acting:${actor.memberId ?? ''}`,
       '',
       () => loadActingHousehold(db, householdId, actor.memberId),
-      { strict: true },
+      { strict: true, fresh },
     );
     if (!acting) {
       if ((op.household ?? 'required') === 'none') return null;

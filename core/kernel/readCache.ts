@@ -4,6 +4,21 @@ import type { Database } from '../store/connection.ts';
 import type { EventBus } from './events.ts';
 
 /**
+ * One request's freshness check: the first SQLite `data_version` read made for it serves every
+ * cached read of that request (the caller's own lookups and the kernel's membership check), since
+ * a read sent after the request arrived sees every commit made before it did. Make one when a
+ * request arrives (`newFreshness()`), pass it to the reads of that request, and drop it: never
+ * keep one across requests or for a long stream, or it would hide later commits of other processes.
+ */
+export interface Freshness {
+  read: Promise<number> | null;
+}
+
+export function newFreshness(): Freshness {
+  return { read: null };
+}
+
+/**
  * Read models kept per household, invalidated by changes, never by time. An entry is dropped:
  * - when a write of this process commits for its household (the kernel calls `changed`, for
  *   every Core on this Database, whatever bus it has);
@@ -14,6 +29,8 @@ import type { EventBus } from './events.ts';
  *   by any other connection: the CLI beside the server): everything is dropped.
  * Reads inside a write transaction never use it (they must see the transaction's own rows).
  * Entries are frozen: a reader that tried to change one would throw instead of corrupting it.
+ * Besides the households' entries, a few entries belong to no one household (which member a
+ * platform account is: `getShared`); any change of any household drops all of them.
  */
 export class ReadCache {
   /** Per household, per slot: the value and the stamp (such as the day) it was built for. */
@@ -22,12 +39,17 @@ export class ReadCache {
   private seen: number | null = null;
   /** The buses followed: one that hears every process says which connection it hears on. */
   private readonly buses = new Set<EventBus>();
+  /** Entries of no one household (`getShared`), dropped by every change of any household. */
+  private shared = new Map<string, unknown>();
+  /** SQLite: the `PRAGMA data_version` read that has not reached the connection yet (see version). */
+  private versionRead: { promise: Promise<number>; sent: boolean } | null = null;
 
   constructor(private readonly db: Database) {}
 
-  /** Drops what is known of one household (a change committed for it). */
+  /** Drops what is known of one household (a change committed for it), and every shared entry. */
   changed(householdId: string): void {
     this.households.delete(householdId);
+    this.shared = new Map();
   }
 
   /** Listens to a bus's change events (another process's, on PostgreSQL); returns the unsubscribe. */
@@ -54,16 +76,11 @@ export class ReadCache {
     slot: string,
     stamp: string,
     build: () => Promise<T>,
-    options: { strict?: boolean } = {},
+    options: { strict?: boolean; fresh?: Freshness | undefined } = {},
   ): Promise<T> {
     if (db.isTransaction === true) return build();
     if (options.strict === true && this.db.dialect !== 'sqlite') return build();
-    const version = await this.version();
-    if (version === null) return build();
-    if (version !== this.seen) {
-      this.households.clear();
-      this.seen = version;
-    }
+    if (!(await this.fresh(options.fresh))) return build();
     let entries = this.households.get(householdId);
     const hit = entries?.get(slot);
     if (hit?.stamp === stamp) return hit.value as T; // stored in this slot with this T (below)
@@ -80,21 +97,90 @@ export class ReadCache {
   }
 
   /**
+   * The entry in `slot` that belongs to no household (which member a platform account is), built
+   * by `build` when missing. Any change of any household drops every such entry, so it may hold
+   * anything a change through an op can alter; `strict` as in `get`. `keep` says which values are
+   * stored (a miss usually is not: a row written outside an op, as a test's, must then be seen).
+   */
+  async getShared<T>(
+    db: Knex | Knex.Transaction,
+    slot: string,
+    build: () => Promise<T>,
+    options: { strict?: boolean; keep?: (value: T) => boolean; fresh?: Freshness | undefined } = {},
+  ): Promise<T> {
+    if (db.isTransaction === true) return build();
+    if (options.strict === true && this.db.dialect !== 'sqlite') return build();
+    if (!(await this.fresh(options.fresh))) return build();
+    const held = this.shared;
+    if (held.has(slot)) return held.get(slot) as T; // stored in this slot with this T (below)
+    // As in `get`: a change committed while building replaces `shared`, so the value is not kept.
+    const value = await build();
+    if (options.keep !== undefined && !options.keep(value)) return value;
+    held.set(slot, deepFreeze(value));
+    return value;
+  }
+
+  /**
+   * Whether the entries may be used: false when nothing can say whether another process wrote
+   * (nothing is cached then); entries filled before another process's commit are dropped here.
+   */
+  private async fresh(request: Freshness | undefined): Promise<boolean> {
+    const version = await this.version(request);
+    if (version === null) return false;
+    if (version !== this.seen) {
+      this.households.clear();
+      this.shared = new Map();
+      this.seen = version;
+    }
+    return true;
+  }
+
+  /**
    * What says whether another process may have written since the entries were filled, or null
    * when nothing can say so (then nothing is cached).
    */
-  private async version(): Promise<number | null> {
+  private async version(request: Freshness | undefined): Promise<number | null> {
     if (this.db.dialect === 'sqlite') {
-      const rows = (await this.db.knex.raw('PRAGMA data_version')) as Array<{
-        data_version: number;
-      }>;
-      return Number(rows[0]?.data_version ?? 0);
+      if (request === undefined) return this.dataVersion();
+      request.read ??= this.dataVersion();
+      return request.read;
     }
     for (const bus of this.buses) {
       const connection = bus.hearsEveryProcess?.() ?? null;
       if (connection !== null) return connection;
     }
     return null;
+  }
+
+  /**
+   * SQLite's `PRAGMA data_version`, read once for every caller that asks before the read reaches
+   * the connection. A caller that joins a waiting read still gets a value read after it asked (the
+   * query is sent later, when the pool hands it the one connection: knex's `query` event), so
+   * nothing committed before the ask is missed; a caller asking once the query is sent starts the
+   * next read. With several requests in flight on the one connection this spares a round trip to
+   * SQLite's thread per cached read without weakening "refused from the next request on".
+   */
+  private dataVersion(): Promise<number> {
+    const waiting = this.versionRead;
+    if (waiting !== null && !waiting.sent) return waiting.promise;
+    const read: { promise: Promise<number>; sent: boolean } = {
+      promise: Promise.resolve(0),
+      sent: false,
+    };
+    const query = this.db.knex.raw('PRAGMA data_version');
+    query.on('query', () => {
+      read.sent = true;
+    });
+    read.promise = Promise.resolve(query).then((rows: Array<{ data_version: number }>) =>
+      Number(rows[0]?.data_version ?? 0),
+    );
+    read.promise
+      .finally(() => {
+        if (this.versionRead === read) this.versionRead = null;
+      })
+      .catch(() => undefined);
+    this.versionRead = read;
+    return read.promise;
   }
 }
 
@@ -128,8 +214,19 @@ export function cachedRead<T>(
   slot: string,
   stamp: string,
   build: () => Promise<T>,
-  options: { strict?: boolean } = {},
+  options: { strict?: boolean; fresh?: Freshness | undefined } = {},
 ): Promise<T> {
   const cache = caches.get(db);
   return cache ? cache.get(db, householdId, slot, stamp, build, options) : build();
+}
+
+/** An entry of no one household (`ReadCache.getShared`) through `db`'s cache, or `build` itself. */
+export function cachedSharedRead<T>(
+  db: Knex | Knex.Transaction,
+  slot: string,
+  build: () => Promise<T>,
+  options: { strict?: boolean; keep?: (value: T) => boolean; fresh?: Freshness | undefined } = {},
+): Promise<T> {
+  const cache = caches.get(db);
+  return cache ? cache.getShared(db, slot, build, options) : build();
 }

@@ -6,7 +6,9 @@ import {
   type Actor,
   authenticateSession,
   type Core,
+  type Freshness,
   type Locale,
+  newFreshness,
   OpError,
   t,
 } from '../../core/index.ts';
@@ -25,6 +27,11 @@ export interface WebAuth {
   sessionId: string | null;
   /** The Telegram user of the init data; null for a cookie. */
   telegramUser: TelegramUser | null;
+  /**
+   * This request's freshness check (readCache.ts): pass it as `fresh` to the `core.invoke` calls of
+   * this request, so they share its one check; never keep it past the request.
+   */
+  fresh: Freshness;
 }
 
 export interface AuthOptions {
@@ -62,6 +69,7 @@ export async function authenticate(
   options: AuthOptions,
   { query = false }: { query?: boolean } = {},
 ): Promise<WebAuth> {
+  const fresh = newFreshness();
   const browser = browserLocale(c.req.header('accept-language'));
   const header = c.req.header('authorization') ?? '';
   const tma = header.startsWith('tma ')
@@ -76,17 +84,23 @@ export async function authenticate(
       maxAgeSeconds: options.initDataMaxAgeSeconds,
     });
     if (!check.ok) unauthenticated(c, check.reason, browser);
-    const speaker = await resolveSpeaker(options.core.db, {
-      channel: 'telegram',
-      externalId: String(check.user.id),
-      displayName: check.user.first_name,
-      languageCode: check.user.language_code,
-    });
+    // Cached as strictly as the kernel's own membership check (see resolveSpeaker): no query on
+    // SQLite while nothing changed, and an unlinked account or a member who left is refused at once.
+    const speaker = await resolveSpeaker(
+      options.core.db,
+      {
+        channel: 'telegram',
+        externalId: String(check.user.id),
+        displayName: check.user.first_name,
+        languageCode: check.user.language_code,
+      },
+      { cached: true, fresh },
+    );
     if (speaker.newcomer)
       unauthenticated(c, 'invalid', speaker.locale, 'web.unauthenticated.unknown_user');
     const actor: Actor = { ...speaker.actor, channel: 'web' };
     setReader(c, actor.locale);
-    return { actor, via: 'telegram', sessionId: null, telegramUser: check.user };
+    return { actor, via: 'telegram', sessionId: null, telegramUser: check.user, fresh };
   }
   const cookie = getCookie(c, SESSION_COOKIE);
   if (cookie === undefined || cookie === '') unauthenticated(c, 'missing', browser);
@@ -99,5 +113,11 @@ export async function authenticate(
     if (origin === undefined || (origin !== own && !options.origins.includes(origin)))
       throw new OpError('forbidden', 'web.origin');
   }
-  return { actor: session.actor, via: 'session', sessionId: session.sessionId, telegramUser: null };
+  return {
+    actor: session.actor,
+    via: 'session',
+    sessionId: session.sessionId,
+    telegramUser: null,
+    fresh,
+  };
 }

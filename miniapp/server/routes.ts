@@ -9,7 +9,6 @@ import {
   offeredOn,
   offers,
   OpError,
-  opsFor,
   pendingChanges,
   type PendingChanges,
   redeemCode,
@@ -18,8 +17,10 @@ import {
   t,
 } from '../../core/index.ts';
 import { authenticate, type AuthOptions, SESSION_COOKIE } from './auth.ts';
+import { batchRoutes } from './batch.ts';
 import { eventStream } from './events.ts';
 import { importRoutes } from './imports.ts';
+import { meOf } from './me.ts';
 import { onApiError, readerOf } from './respond.ts';
 
 /** What the API needs from the process that mounts it. */
@@ -87,42 +88,9 @@ export function miniAppApi(options: MiniAppApiOptions): { routes: RouteGroup; cl
     c.header('cache-control', c.res.headers.get('cache-control') ?? 'no-store');
   });
 
-  group.get('/me', async (c) => {
-    const { actor, via, sessionId } = await authenticate(c, auth);
-    const household = (await core.invoke('get_household', actor, {}, { surface: 'web' }))
-      .output as { id: string; name: string; currency: string; time_zone: string; locale: string };
-    const members = (await core.invoke('list_members', actor, {}, { surface: 'web' })).output as {
-      members: Array<{ id: string; name: string }>;
-    };
-    const me = members.members.find((m) => m.id === actor.memberId);
-    const base = options.publicUrl?.replace(/\/+$/, '') ?? new URL(c.req.url).origin;
-    return c.json({
-      member: {
-        id: actor.memberId,
-        name: me?.name ?? '',
-        role: actor.role ?? 'member',
-        locale: actor.locale,
-      },
-      household: {
-        id: household.id,
-        name: household.name,
-        currency: household.currency,
-        timeZone: household.time_zone,
-        locale: household.locale,
-      },
-      ops: opsFor(core.catalog, actor, 'web').map((op) => ({
-        name: op.name,
-        title: op.title,
-        effect: op.effect,
-        financial: typeof op.financial === 'function' ? 'depends' : op.financial === true,
-      })),
-      telegram: via === 'telegram',
-      sessionId,
-      publicUrl: base,
-      botUsername: options.botUsername?.() ?? null,
-      mcpUrl: `${base}/mcp`,
-    });
-  });
+  group.get('/me', async (c) => c.json(await meOf(c, await authenticate(c, auth), options)));
+
+  group.route('/batch', batchRoutes({ core, auth, pending }, options));
 
   // Sign-in: a one-time code (from /web or `exhale web`) becomes a session cookie.
   group.post('/session', async (c) => {
@@ -168,7 +136,7 @@ export function miniAppApi(options: MiniAppApiOptions): { routes: RouteGroup; cl
   });
 
   group.post('/ops/:name', async (c) => {
-    const { actor } = await authenticate(c, auth);
+    const { actor, fresh } = await authenticate(c, auth);
     const name = c.req.param('name');
     const op = core.catalog.find((o) => o.name === name);
     if (!op) throw new OpError('not_found', 'errors.unknown_op', { name });
@@ -190,7 +158,7 @@ export function miniAppApi(options: MiniAppApiOptions): { routes: RouteGroup; cl
         },
       });
     }
-    const result = await core.invoke(op, actor, input, { surface: 'web', dryRun });
+    const result = await core.invoke(op, actor, input, { surface: 'web', dryRun, fresh });
     return c.json({
       output: result.output,
       auditId: result.auditId,

@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 
 import { Hono } from 'hono';
 
@@ -11,8 +13,10 @@ import { browserLocale } from './respond.ts';
  * Serves the built Mini App (`miniapp/dist`, or `appDir`) at `/app/`: a file when it exists, and
  * index.html for any other path under `/app/` so client routes survive a reload (paths under
  * `/app/assets/` that do not exist answer 404: a missing chunk must not come back as HTML).
- * Hashed assets are cached for a year; index.html is revalidated each time. HTML carries a strict
- * CSP (scripts only from this origin; framed only by Telegram's web clients).
+ * Hashed assets are cached for a year; index.html is revalidated each time. Text files go out
+ * gzipped when the client accepts it (compressed once, kept in memory). HTML carries a strict CSP
+ * (scripts from this origin and index.html's own inline bootstrap by its hash; framed only by
+ * Telegram's web clients).
  *
  * `ready` is the app's build when it was missing at start: requests wait for it, and when it
  * failed (or there is no app), `/app/` answers a 503 page saying so while the API keeps working.
@@ -63,11 +67,82 @@ const HTML_HEADERS = {
   'referrer-policy': 'no-referrer',
 };
 
-async function fileIn(root: string, relative: string): Promise<string | null> {
+/**
+ * The CSP of a page: `APP_CSP` with each of its inline scripts allowed by its SHA-256 (the first
+ * screen's bootstrap in index.html starts the API call before the app's chunks arrive); any other
+ * inline script, such as one injected into the page, is still refused.
+ */
+export function cspFor(html: string): string {
+  const hashes = [...html.matchAll(/<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/g)]
+    .map((m) => m[1] ?? '')
+    .filter((body) => body.trim() !== '')
+    .map((body) => `'sha256-${createHash('sha256').update(body, 'utf8').digest('base64')}'`);
+  if (hashes.length === 0) return APP_CSP;
+  return APP_CSP.replace("script-src 'self'", `script-src 'self' ${hashes.join(' ')}`);
+}
+
+/** Types worth compressing (text); images and fonts are compressed already. */
+const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.json', '.svg', '.txt']);
+
+/** A file of the build as served: its bytes, gzipped once, and index.html's CSP. */
+interface Served {
+  mtimeMs: number;
+  size: number;
+  body: Buffer;
+  gzip: Buffer | null;
+  csp: string | null;
+}
+
+/**
+ * Files of the build kept in memory once read (the app is a few hundred KB): a hashed asset never
+ * changes under its name, so it is served from memory without touching the disk; other files are
+ * checked against their mtime and size, so a rebuild is served at once.
+ */
+const served = new Map<string, Served>();
+
+async function load(
+  full: string,
+  known: { mtimeMs: number; size: number } | null,
+): Promise<Served> {
+  const info = known ?? (await stat(full));
+  const kept = served.get(full);
+  if (kept && kept.mtimeMs === info.mtimeMs && kept.size === info.size) return kept;
+  const body = await readFile(full);
+  const ext = path.extname(full);
+  const entry: Served = {
+    mtimeMs: info.mtimeMs,
+    size: info.size,
+    body,
+    gzip: COMPRESSIBLE.has(ext) && body.length > 1024 ? gzipSync(body, { level: 9 }) : null,
+    csp: ext === '.html' ? cspFor(body.toString('utf8')) : null,
+  };
+  served.set(full, entry);
+  return entry;
+}
+
+/** The response for a kept file: gzipped when the client accepts it. */
+function respond(file: Served, headers: Record<string, string>, acceptEncoding: string): Response {
+  const all: Record<string, string> = { ...headers };
+  if (file.csp !== null) all['content-security-policy'] = file.csp;
+  if (file.gzip !== null) all.vary = 'accept-encoding';
+  if (file.gzip !== null && /\bgzip\b/.test(acceptEncoding)) {
+    all['content-encoding'] = 'gzip';
+    return new Response(new Uint8Array(file.gzip), { headers: all });
+  }
+  return new Response(new Uint8Array(file.body), { headers: all });
+}
+
+/** The file of the build at `relative` (with its stat, null for a kept hashed asset), or null. */
+async function fileIn(
+  root: string,
+  relative: string,
+): Promise<{ full: string; info: { mtimeMs: number; size: number } | null } | null> {
   const full = path.resolve(root, relative);
   if (full !== root && !full.startsWith(root + path.sep)) return null;
+  if (relative.startsWith('assets/') && served.has(full)) return { full, info: null };
   try {
-    return (await stat(full)).isFile() ? full : null;
+    const info = await stat(full);
+    return info.isFile() ? { full, info } : null;
   } catch {
     return null;
   }
@@ -99,9 +174,10 @@ export function appRoutes(serving: AppServing): RouteGroup {
     } catch {
       return c.text('Not found', 404);
     }
+    const encoding = c.req.header('accept-encoding') ?? '';
     const file = relative === '' ? null : await fileIn(root, relative);
     if (file) {
-      const type = TYPES[path.extname(file)] ?? 'application/octet-stream';
+      const type = TYPES[path.extname(file.full)] ?? 'application/octet-stream';
       const immutable = relative.startsWith('assets/');
       const headers: Record<string, string> =
         type === HTML_HEADERS['content-type']
@@ -111,12 +187,12 @@ export function appRoutes(serving: AppServing): RouteGroup {
               'cache-control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
               'x-content-type-options': 'nosniff',
             };
-      return new Response(await readFile(file), { headers });
+      return respond(await load(file.full, file.info), headers, encoding);
     }
     if (relative.startsWith('assets/')) return c.text('Not found', 404);
     const index = await fileIn(root, 'index.html');
     if (!index) return unavailable(c.req.header('accept-language'));
-    return new Response(await readFile(index), { headers: HTML_HEADERS });
+    return respond(await load(index.full, index.info), HTML_HEADERS, encoding);
   });
   return group;
 }

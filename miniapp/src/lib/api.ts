@@ -94,6 +94,11 @@ export async function request<T>(method: string, path: string, body?: unknown): 
   return (await response.json()) as T;
 }
 
+/** The `Authorization` this client sends (init data inside Telegram), or null (the cookie). */
+export function authorization(): string | null {
+  return initDataRaw ? `tma ${initDataRaw}` : null;
+}
+
 export interface OpResult<T> {
   output: T;
   auditId: string | null;
@@ -135,6 +140,49 @@ export function discard(id: string): Promise<{ discarded: true }> {
 
 export function me(): Promise<Me> {
   return request('GET', '/api/me');
+}
+
+/** One read of a batch: an op and its input. */
+export interface BatchCall<N extends OpName = OpName> {
+  op: N;
+  input: In<N> | Record<string, never>;
+}
+/** A call of a batch that failed: what the op's own route would have answered. */
+interface BatchFailure {
+  status: number;
+  error: string;
+  message: string;
+  field?: string;
+  issues?: Issue[];
+}
+type BatchResult = OpResult<unknown> | BatchFailure;
+
+/**
+ * Several reads in one round trip (`POST /api/batch`, the same ops and policy as `op()`), and who
+ * is signed in with `me`. Each result is the op's answer, in the order asked, or its error (an
+ * `ApiError`, as `op()` would throw) to rethrow where the result is used.
+ */
+export async function batch(
+  calls: readonly BatchCall[],
+  options: { me: true; sent?: Promise<Response> | undefined },
+): Promise<{ me: Me; results: Array<OpResult<unknown> | ApiError> }> {
+  // `sent`: the same request, sent by index.html's bootstrap before this code ran; when it did not
+  // succeed it is sent again from here, so its failure reads as any other call's.
+  const early = options.sent ? await options.sent.catch(() => null) : null;
+  const answer = early?.ok
+    ? ((await early.json()) as { me: Me; results: BatchResult[] })
+    : await request<{ me: Me; results: BatchResult[] }>('POST', '/api/batch', {
+        me: options.me,
+        calls,
+      });
+  return {
+    me: answer.me,
+    results: answer.results.map((r) =>
+      'status' in r
+        ? new ApiError(r.status, r.error, r.message, r.issues ?? [], r.field ?? null)
+        : r,
+    ),
+  };
 }
 
 export async function signIn(code: string): Promise<void> {
