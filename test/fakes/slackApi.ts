@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net';
  *   the bot's uploads (`files.getUploadURLExternal`, the raw POST, `files.completeUploadExternal`).
  *   Response URLs (`responseUrl`, `POST /response/<key>`, recorded as `response_url` calls): a new
  *   ephemeral message, or `replace_original`/`delete_original` of the ephemeral message pressed.
+ *   `hold` keeps a method's calls waiting (a call whose caller is gone when released is dropped).
  *   Every call is recorded; `rateLimit` answers a method 429 with Retry-After once; `refuse` makes a
  *   method answer `ok: false`.
  * - Slack's requests to an app: `signed` builds a signed request as Slack sends it (events as JSON,
@@ -93,6 +94,8 @@ export class FakeSlack {
     string,
     { channel: string; user: string; original: string | undefined }
   >();
+  /** Held calls whose caller went away before they were released (not applied). */
+  readonly abandoned: SlackCall[] = [];
   /** Messages deleted through a response URL (`delete_original`), by ts. */
   readonly deleted: FakeMessage[] = [];
 
@@ -425,7 +428,19 @@ export class FakeSlack {
     }
     this.calls.push({ method, params, auth: req.headers.authorization });
     const held = this.held.get(method);
-    if (held) await held;
+    if (held) {
+      for (const check of [...this.waiters]) check();
+      // A caller that went away while held (its process was killed) never got through: nothing
+      // it asked for is applied, as Slack would not have it.
+      let gone = false;
+      res.once('close', () => (gone = !res.writableEnded));
+      await held;
+      if (gone) {
+        this.abandoned.push({ method, params, auth: req.headers.authorization });
+        for (const check of [...this.waiters]) check();
+        return;
+      }
+    }
     let status = 200;
     let answer: Record<string, unknown>;
     const retryAfter = this.limited.get(method);
