@@ -80,7 +80,9 @@ export async function startChannels(
   mountSlack: (routes: RouteGroup) => void = () => undefined,
 ): Promise<Channels> {
   const registry = new ChannelRegistry(core.db, log);
-  const work = startChannelWork(core, registry, log);
+  const work = startChannelWork(core, registry, log, {
+    intervalMs: config.EXHALE_SCHEDULER_SECONDS * 1000,
+  });
   const token = config.EXHALE_TELEGRAM_TOKEN;
   // Off until an owner configures a provider (or EXHALE_ASSISTANT_* is set): nothing is sent anywhere before.
   const assistant =

@@ -68,6 +68,13 @@ const schema = z.object({
     .min(0, 'must be a number of seconds (0: no limit)')
     .default(86_400),
   EXHALE_ECB_RATES: z.enum(['on', 'off'], 'must be "on" or "off"').default('on'),
+  /** How often the scheduler looks for due reminders (reminder times have minute precision). */
+  EXHALE_SCHEDULER_SECONDS: z.coerce
+    .number('must be a number of seconds from 1 to 300')
+    .int('must be a whole number of seconds from 1 to 300')
+    .min(1, 'must be a number of seconds from 1 to 300')
+    .max(300, 'must be a number of seconds from 1 to 300')
+    .default(30),
   EXHALE_ASSISTANT_PROVIDER: z
     .string()
     .transform((v) => v.toLowerCase())

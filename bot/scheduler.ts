@@ -7,7 +7,7 @@ import {
   localDate,
   markFailed,
   markSent,
-  purgeOAuth,
+  purgeExpiredCredentials,
   purgeReminderLog,
   runClaimedJob,
 } from '../core/index.ts';
@@ -88,9 +88,11 @@ export function startScheduler(deps: SchedulerDeps): Scheduler {
         await purgeFirstTimes(db, now);
         await purgeReminderLog(db, localDate(now, 'UTC'));
       });
-    // OAuth: expired codes and tokens, and clients nobody connected within a week.
+    // Expired agent tokens, web sessions, OAuth codes and tokens, and clients nobody connected.
     if (!stopped)
-      await runClaimedJob(db, 'oauth_cleanup', now, PURGE_SCHEDULE, () => purgeOAuth(db, now));
+      await runClaimedJob(db, 'credentials_cleanup', now, PURGE_SCHEDULE, async () => {
+        await purgeExpiredCredentials(db, now);
+      });
     return sent;
   }
 

@@ -65,7 +65,7 @@ export {
   purgeReminderLog,
 } from './reminders/index.ts';
 export { createAssistant, overridesFromEnv } from './assistant/index.ts';
-export { authenticateToken } from './auth/index.ts';
+export { authenticateToken, purgeExpiredCredentials } from './auth/index.ts';
 // Web access (the Mini App): one-time codes, web sessions, calendar feed tokens.
 export type {
   CodePurpose,

@@ -83,7 +83,14 @@ const Press = z.object({
   user: z.object({ id: z.string(), team_id: z.string().optional() }),
   team: z.object({ id: z.string() }).nullable().optional(),
   channel: z.object({ id: z.string() }).optional(),
-  container: z.object({ thread_ts: z.string().optional() }).optional(),
+  container: z
+    .object({
+      thread_ts: z.string().optional(),
+      message_ts: z.string().optional(),
+      is_ephemeral: z.boolean().optional(),
+    })
+    .optional(),
+  response_url: z.string().optional(),
   message: z
     .object({
       ts: z.string(),
@@ -99,7 +106,26 @@ const Command = z.object({
   user_id: z.string(),
   team_id: z.string(),
   channel_id: z.string(),
+  response_url: z.string().optional(),
+  api_app_id: z.string().optional(),
 });
+
+/** `member_joined_channel`: who joined which channel, and who added them. */
+const Joined = z.object({
+  user: z.string(),
+  channel: z.string(),
+  team: z.string().optional(),
+  inviter: z.string().optional(),
+});
+
+const AppId = z.object({ api_app_id: z.string() });
+
+/**
+ * Commands answered to the whole channel when typed there: linking the channel is the channel's
+ * business. Every other answer in a channel shows one person's household data or card, so it is
+ * ephemeral (only they see it); in the DM everything is an ordinary message.
+ */
+const PUBLIC_IN_CHANNEL = new Set(['link']);
 
 const mentionOf = (botUser: string | undefined): RegExp =>
   new RegExp(`<@${botUser ?? 'U[A-Z0-9]+'}>`, 'g');
@@ -197,6 +223,38 @@ export function createSlackApp(options: SlackAppOptions): {
         .send({ text: t(locale, 'chat.error.internal') })
         .catch((e: unknown) => log('slack: the apology could not be sent', e));
     }
+  };
+
+  /**
+   * A person with no household met in a channel (a mention, a slash command): the onboarding
+   * offer, only to them, with a button to the app's DM where `/exhale start` works. True when
+   * the person was a newcomer (and has been told).
+   */
+  const offeredOnboarding = async (
+    conv: Conversation,
+    channel: SlackChannel,
+    appId: string | undefined,
+    team: string,
+  ): Promise<boolean> => {
+    const speaker = await resolveSpeaker(engine.core.db, conv.who);
+    if (!speaker.newcomer) return false;
+    await channel.send({
+      text: t(speaker.locale, 'slack.unlinked'),
+      ...(appId
+        ? {
+            buttons: [
+              [
+                {
+                  kind: 'url' as const,
+                  label: t(speaker.locale, 'slack.open_dm'),
+                  url: `https://slack.com/app_redirect?app=${encodeURIComponent(appId)}&team=${encodeURIComponent(team)}`,
+                },
+              ],
+            ],
+          }
+        : {}),
+    });
+    return true;
   };
 
   const publishHomeOf = async (team: string, user: string): Promise<void> => {
@@ -316,7 +374,7 @@ export function createSlackApp(options: SlackAppOptions): {
     await onMessage(event, context.teamId ?? '', false);
   });
 
-  app.event('app_mention', async ({ event, context }) => {
+  app.event('app_mention', async ({ event, context, body }) => {
     const parsed = Message.safeParse(event);
     if (!parsed.success || !parsed.data.user) return;
     const m = parsed.data;
@@ -329,9 +387,34 @@ export function createSlackApp(options: SlackAppOptions): {
       .replace(/\s{2,}/g, ' ')
       .trim();
     const text = asCommand(said);
-    await guarded('a mention', conv, channel, () =>
-      engine.handle(conv, { kind: 'text', text, addressed: true }, channel),
-    );
+    const appId = AppId.safeParse(body).data?.api_app_id;
+    await guarded('a mention', conv, channel, async () => {
+      if (!isDirect(m.channel)) {
+        const privately = channelFor({ channel: m.channel, user, team, ephemeral: true });
+        if (await offeredOnboarding(conv, privately, appId, team)) return;
+      }
+      await engine.handle(conv, { kind: 'text', text, addressed: true }, channel);
+    });
+  });
+
+  /**
+   * The app added to a channel: one short message there says what it does and how each person
+   * links, in the language of the person who added it (English when unknown).
+   */
+  app.event('member_joined_channel', async ({ event, context }) => {
+    const parsed = Joined.safeParse(event);
+    if (!parsed.success || parsed.data.user !== context.botUserId) return;
+    const joined = parsed.data;
+    const team = joined.team ?? context.teamId ?? '';
+    const inviter = joined.inviter;
+    const conv = inviter
+      ? slackConversation(team, inviter, joined.channel, await profiles.of(inviter))
+      : null;
+    const channel = channelFor({ channel: joined.channel, user: inviter ?? '', team });
+    await guarded('joining a channel', conv, channel, async () => {
+      const locale = conv ? await localeOf(conv) : 'en';
+      await channel.send({ text: t(locale, 'slack.joined') });
+    });
   });
 
   app.command('/exhale', async ({ command, ack }) => {
@@ -345,13 +428,31 @@ export function createSlackApp(options: SlackAppOptions): {
       c.channel_id,
       await profiles.of(c.user_id),
     );
-    const channel = channelFor({ channel: c.channel_id, user: c.user_id, team: c.team_id });
     // `/exhale add Netflix 15.99` is the engine's `/add Netflix 15.99`; a bare `/exhale` is /help.
     const words = c.text.trim();
     const text = words.length === 0 ? '/help' : `/${words.replace(/^\//, '')}`;
-    await guarded('the slash command', conv, channel, () =>
-      engine.handle(conv, { kind: 'text', text, addressed: true }, channel),
-    );
+    const first = (text.slice(1).split(/\s/)[0] ?? '').toLowerCase();
+    const inChannel = !isDirect(c.channel_id);
+    const channel = channelFor({
+      channel: c.channel_id,
+      user: c.user_id,
+      team: c.team_id,
+      ephemeral: inChannel && !PUBLIC_IN_CHANNEL.has(first),
+      responseUrl: c.response_url,
+    });
+    await guarded('the slash command', conv, channel, async () => {
+      if (inChannel) {
+        const privately = channelFor({
+          channel: c.channel_id,
+          user: c.user_id,
+          team: c.team_id,
+          ephemeral: true,
+          responseUrl: c.response_url,
+        });
+        if (await offeredOnboarding(conv, privately, c.api_app_id, c.team_id)) return;
+      }
+      await engine.handle(conv, { kind: 'text', text, addressed: true }, channel);
+    });
   });
 
   app.action(new RegExp(`^${LINK_PREFIX}`), async ({ ack }) => {
@@ -376,14 +477,27 @@ export function createSlackApp(options: SlackAppOptions): {
         blocks: message.blocks ?? [],
       });
     const threadTs = message?.thread_ts ?? p.container?.thread_ts;
-    const channel = channelFor({ channel: chat, user: p.user.id, team, threadTs, known });
+    // A press on an ephemeral message: Slack sends no `message`, only its ts and a response URL,
+    // through which it is replaced or deleted; what follows is ephemeral too.
+    const pressedEphemeral = p.container?.is_ephemeral ? p.container.message_ts : undefined;
+    const channel = channelFor({
+      channel: chat,
+      user: p.user.id,
+      team,
+      threadTs,
+      known,
+      ...(pressedEphemeral
+        ? { ephemeral: true, responseUrl: p.response_url, pressedEphemeral }
+        : {}),
+    });
+    const pressed = message?.ts ?? pressedEphemeral;
     await guarded('a button', conv, channel, () =>
       engine.handle(
         conv,
         {
           kind: 'press',
           payload,
-          message: message ? { chatId: chat, messageId: message.ts } : null,
+          message: pressed ? { chatId: chat, messageId: pressed } : null,
         },
         channel,
       ),

@@ -4,6 +4,10 @@ import type { Channel, LiveText, Reply, SentRef } from '../../core/chat/index.ts
 import { SlackLive } from './live.ts';
 import { renderSlack, withoutButtons } from './render.ts';
 
+/** The ref prefix of an ephemeral message Exhale posted (Slack gives it no id to edit). */
+const EPHEMERAL = 'ephemeral:';
+let ephemeralSeq = 0;
+
 /** A message's fallback text and blocks, as sent (or as a press reported it). */
 export interface KnownMessage {
   text: string;
@@ -28,8 +32,27 @@ export interface SlackChannelOptions {
   known?: Map<string, KnownMessage> | undefined;
   /** Characters a streamed answer gathers before each append. */
   streamBuffer?: number | undefined;
+  /**
+   * Replies are for `user` alone (ephemeral): a slash command or a press on an ephemeral message
+   * in a channel, where what Exhale shows is one person's household data or card.
+   */
+  ephemeral?: boolean | undefined;
+  /**
+   * The event's `response_url` (a slash command, or a press on an ephemeral message): ephemeral
+   * replies are posted through it (it works in channels the bot is not in), and the pressed
+   * ephemeral message, which `chat.update` cannot reach, is replaced or deleted through it.
+   */
+  responseUrl?: string | undefined;
+  /** The `ts` of the pressed message when it is ephemeral (its edits go through `responseUrl`). */
+  pressedEphemeral?: string | undefined;
   log: (message: string, error?: unknown) => void;
 }
+
+/** What Slack's response URLs take: a new ephemeral message, or one for the message pressed. */
+type ResponseMessage =
+  | { response_type: 'ephemeral'; replace_original: false; text: string; blocks: unknown[] }
+  | { replace_original: true; text: string; blocks: unknown[] }
+  | { delete_original: true };
 
 /**
  * The engine's Channel for one Slack conversation: messages are Block Kit (`render.ts`), edits and
@@ -59,7 +82,54 @@ export class SlackChannel implements Channel {
         );
   }
 
+  /** Posts to the event's response URL; throws when Slack refuses it (the caller's boundary logs). */
+  private async respond(body: ResponseMessage): Promise<void> {
+    const url = this.options.responseUrl;
+    if (!url) throw new Error('this Slack event has no response_url');
+    const answer = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (!answer.ok) throw new Error(`Slack's response_url answered ${answer.status}`);
+  }
+
+  /** True for a message only this person sees, which `chat.update` cannot edit. */
+  private isEphemeral(ref: SentRef): boolean {
+    return ref.messageId === this.options.pressedEphemeral || ref.messageId.startsWith(EPHEMERAL);
+  }
+
+  /**
+   * An ephemeral reply: through the response URL when the event has one, else
+   * `chat.postEphemeral`. Neither gives a message Exhale can edit later, so its ref is marked.
+   */
+  private async sendEphemeral(reply: Reply): Promise<SentRef> {
+    const message = renderSlack(reply, this.options.commands);
+    const chatId = this.options.channel;
+    if (this.options.responseUrl) {
+      await this.respond({
+        response_type: 'ephemeral',
+        replace_original: false,
+        text: message.text,
+        blocks: message.blocks,
+      });
+    } else {
+      await this.client.chat.postEphemeral({
+        channel: chatId,
+        user: this.options.user,
+        text: message.text,
+        blocks: message.blocks,
+        ...(this.options.threadTs ? { thread_ts: this.options.threadTs } : {}),
+      });
+    }
+    if ((reply.files ?? []).length > 0)
+      // An upload is visible to the whole channel: an ephemeral answer's files stay in the DM.
+      this.options.log('slack: files of an ephemeral answer were not uploaded to the channel');
+    return { chatId, messageId: `${EPHEMERAL}${++ephemeralSeq}` };
+  }
+
   async send(reply: Reply): Promise<SentRef | null> {
+    if (this.options.ephemeral) return this.sendEphemeral(reply);
     const message = renderSlack(reply, this.options.commands);
     const sent = await this.client.chat.postMessage({
       channel: this.options.channel,
@@ -86,6 +156,15 @@ export class SlackChannel implements Channel {
   }
 
   async edit(ref: SentRef, reply: Reply): Promise<void> {
+    if (this.isEphemeral(ref)) {
+      // The pressed ephemeral message is replaced through its response URL; one Exhale posted
+      // during this event cannot be reached again, so the new state follows it.
+      if (ref.messageId === this.options.pressedEphemeral && this.options.responseUrl) {
+        const message = renderSlack(reply, this.options.commands);
+        await this.respond({ replace_original: true, text: message.text, blocks: message.blocks });
+      } else await this.sendEphemeral(reply);
+      return;
+    }
     const message = renderSlack(reply, this.options.commands);
     await this.client.chat.update({
       channel: ref.chatId,
@@ -97,6 +176,13 @@ export class SlackChannel implements Channel {
   }
 
   async clearButtons(ref: SentRef): Promise<void> {
+    if (this.isEphemeral(ref)) {
+      // Slack does not send an ephemeral message's content with a press, so it cannot be redrawn
+      // without its buttons: it is deleted, and what the press did follows as a new message.
+      if (ref.messageId === this.options.pressedEphemeral && this.options.responseUrl)
+        await this.respond({ delete_original: true });
+      return;
+    }
     const key = `${ref.chatId}:${ref.messageId}`;
     let known = this.known.get(key);
     if (!known) {
@@ -132,6 +218,10 @@ export class SlackChannel implements Channel {
 
   /** Seen only by the person who pressed (a double press, a stale button). */
   async notice(text: string): Promise<void> {
+    if (this.options.ephemeral && this.options.responseUrl) {
+      await this.respond({ response_type: 'ephemeral', replace_original: false, text, blocks: [] });
+      return;
+    }
     await this.client.chat.postEphemeral({
       channel: this.options.channel,
       user: this.options.user,

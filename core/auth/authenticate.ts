@@ -12,6 +12,7 @@ interface TokenMemberRow {
   scope: string;
   role: string;
   language: string;
+  expires_at: string | null;
 }
 
 /** Last use is written at most this often per token and process, so a busy agent costs no write per call. */
@@ -23,7 +24,7 @@ const householdOfToken = new WeakMap<Database, Map<string, string>>();
 
 /**
  * The agent a raw bearer token stands for, or null when the token is malformed, unknown, revoked,
- * or its member has left the household. The lookup is kept in its household's read cache
+ * past its expiry, or its member has left the household. The lookup is kept in its household's read cache
  * (core/kernel/readCache.ts, strict: on SQLite, where `PRAGMA data_version` is checked at each
  * request; on PostgreSQL it is looked up every time), dropped by any change to the household, so
  * a revocation, in this process or another, takes effect on the next request. The actor acts as
@@ -50,6 +51,8 @@ export async function authenticateToken(
     : await lookUp(db, hash);
   if (!row) return null;
   seen.set(hash, row.household_id);
+  // Checked on every request, outside the cache: expiry comes with time, not with a change.
+  if (row.expires_at !== null && row.expires_at <= now.toISOString()) return null;
   const scope = SCOPES.find((s) => s === row.scope);
   if (!scope) return null;
   await recordUse(db, { table: 'token_uses', key: 'token_id' }, row.id, now);
@@ -75,6 +78,7 @@ async function lookUp(db: Database, hash: string): Promise<TokenMemberRow | null
       'tokens.member_id',
       'tokens.name',
       'tokens.scope',
+      'tokens.expires_at',
       'members.role',
       'members.language',
     )) as TokenMemberRow | undefined;

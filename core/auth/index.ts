@@ -1,5 +1,6 @@
 // Agent authentication: raw tokens, their hashes, and the actor a token stands for.
 export { authenticateToken } from './authenticate.ts';
+export { type CredentialsPurged, purgeExpiredCredentials } from './cleanup.ts';
 export {
   generateToken,
   hashToken,

@@ -10,6 +10,9 @@ import type { AddressInfo } from 'node:net';
  *   or `markdown_text`), `assistant.threads.*`, `views.publish`, `conversations.replies`,
  *   `users.info`, `files.info`, `apps.connections.open`, file downloads (`GET /files/<id>`) and
  *   the bot's uploads (`files.getUploadURLExternal`, the raw POST, `files.completeUploadExternal`).
+ *   Response URLs (`responseUrl`, `POST /response/<key>`, recorded as `response_url` calls): a new
+ *   ephemeral message, or `replace_original`/`delete_original` of the ephemeral message pressed.
+ *   `hold` keeps a method's calls waiting (a call whose caller is gone when released is dropped).
  *   Every call is recorded; `rateLimit` answers a method 429 with Retry-After once; `refuse` makes a
  *   method answer `ok: false`.
  * - Slack's requests to an app: `signed` builds a signed request as Slack sends it (events as JSON,
@@ -86,6 +89,54 @@ export class FakeSlack {
   private server: http.Server | null = null;
   private seq = 1_700_000_000;
   url = '';
+  /** Response URLs handed out: the conversation and person they answer, and the message pressed. */
+  private readonly responseTargets = new Map<
+    string,
+    { channel: string; user: string; original: string | undefined }
+  >();
+  /** Held calls whose caller went away before they were released (not applied). */
+  readonly abandoned: SlackCall[] = [];
+  /** Messages deleted through a response URL (`delete_original`), by ts. */
+  readonly deleted: FakeMessage[] = [];
+
+  /**
+   * A response URL as Slack hands one out with a slash command (`original` unset) or a press on
+   * an ephemeral message (`original` its ts). Posts to it are recorded as calls of `response_url`:
+   * a new ephemeral message for `user`, or `replace_original`/`delete_original` of the message
+   * pressed (refused with 404 when there is none, as a command has no original).
+   */
+  responseUrl(channel: string, user: string, original?: string): string {
+    const key = `r${this.responseTargets.size + 1}`;
+    this.responseTargets.set(key, { channel, user, original });
+    return `${this.url.replace(/\/api\/$/, '')}/response/${key}`;
+  }
+
+  /** A signed press of a button on `message`, with a response URL when it is ephemeral. */
+  pressOn(user: SlackUser, message: FakeMessage, actionId: string, value: string): SignedRequest {
+    const url = message.user ? this.responseUrl(message.channel, user.id, message.ts) : undefined;
+    return slackRequests.press(user, message, actionId, value, url);
+  }
+
+  private respond(key: string, body: Record<string, unknown>): number {
+    const target = this.responseTargets.get(key);
+    this.calls.push({ method: 'response_url', params: { ...body, key }, auth: undefined });
+    if (!target) return 404;
+    const original = target.original ? this.messages.get(target.original) : undefined;
+    if (body.delete_original === true) {
+      if (!original) return 404;
+      this.messages.delete(original.ts);
+      this.deleted.push(original);
+      return 200;
+    }
+    if (body.replace_original === true) {
+      if (!original) return 404;
+      original.text = typeof body.text === 'string' ? body.text : original.text;
+      original.blocks = Array.isArray(body.blocks) ? (body.blocks as Block[]) : undefined;
+      return 200;
+    }
+    this.post({ ...body, channel: target.channel }, { user: target.user });
+    return 200;
+  }
 
   user(id: string, name: string, locale = 'en-US'): SlackUser {
     const u = { id, team: TEAM, name, locale };
@@ -333,6 +384,17 @@ export class FakeSlack {
       res.writeHead(200, { 'content-type': 'text/plain' }).end('OK - ' + raw.byteLength);
       return;
     }
+    if (req.method === 'POST' && path.startsWith('/response/')) {
+      const status = this.respond(
+        path.slice('/response/'.length),
+        JSON.parse(body || '{}') as Record<string, unknown>,
+      );
+      res
+        .writeHead(status, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ ok: status === 200 }));
+      for (const check of [...this.waiters]) check();
+      return;
+    }
     if (req.method === 'GET' && path.startsWith('/files/')) {
       const f = this.files.get(path.slice('/files/'.length));
       this.calls.push({
@@ -366,7 +428,19 @@ export class FakeSlack {
     }
     this.calls.push({ method, params, auth: req.headers.authorization });
     const held = this.held.get(method);
-    if (held) await held;
+    if (held) {
+      for (const check of [...this.waiters]) check();
+      // A caller that went away while held (its process was killed) never got through: nothing
+      // it asked for is applied, as Slack would not have it.
+      let gone = false;
+      res.once('close', () => (gone = !res.writableEnded));
+      await held;
+      if (gone) {
+        this.abandoned.push({ method, params, auth: req.headers.authorization });
+        for (const check of [...this.waiters]) check();
+        return;
+      }
+    }
     let status = 200;
     let answer: Record<string, unknown>;
     const retryAfter = this.limited.get(method);
@@ -453,7 +527,12 @@ export const slackRequests = {
       body,
     };
   },
-  command(user: SlackUser, text: string, channel = `D${user.id.slice(1)}`): SignedRequest {
+  command(
+    user: SlackUser,
+    text: string,
+    channel = `D${user.id.slice(1)}`,
+    responseUrl = 'https://hooks.slack.invalid/commands/1',
+  ): SignedRequest {
     return slackRequests.form({
       command: '/exhale',
       text,
@@ -463,12 +542,22 @@ export const slackRequests = {
       channel_id: channel,
       channel_name: channel.startsWith('D') ? 'directmessage' : 'general',
       trigger_id: `trig${++eventSeq}`,
-      response_url: 'https://hooks.slack.invalid/commands/1',
+      response_url: responseUrl,
       api_app_id: 'A0001',
     });
   },
-  /** A press of the button `actionId` on a message the app posted. */
-  press(user: SlackUser, message: FakeMessage, actionId: string, value: string): SignedRequest {
+  /**
+   * A press of the button `actionId` on a message the app posted. On an ephemeral message (one
+   * with `user`) Slack sends no `message`, only the container's ts, and a response URL.
+   */
+  press(
+    user: SlackUser,
+    message: FakeMessage,
+    actionId: string,
+    value: string,
+    responseUrl = 'https://hooks.slack.invalid/actions/1',
+  ): SignedRequest {
+    const ephemeral = message.user !== undefined;
     return slackRequests.form({
       payload: JSON.stringify({
         type: 'block_actions',
@@ -476,11 +565,30 @@ export const slackRequests = {
         team: { id: user.team },
         api_app_id: 'A0001',
         trigger_id: `trig${++eventSeq}`,
-        container: { type: 'message', channel_id: message.channel, message_ts: message.ts },
+        container: {
+          type: 'message',
+          channel_id: message.channel,
+          message_ts: message.ts,
+          ...(ephemeral ? { is_ephemeral: true } : {}),
+        },
         channel: { id: message.channel },
-        message: { ts: message.ts, text: message.text, blocks: message.blocks ?? [] },
+        ...(ephemeral
+          ? {}
+          : { message: { ts: message.ts, text: message.text, blocks: message.blocks ?? [] } }),
+        response_url: responseUrl,
         actions: [{ type: 'button', action_id: actionId, block_id: 'b', value, action_ts: '1' }],
       }),
+    });
+  },
+  /** Slack telling the app it was added to a channel (by `inviter`). */
+  joined(channel: string, inviter: SlackUser | null, member = BOT_USER): SignedRequest {
+    return slackRequests.event({
+      type: 'member_joined_channel',
+      user: member,
+      channel,
+      channel_type: 'C',
+      team: TEAM,
+      ...(inviter ? { inviter: inviter.id } : {}),
     });
   },
 };

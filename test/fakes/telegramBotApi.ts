@@ -442,6 +442,11 @@ export class FakeTelegram {
     });
   }
 
+  /** The user opened a private chat with the bot earlier (pressed Start), so it may write first. */
+  startedBot(userId: number): void {
+    this.started.add(userId);
+  }
+
   blockBot(userId: number): void {
     this.blocked.add(userId);
   }

@@ -99,6 +99,31 @@ describe('MCP access', () => {
     );
   });
 
+  it('refuses an expired token from its next request on with the same 401 as a revoked one', async () => {
+    const { token } = (
+      await h.core.invoke('create_token', h.owner, {
+        name: 'Week pass',
+        scope: 'read',
+        expires_in_days: 1,
+      })
+    ).output;
+    const revoked = await h.token('read');
+    await h.core.invoke('revoke_token', h.owner, { id: revoked.id });
+    const ask = (bearer: string) =>
+      h.send('/mcp', {
+        method: 'POST',
+        headers: { ...LEGACY_HEADERS, authorization: `Bearer ${bearer}` },
+        body: rpc('tools/list'),
+      });
+    expect((await ask(token)).status).toBe(200);
+    h.clock.now = new Date(h.clock.now.getTime() + 86_400_000);
+    const expired = await ask(token);
+    const refused = await ask(revoked.token);
+    expect(expired.status).toBe(401);
+    expect(expired.headers.get('www-authenticate')).toBe(refused.headers.get('www-authenticate'));
+    expect(await expired.json()).toEqual(await refused.json());
+  });
+
   it("records the token's last use", async () => {
     const { id, token } = await h.token('read');
     const client = await h.connect(token, 'modern');

@@ -10,10 +10,16 @@ export const createToken = defineOp({
   name: 'create_token',
   title: 'Create an agent token',
   description:
-    'Creates a token that lets an AI agent (an MCP client such as Claude, Cursor or ChatGPT) act for the caller. Scope read: it only reads. Scope write: it also changes things, and destructive or money-related changes need confirmation. Scope trusted: it changes things without confirmation. The token is returned once and cannot be shown again; only its hash is stored. Revoke it with revoke_token.',
+    'Creates a token that lets an AI agent (an MCP client such as Claude, Cursor or ChatGPT) act for the caller. Scope read: it only reads. Scope write: it also changes things, and destructive or money-related changes need confirmation. Scope trusted: it changes things without confirmation. The token is returned once and cannot be shown again; only its hash is stored. It works until revoked with revoke_token, or, with expires_in_days, until then (an expired token is refused like a revoked one and removed later).',
   input: z.object({
     name: ShortName.describe('What the token is for, such as "Claude Desktop on my laptop".'),
     scope: z.enum(SCOPES).default('read').describe('read, write or trusted (see the description).'),
+    expires_in_days: z
+      .int()
+      .min(1)
+      .max(3650)
+      .optional()
+      .describe('Days until the token stops working; leave it out for a token that never expires.'),
   }),
   output: z.object({
     id: Id,
@@ -24,6 +30,10 @@ export const createToken = defineOp({
       .string()
       .describe('The secret token, shown this once. Send it as "Authorization: Bearer <token>".'),
     created_at: z.string(),
+    expires_at: z
+      .string()
+      .nullable()
+      .describe('When the token stops working (UTC); null when it never expires.'),
   }),
   effect: 'write',
   scope: 'trusted',
@@ -38,6 +48,10 @@ export const createToken = defineOp({
     const raw = tokenFromSeed(`${ctx.newId('tks')}:${ctx.newId('tks')}`);
     const createdAt = nowIso(ctx);
     const id = ctx.newId('tok');
+    const expiresAt =
+      input.expires_in_days === undefined
+        ? null
+        : new Date(Date.parse(createdAt) + input.expires_in_days * 86_400_000).toISOString();
     await ctx.tx.insert('tokens', {
       id,
       household_id: household(ctx).id,
@@ -48,6 +62,7 @@ export const createToken = defineOp({
       prefix: tokenPrefix(raw),
       created_at: createdAt,
       revoked_at: null,
+      expires_at: expiresAt,
     });
     return {
       id,
@@ -56,6 +71,7 @@ export const createToken = defineOp({
       prefix: tokenPrefix(raw),
       token: raw,
       created_at: createdAt,
+      expires_at: expiresAt,
     };
   },
 });

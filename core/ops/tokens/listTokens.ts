@@ -8,7 +8,7 @@ export const listTokens = defineOp({
   name: 'list_tokens',
   title: 'List agent tokens',
   description:
-    "Lists agent tokens: the caller's own, or every member's for the owner. Shows each token's name, scope, the start of the token, when it was created and last used, and whether it was revoked. Never shows the token itself.",
+    "Lists agent tokens: the caller's own, or every member's for the owner. Shows each token's name, scope, the start of the token, when it was created and last used, when it expires (if it does), and whether it was revoked. Never shows the token itself.",
   input: z.object({
     include_revoked: z.boolean().default(false).describe('Also list revoked tokens.'),
   }),
@@ -35,6 +35,7 @@ export const listTokens = defineOp({
         'tokens.member_id',
         'tokens.created_at',
         'tokens.revoked_at',
+        'tokens.expires_at',
         'token_uses.last_used_at',
         'members.name as member_name',
       )) as Array<
@@ -51,6 +52,7 @@ export const listTokens = defineOp({
         created_at: row.created_at,
         last_used_at: row.last_used_at,
         revoked_at: row.revoked_at,
+        expires_at: row.expires_at,
       })),
     };
   },

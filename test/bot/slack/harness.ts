@@ -79,7 +79,9 @@ export async function createSlackWorld(
     async command(user, text, channel) {
       const where = channel ?? `D${user.id.slice(1)}`;
       const before = slack.messagesIn(where).length;
-      const ack = await post(slackRequests.command(user, text, where));
+      const ack = await post(
+        slackRequests.command(user, text, where, slack.responseUrl(where, user.id)),
+      );
       if (ack.status !== 200) throw new Error(`the command was answered ${ack.status}`);
       return newMessage(slack, where, before);
     },
@@ -87,7 +89,7 @@ export async function createSlackWorld(
       const current = slack.messages.get(message.ts) ?? message;
       const button = buttonsOf(current).find((b) => b.label.includes(label));
       if (!button) throw new Error(`no button "${label}" on: ${readable(current)}`);
-      return post(slackRequests.press(user, current, button.actionId, button.value));
+      return post(slack.pressOn(user, current, button.actionId, button.value));
     },
     async close() {
       await handle.stop();

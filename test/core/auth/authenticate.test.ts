@@ -30,6 +30,31 @@ describe('authenticateToken', () => {
     });
   });
 
+  it('accepts a token with an expiry until that moment, and refuses it from then on', async () => {
+    const token = (
+      await h.core.invoke('create_token', h.owner, {
+        name: 'Claude',
+        scope: 'read',
+        expires_in_days: 7,
+      })
+    ).output;
+    const created = h.clock.now.getTime();
+    expect(token.expires_at).toBe(new Date(created + 7 * 86_400_000).toISOString());
+    expect(await authenticateToken(h.db, token.token, h.clock.now)).not.toBeNull();
+    const justBefore = new Date(created + 7 * 86_400_000 - 1);
+    expect(await authenticateToken(h.db, token.token, justBefore)).not.toBeNull();
+    // The lookup is cached per household; expiry is checked outside the cache, on every request.
+    expect(
+      await authenticateToken(h.db, token.token, new Date(created + 7 * 86_400_000)),
+    ).toBeNull();
+    const forever = (await h.core.invoke('create_token', h.owner, { name: 'CLI', scope: 'read' }))
+      .output;
+    expect(forever.expires_at).toBeNull();
+    expect(
+      await authenticateToken(h.db, forever.token, new Date(created + 3650 * 86_400_000)),
+    ).not.toBeNull();
+  });
+
   it('refuses malformed, unknown and revoked tokens', async () => {
     const token = await create('read');
     expect(await authenticateToken(h.db, 'not-a-token', h.clock.now)).toBeNull();

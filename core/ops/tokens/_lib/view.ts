@@ -16,6 +16,10 @@ export const TokenInfo = z.object({
   created_at: z.string(),
   last_used_at: z.string().nullable(),
   revoked_at: z.string().nullable(),
+  expires_at: z
+    .string()
+    .nullable()
+    .describe('When the token stops working (UTC); null when it never expires.'),
 });
 export type TokenInfo = z.infer<typeof TokenInfo>;
 
@@ -28,6 +32,7 @@ export interface TokenRow {
   prefix: string;
   created_at: string;
   revoked_at: string | null;
+  expires_at: string | null;
 }
 
 export function scopeOf(value: string): (typeof SCOPES)[number] {

@@ -27,12 +27,21 @@ describe('list_tokens', () => {
         created_at: h.clock.now.toISOString(),
         last_used_at: h.clock.now.toISOString(),
         revoked_at: null,
+        expires_at: null,
       },
     ]);
     const text = JSON.stringify(output);
     expect(text).not.toContain(created.token);
     const row = await h.db.knex('tokens').where({ id: created.id }).first();
     expect(text).not.toContain(row.hash);
+  });
+
+  it('shows when a token expires', async () => {
+    await h.core.invoke('create_token', h.owner, { name: 'Week', expires_in_days: 7 });
+    const { output } = await h.core.invoke('list_tokens', h.owner, {});
+    expect(output.items.map((t) => t.expires_at)).toEqual([
+      new Date(h.clock.now.getTime() + 7 * 86_400_000).toISOString(),
+    ]);
   });
 
   it("shows a member their own tokens and the owner everyone's", async () => {
