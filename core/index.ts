@@ -105,6 +105,8 @@ export {
   purgeOAuth,
   redeemConnectCode,
   refreshTokens,
+  refundAttempt,
+  reserveAttempt,
   registerClient,
   revokeToken,
   scopesUpTo,

@@ -11,6 +11,8 @@ import {
   type Locale,
   markConnected,
   matchRedirectUri,
+  refundAttempt,
+  reserveAttempt,
   type OAuthClient,
   type Scope,
   scopesUpTo,
@@ -20,7 +22,6 @@ import { resourceOf } from './base.ts';
 import { consentPage, errorPage, type ConsentView } from './consent.ts';
 import type { OAuthDeps } from './deps.ts';
 import { pageHeaders } from './html.ts';
-import type { FailureLimiter } from './rateLimit.ts';
 
 /** What `connect_app` returns that the code is bound to. */
 const Granted = z.object({ id: z.string() });
@@ -196,7 +197,6 @@ export async function answerConsent(
   locale: Locale,
   form: Record<string, unknown>,
   address: string,
-  limiter: FailureLimiter,
 ): Promise<Response> {
   const p = paramsOf(form);
   const checked = await checkRequest(deps, base, p);
@@ -215,7 +215,8 @@ export async function answerConsent(
   let member: Actor | null = deps.sessionMember ? await deps.sessionMember(request) : null;
   if (!member) {
     const keys = [`client:${checked.client.clientId}`, `addr:${address}`];
-    if (limiter.blocked(keys, now.getTime()))
+    // Reserved before the code is looked at, shared by every process on the database.
+    if (!(await reserveAttempt(deps.core.db, keys, now)))
       return html(
         consentPage(locale, view, { needsCode: true, problem: 'too_many' }),
         429,
@@ -223,14 +224,13 @@ export async function answerConsent(
       );
     const raw = typeof form.connect_code === 'string' ? form.connect_code : '';
     member = raw.trim() === '' ? null : await deps.redeemConnectCode(raw, now);
-    if (!member) {
-      limiter.fail(keys, now.getTime());
+    if (!member)
       return html(
         consentPage(locale, view, { needsCode: true, problem: 'wrong_code' }),
         400,
         targets,
       );
-    }
+    await refundAttempt(deps.core.db, keys, now);
   }
   const { output } = await deps.core.invoke(
     'connect_app',
