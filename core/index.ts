@@ -92,6 +92,7 @@ export type {
 export {
   authenticateAccessToken,
   authenticateClient,
+  clientLogo,
   DEFAULT_SCOPE,
   documentClient,
   exchangeCode,

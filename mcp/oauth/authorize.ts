@@ -2,6 +2,7 @@ import { z } from 'zod';
 
 import {
   type Actor,
+  clientLogo,
   DEFAULT_SCOPE,
   documentClient,
   highestScope,
@@ -154,8 +155,20 @@ function answerChecked(checked: Exclude<Checked, { kind: 'ok' }>, base: string, 
   });
 }
 
-function viewOf(checked: Extract<Checked, { kind: 'ok' }>, p: Params): ConsentView {
+/** What the page shows; the logo comes from the client's row (fetched once a day at most). */
+async function viewOf(
+  deps: OAuthDeps,
+  checked: Extract<Checked, { kind: 'ok' }>,
+  p: Params,
+): Promise<ConsentView> {
+  const logo = await clientLogo(
+    deps.core.db,
+    checked.client,
+    deps.core.clock(),
+    deps.documentFetch,
+  );
   return {
+    logo,
     clientName: checked.client.name ?? checked.client.clientId,
     verified: checked.client.kind === 'document',
     clientId: checked.client.clientId,
@@ -178,7 +191,7 @@ export async function showConsent(
   if (checked.kind !== 'ok') return answerChecked(checked, base, locale);
   const session = deps.sessionMember ? await deps.sessionMember(request) : null;
   return html(
-    consentPage(locale, viewOf(checked, p), { needsCode: session === null }),
+    consentPage(locale, await viewOf(deps, checked, p), { needsCode: session === null }),
     200,
     formTargets(checked.redirectUri),
   );
@@ -201,7 +214,7 @@ export async function answerConsent(
   const p = paramsOf(form);
   const checked = await checkRequest(deps, base, p);
   if (checked.kind !== 'ok') return answerChecked(checked, base, locale);
-  const view = viewOf(checked, p);
+  const view = await viewOf(deps, checked, p);
   const targets = formTargets(checked.redirectUri);
   if (form.decision !== 'allow')
     return redirectBack(checked.redirectUri, base, {

@@ -13,6 +13,7 @@ export {
 } from './clients.ts';
 export type { DocumentFetchOptions } from './clientDocument.ts';
 export { documentClient, isBlockedAddress, isDocumentClientId } from './clientDocument.ts';
+export { clientLogo, LOGO_MAX_BYTES } from './logo.ts';
 export type { OAuthErrorCode } from './errors.ts';
 export { isOAuthError, OAuthError } from './errors.ts';
 export { matchRedirectUri } from './redirects.ts';

@@ -141,8 +141,12 @@ describe('the authorization server across connections', () => {
       Array.from({ length: 12 }, (_, i) => wrong(i % 2 === 0 ? one : two, i)),
     );
     const statuses = answers.map((a) => a.status);
-    expect(statuses.filter((s) => s === 400)).toHaveLength(5);
-    expect(statuses.filter((s) => s === 429)).toHaveLength(7);
+    // Each attempt reserves on two keys (the client, the address), so racing attempts may each
+    // win one key and lose the other: at most 5 codes are ever checked, every other one waits.
+    const checked = statuses.filter((s) => s === 400).length;
+    expect(checked).toBeGreaterThan(0);
+    expect(checked).toBeLessThanOrEqual(5);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(12 - checked);
     // The bound is the client's, whichever process is asked: even a right code now waits.
     const good = await one.connectCode(ana);
     expect((await two.form('/oauth/authorize', { ...query, connect_code: good })).status).toBe(429);
