@@ -537,6 +537,8 @@ describe('Exhale as an OAuth 2.1 authorization server', () => {
       expect(csp).toContain("frame-ancestors 'none'");
       expect(csp).not.toContain('script-src');
       expect(csp).not.toContain('unsafe-inline');
+      // Images only inline (the client's logo, fetched by the server), never from a URL.
+      expect(csp).toContain('img-src data:;');
       const html = await response.text();
       expect(html).not.toMatch(/<script|<img|<link|<iframe|\bsrc=/i);
       expect(html).toContain('Claude &lt;b&gt;');

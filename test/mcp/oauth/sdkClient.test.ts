@@ -18,7 +18,7 @@ import {
   type MemoryProvider,
   memoryProvider as memoryProvider_,
 } from './sdkFlow.ts';
-import { startTlsHost, type TlsHost } from './tlsHost.ts';
+import { PNG, startTlsHost, type TlsHost } from './tlsHost.ts';
 
 /** The client's loopback redirect URI (RFC 8252): a real listener, as a desktop client runs one. */
 let CALLBACK = 'http://127.0.0.1:0/callback';
@@ -129,6 +129,8 @@ describe('a real MCP client connecting through OAuth to a running exhale', () =>
       JSON.stringify({
         client_id: id,
         client_name: 'SDK e2e (document)',
+        // Fetched by exhale, inlined as a data: URI: Chromium must block nothing on the page.
+        logo_uri: `${tls.url}/oauth/logo.png`,
         redirect_uris: [CALLBACK],
         grant_types: ['authorization_code', 'refresh_token'],
         response_types: ['code'],
@@ -136,11 +138,13 @@ describe('a real MCP client connecting through OAuth to a running exhale', () =>
       }),
       { 'cache-control': 'max-age=300' },
     );
+    tls.serve('/oauth/logo.png', PNG, { 'content-type': 'image/png' });
     const provider = memoryProvider(id);
     const seen: string[] = [];
     const client = await connectWith(provider, seen);
     expect(seen).not.toContain('POST /oauth/register');
     expect(tls.requests).toContain('/oauth/client.json');
+    expect(tls.requests).toContain('/oauth/logo.png');
     const listed = await client.callTool({ name: 'list_connected_apps', arguments: {} });
     const items = (
       listed.structuredContent as { items: Array<{ id: string; client_name: string }> }
