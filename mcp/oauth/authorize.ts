@@ -174,6 +174,7 @@ async function viewOf(
     clientId: checked.client.clientId,
     returnHost: new URL(checked.redirectUri).host || new URL(checked.redirectUri).protocol,
     asked: checked.scope,
+    preselected: checked.scope === 'trusted' ? 'write' : checked.scope,
     choices: scopesUpTo(checked.scope),
     params: p,
   };
@@ -223,7 +224,8 @@ export async function answerConsent(
       state: checked.state,
     });
   const chosen = typeof form.granted_scope === 'string' ? highestScope(form.granted_scope) : null;
-  const scope = chosen && view.choices.includes(chosen) ? chosen : checked.scope;
+  // No choice sent (a hand-made form): what the page would have started on, never more.
+  const scope = chosen && view.choices.includes(chosen) ? chosen : view.preselected;
   const now = deps.core.clock();
   let member: Actor | null = deps.sessionMember ? await deps.sessionMember(request) : null;
   if (!member) {

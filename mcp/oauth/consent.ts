@@ -12,6 +12,11 @@ export interface ConsentView {
   /** The host the browser returns to: a look-alike client cannot hide it. */
   returnHost: string;
   asked: Scope;
+  /**
+   * The choice the page starts on: what was asked, except `trusted` (changes without asking),
+   * which the person must pick themselves. ChatGPT asks for every scope the metadata lists.
+   */
+  preselected: Scope;
   choices: Scope[];
   /** The authorization request, carried through the form unchanged (re-checked on POST). */
   params: Record<string, string | undefined>;
@@ -45,7 +50,7 @@ export function consentPage(
     .reverse()
     .map(
       (scope) =>
-        `<label><input type="radio" name="granted_scope" value="${scope}"${scope === view.asked ? ' checked' : ''}> ${tr(`oauth.scope.${scope}`)}</label>`,
+        `<label><input type="radio" name="granted_scope" value="${scope}"${scope === view.preselected ? ' checked' : ''}> ${tr(`oauth.scope.${scope}`)}</label>`,
     )
     .join('');
   const problem = options.problem
