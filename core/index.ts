@@ -94,6 +94,7 @@ export type {
 export {
   authenticateAccessToken,
   authenticateClient,
+  clientLogo,
   DEFAULT_SCOPE,
   documentClient,
   exchangeCode,
@@ -107,6 +108,8 @@ export {
   purgeOAuth,
   redeemConnectCode,
   refreshTokens,
+  refundAttempt,
+  reserveAttempt,
   registerClient,
   revokeToken,
   scopesUpTo,

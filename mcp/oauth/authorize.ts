@@ -2,6 +2,7 @@ import { z } from 'zod';
 
 import {
   type Actor,
+  clientLogo,
   DEFAULT_SCOPE,
   documentClient,
   highestScope,
@@ -11,6 +12,8 @@ import {
   type Locale,
   markConnected,
   matchRedirectUri,
+  refundAttempt,
+  reserveAttempt,
   type OAuthClient,
   type Scope,
   scopesUpTo,
@@ -20,7 +23,6 @@ import { resourceOf } from './base.ts';
 import { consentPage, errorPage, type ConsentView } from './consent.ts';
 import type { OAuthDeps } from './deps.ts';
 import { pageHeaders } from './html.ts';
-import type { FailureLimiter } from './rateLimit.ts';
 
 /** What `connect_app` returns that the code is bound to. */
 const Granted = z.object({ id: z.string() });
@@ -153,13 +155,26 @@ function answerChecked(checked: Exclude<Checked, { kind: 'ok' }>, base: string, 
   });
 }
 
-function viewOf(checked: Extract<Checked, { kind: 'ok' }>, p: Params): ConsentView {
+/** What the page shows; the logo comes from the client's row (fetched once a day at most). */
+async function viewOf(
+  deps: OAuthDeps,
+  checked: Extract<Checked, { kind: 'ok' }>,
+  p: Params,
+): Promise<ConsentView> {
+  const logo = await clientLogo(
+    deps.core.db,
+    checked.client,
+    deps.core.clock(),
+    deps.documentFetch,
+  );
   return {
+    logo,
     clientName: checked.client.name ?? checked.client.clientId,
     verified: checked.client.kind === 'document',
     clientId: checked.client.clientId,
     returnHost: new URL(checked.redirectUri).host || new URL(checked.redirectUri).protocol,
     asked: checked.scope,
+    preselected: checked.scope === 'trusted' ? 'write' : checked.scope,
     choices: scopesUpTo(checked.scope),
     params: p,
   };
@@ -177,7 +192,7 @@ export async function showConsent(
   if (checked.kind !== 'ok') return answerChecked(checked, base, locale);
   const session = deps.sessionMember ? await deps.sessionMember(request) : null;
   return html(
-    consentPage(locale, viewOf(checked, p), { needsCode: session === null }),
+    consentPage(locale, await viewOf(deps, checked, p), { needsCode: session === null }),
     200,
     formTargets(checked.redirectUri),
   );
@@ -196,12 +211,11 @@ export async function answerConsent(
   locale: Locale,
   form: Record<string, unknown>,
   address: string,
-  limiter: FailureLimiter,
 ): Promise<Response> {
   const p = paramsOf(form);
   const checked = await checkRequest(deps, base, p);
   if (checked.kind !== 'ok') return answerChecked(checked, base, locale);
-  const view = viewOf(checked, p);
+  const view = await viewOf(deps, checked, p);
   const targets = formTargets(checked.redirectUri);
   if (form.decision !== 'allow')
     return redirectBack(checked.redirectUri, base, {
@@ -210,12 +224,14 @@ export async function answerConsent(
       state: checked.state,
     });
   const chosen = typeof form.granted_scope === 'string' ? highestScope(form.granted_scope) : null;
-  const scope = chosen && view.choices.includes(chosen) ? chosen : checked.scope;
+  // No choice sent (a hand-made form): what the page would have started on, never more.
+  const scope = chosen && view.choices.includes(chosen) ? chosen : view.preselected;
   const now = deps.core.clock();
   let member: Actor | null = deps.sessionMember ? await deps.sessionMember(request) : null;
   if (!member) {
     const keys = [`client:${checked.client.clientId}`, `addr:${address}`];
-    if (limiter.blocked(keys, now.getTime()))
+    // Reserved before the code is looked at, shared by every process on the database.
+    if (!(await reserveAttempt(deps.core.db, keys, now)))
       return html(
         consentPage(locale, view, { needsCode: true, problem: 'too_many' }),
         429,
@@ -223,14 +239,13 @@ export async function answerConsent(
       );
     const raw = typeof form.connect_code === 'string' ? form.connect_code : '';
     member = raw.trim() === '' ? null : await deps.redeemConnectCode(raw, now);
-    if (!member) {
-      limiter.fail(keys, now.getTime());
+    if (!member)
       return html(
         consentPage(locale, view, { needsCode: true, problem: 'wrong_code' }),
         400,
         targets,
       );
-    }
+    await refundAttempt(deps.core.db, keys, now);
   }
   const { output } = await deps.core.invoke(
     'connect_app',

@@ -7,9 +7,16 @@ export interface ConsentView {
   /** The name comes from a document at the client's own URL (CIMD), not from what it registered. */
   verified: boolean;
   clientId: string;
+  /** The client's logo as a `data:` URI fetched and checked by the server, or null (a monogram). */
+  logo: string | null;
   /** The host the browser returns to: a look-alike client cannot hide it. */
   returnHost: string;
   asked: Scope;
+  /**
+   * The choice the page starts on: what was asked, except `trusted` (changes without asking),
+   * which the person must pick themselves. ChatGPT asks for every scope the metadata lists.
+   */
+  preselected: Scope;
   choices: Scope[];
   /** The authorization request, carried through the form unchanged (re-checked on POST). */
   params: Record<string, string | undefined>;
@@ -24,8 +31,8 @@ function hidden(params: Record<string, string | undefined>): string {
 
 /**
  * The consent page: server-rendered, no script. The client's name (marked unverified unless it
- * comes from a document the client controls) with a monogram instead of its logo (the page loads
- * nothing from elsewhere), the host it returns to, the scope asked and each lower one to choose,
+ * comes from a document the client controls) with its logo inlined as a `data:` URI (the page loads
+ * nothing from elsewhere; a monogram when there is none), the host it returns to, the scope asked and each lower one to choose,
  * and the connect code field unless the person is signed in.
  */
 export function consentPage(
@@ -35,11 +42,15 @@ export function consentPage(
 ): string {
   const tr = (key: string, params?: Record<string, string>) => esc(t(locale, key, params));
   const initial = esc((view.clientName.trim()[0] ?? '?').toUpperCase());
+  // A data: URI of a checked image only (png, jpeg, webp, gif, svg): an <img> runs no script.
+  const mark = view.logo?.startsWith('data:image/')
+    ? `<img class="mono" src="${esc(view.logo)}" alt="" width="40" height="40">`
+    : `<span class="mono" aria-hidden="true">${initial}</span>`;
   const choices = [...view.choices]
     .reverse()
     .map(
       (scope) =>
-        `<label><input type="radio" name="granted_scope" value="${scope}"${scope === view.asked ? ' checked' : ''}> ${tr(`oauth.scope.${scope}`)}</label>`,
+        `<label><input type="radio" name="granted_scope" value="${scope}"${scope === view.preselected ? ' checked' : ''}> ${tr(`oauth.scope.${scope}`)}</label>`,
     )
     .join('');
   const problem = options.problem
@@ -48,7 +59,7 @@ export function consentPage(
   const code = options.needsCode
     ? `<p><label for="connect_code">${tr('oauth.consent.code_label')}</label><input type="text" id="connect_code" name="connect_code" autocomplete="one-time-code" autocapitalize="characters" spellcheck="false" maxlength="12" required></p><p class="hint">${tr('oauth.consent.code_hint')}</p>`
     : '';
-  const body = `<h1><span class="mono" aria-hidden="true">${initial}</span>${tr('oauth.consent.title', { client: view.clientName })}${view.verified ? '' : `<span class="tag">${tr('oauth.consent.unverified')}</span>`}</h1>
+  const body = `<h1>${mark}${tr('oauth.consent.title', { client: view.clientName })}${view.verified ? '' : `<span class="tag">${tr('oauth.consent.unverified')}</span>`}</h1>
 <p>${tr('oauth.consent.returns_to')} <span class="host">${esc(view.returnHost)}</span></p>
 ${view.verified ? '' : `<p class="hint">${tr('oauth.consent.unverified_hint')}</p>`}
 <form method="post" action="authorize">${hidden(view.params)}

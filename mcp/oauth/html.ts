@@ -14,6 +14,7 @@ export function esc(text: string): string {
 export const STYLE = `body{font:16px/1.5 system-ui,sans-serif;margin:0;background:#f4f7f6;color:#12302c}
 main{max-width:30rem;margin:2rem auto;padding:1.5rem;background:#fff;border-radius:12px;box-shadow:0 1px 4px #0002}
 h1{font-size:1.3rem;margin:0 0 1rem}.mono{display:inline-block;width:2.5rem;height:2.5rem;border-radius:8px;background:#0f766e;color:#fff;text-align:center;line-height:2.5rem;font-weight:700;margin-right:.5rem;vertical-align:middle}
+img.mono{object-fit:contain;background:#fff}
 .tag{font-size:.8rem;background:#fde68a;color:#713f12;border-radius:4px;padding:0 .3rem;margin-left:.3rem}
 .host{font-family:ui-monospace,monospace;background:#eef;padding:0 .2rem;border-radius:3px}
 fieldset{border:1px solid #ccd;border-radius:8px;margin:1rem 0}label{display:block;margin:.3rem 0}
@@ -26,7 +27,7 @@ const STYLE_HASH = createHash('sha256').update(STYLE).digest('base64');
 
 /**
  * The headers of every page the authorization server renders: no script at all, nothing loaded
- * from elsewhere, no framing (clickjacking), forms posting only here and, for the redirect that
+ * from elsewhere (images only as `data:` URIs: the client's logo, fetched by the server), no framing (clickjacking), forms posting only here and, for the redirect that
  * answers them, to the client's `redirect_uri` (Chromium checks `form-action` on that redirect too).
  */
 export function pageHeaders(formTargets: readonly string[] = []): Record<string, string> {
@@ -35,7 +36,7 @@ export function pageHeaders(formTargets: readonly string[] = []): Record<string,
     'content-security-policy': [
       "default-src 'none'",
       `style-src 'sha256-${STYLE_HASH}'`,
-      "img-src 'self'",
+      'img-src data:',
       `form-action 'self'${formTargets.map((t) => ` ${t}`).join('')}`,
       "frame-ancestors 'none'",
       "base-uri 'none'",

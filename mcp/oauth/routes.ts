@@ -8,7 +8,6 @@ import { basePath, baseUrlOf } from './base.ts';
 import type { OAuthDeps } from './deps.ts';
 import { CORS, json, registerEndpoint, revokeEndpoint, tokenEndpoint } from './endpoints.ts';
 import { authorizationServerMetadata, OAUTH_PATHS, protectedResourceMetadata } from './metadata.ts';
-import { FailureLimiter } from './rateLimit.ts';
 
 const PRM = '/.well-known/oauth-protected-resource';
 const ASM = '/.well-known/oauth-authorization-server';
@@ -58,7 +57,6 @@ function metadataResponse(body: unknown): Response {
  */
 export function oauthRoutes(deps: OAuthDeps): RouteGroup {
   const group = new Hono<EdgeEnv>();
-  const limiter = new FailureLimiter();
   const base = (c: Context<EdgeEnv>): string => baseUrlOf(c.req.raw, deps);
   const prefix = deps.publicUrl ? basePath(deps.publicUrl.replace(/\/+$/, '')) : '';
   const prmPaths = [PRM, `${PRM}/mcp`, ...(prefix ? [`${PRM}${prefix}/mcp`] : [])];
@@ -90,7 +88,6 @@ export function oauthRoutes(deps: OAuthDeps): RouteGroup {
       pageLocale(c.req.header('accept-language') ?? null),
       form,
       addressOf(c, deps.trustProxy === true),
-      limiter,
     );
   });
   group.post(OAUTH_PATHS.token, (c) => tokenEndpoint(deps, c.req.raw));

@@ -1,10 +1,9 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { request } from 'node:https';
-import { BlockList, isIP } from 'node:net';
-
 import type { Database } from '../../store/connection.ts';
 import { checkMetadata, type OAuthClient, storedClient, storeDocumentClient } from './clients.ts';
 import { OAuthError } from './errors.ts';
+import { guardedGet } from './guardedFetch.ts';
+
+export { isBlockedAddress } from './guardedFetch.ts';
 
 /**
  * Client ID Metadata Documents (draft-ietf-oauth-client-id-metadata-document, MCP 2026-07-28):
@@ -21,50 +20,22 @@ export interface DocumentFetchOptions {
   maxBytes?: number | undefined;
   timeoutMs?: number | undefined;
   trustedHosts?: readonly string[] | undefined;
+  /** A CA to trust besides the system's (PEM; a private CA in tests). */
+  ca?: string | undefined;
+  /** Limits for the client's logo (by default 64 KiB and the document's time limit). */
+  logoMaxBytes?: number | undefined;
 }
 
 const DEFAULT_MAX_BYTES = 16 * 1024;
 const DEFAULT_TIMEOUT_MS = 5_000;
+interface FetchedDocument {
+  body: string;
+  cacheMs: number;
+}
+
 /** Cache bounds: a document without caching headers is kept 10 minutes, none more than a day. */
 const DEFAULT_CACHE_MS = 10 * 60_000;
 const MAX_CACHE_MS = 24 * 60 * 60_000;
-
-const BLOCKED = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const)
-  BLOCKED.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-] as const)
-  BLOCKED.addSubnet(net, prefix, 'ipv6');
-
-/** Whether an address is one a document may not be fetched from. */
-export function isBlockedAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 0) return true;
-  // IPv4-mapped IPv6 (::ffff:a.b.c.d) is judged as the IPv4 address it carries. (A subnet rule for
-  // ::ffff:0:0/96 would also match every plain IPv4 address: BlockList maps them.)
-  if (family === 6 && address.toLowerCase().startsWith('::ffff:')) {
-    const v4 = address.slice(7);
-    if (isIP(v4) === 4) return BLOCKED.check(v4, 'ipv4');
-  }
-  return BLOCKED.check(address, family === 4 ? 'ipv4' : 'ipv6');
-}
 
 /** Whether a `client_id` is a document URL (rather than a registered client's id). */
 export function isDocumentClientId(clientId: string): boolean {
@@ -88,43 +59,6 @@ function documentUrl(clientId: string): URL {
   return url;
 }
 
-type Lookup = (
-  hostname: string,
-  options: { all?: boolean | undefined },
-  callback: (
-    error: NodeJS.ErrnoException | null,
-    address: string | LookupAddress[],
-    family?: number,
-  ) => void,
-) => void;
-
-/** A DNS lookup that refuses blocked addresses, so the socket connects only to a checked one. */
-function guardedLookup(trusted: boolean): Lookup {
-  return (hostname, options, callback) => {
-    dnsLookup(hostname, { all: true }, (error, addresses) => {
-      if (error) return callback(error, []);
-      if (
-        !trusted &&
-        (addresses.length === 0 || addresses.some((a) => isBlockedAddress(a.address)))
-      ) {
-        const refused: NodeJS.ErrnoException = new Error(
-          `${hostname} resolves to an address that is not public`,
-        );
-        refused.code = 'EXHALE_BLOCKED_ADDRESS';
-        return callback(refused, []);
-      }
-      const first = addresses[0];
-      if (options.all === true || !first) callback(null, addresses);
-      else callback(null, first.address, first.family);
-    });
-  };
-}
-
-interface Fetched {
-  body: string;
-  cacheMs: number;
-}
-
 function cacheMsOf(cacheControl: string | undefined): number {
   if (!cacheControl) return DEFAULT_CACHE_MS;
   if (/\bno-store\b|\bno-cache\b/i.test(cacheControl)) return 0;
@@ -133,76 +67,19 @@ function cacheMsOf(cacheControl: string | undefined): number {
   return Math.min(Number(maxAge[1]) * 1000, MAX_CACHE_MS);
 }
 
-function fetchDocument(url: URL, options: DocumentFetchOptions): Promise<Fetched> {
-  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  const trusted = (options.trustedHosts ?? []).includes(host);
-  if (!trusted && isIP(host) !== 0 && isBlockedAddress(host))
-    return Promise.reject(new OAuthError('invalid_client', 'client_id host is not public'));
-  return new Promise((resolve, reject) => {
-    const fail = (description: string): void => {
-      req.destroy();
-      reject(new OAuthError('invalid_client', description));
-    };
-    const timer = setTimeout(() => fail('client metadata document took too long'), timeoutMs);
-    const req = request(
-      url,
-      {
-        method: 'GET',
-        headers: { accept: 'application/json' },
-        lookup: guardedLookup(trusted),
-        // No redirects: the document lives at its own URL.
-      },
-      (res) => {
-        if (res.statusCode !== 200) {
-          clearTimeout(timer);
-          res.resume();
-          return fail(`client metadata document answered ${res.statusCode ?? 'nothing'}`);
-        }
-        const declared = Number(res.headers['content-length'] ?? '0');
-        if (declared > maxBytes) {
-          clearTimeout(timer);
-          return fail('client metadata document is too large');
-        }
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > maxBytes) {
-            clearTimeout(timer);
-            fail('client metadata document is too large');
-            return;
-          }
-          chunks.push(chunk);
-        });
-        res.on('end', () => {
-          clearTimeout(timer);
-          if (size > maxBytes) return;
-          resolve({
-            body: Buffer.concat(chunks).toString('utf8'),
-            cacheMs: cacheMsOf(res.headers['cache-control']),
-          });
-        });
-        res.on('error', () => {
-          clearTimeout(timer);
-          fail('client metadata document could not be read');
-        });
-      },
-    );
-    req.on('error', (error: NodeJS.ErrnoException) => {
-      clearTimeout(timer);
-      reject(
-        new OAuthError(
-          'invalid_client',
-          error.code === 'EXHALE_BLOCKED_ADDRESS'
-            ? 'client_id host is not public'
-            : 'client metadata document could not be fetched',
-        ),
-      );
-    });
-    req.end();
-  });
+async function fetchDocument(url: URL, options: DocumentFetchOptions): Promise<FetchedDocument> {
+  const fetched = await guardedGet(
+    url,
+    { what: 'client metadata document', whose: 'client_id' },
+    'application/json',
+    {
+      maxBytes: options.maxBytes ?? DEFAULT_MAX_BYTES,
+      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      trustedHosts: options.trustedHosts,
+      ca: options.ca,
+    },
+  );
+  return { body: fetched.body.toString('utf8'), cacheMs: cacheMsOf(fetched.cacheControl) };
 }
 
 /**

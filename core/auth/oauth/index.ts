@@ -1,6 +1,8 @@
 // Exhale's OAuth 2.1 authorization server, storage and token logic (the HTTP endpoints are
 // mcp/oauth/). Codes and tokens are opaque and stored as SHA-256 hashes; see the migration
 // 202612010006_oauth for the tables.
+export type { AttemptLimit } from './attempts.ts';
+export { CONNECT_CODE_ATTEMPTS, refundAttempt, reserveAttempt } from './attempts.ts';
 export type { AuthMethod, ClientMetadata, OAuthClient } from './clients.ts';
 export {
   AUTH_METHODS,
@@ -11,6 +13,7 @@ export {
 } from './clients.ts';
 export type { DocumentFetchOptions } from './clientDocument.ts';
 export { documentClient, isBlockedAddress, isDocumentClientId } from './clientDocument.ts';
+export { clientLogo, LOGO_MAX_BYTES } from './logo.ts';
 export type { OAuthErrorCode } from './errors.ts';
 export { isOAuthError, OAuthError } from './errors.ts';
 export { matchRedirectUri } from './redirects.ts';

@@ -5,6 +5,7 @@ import type { Knex } from 'knex';
 import { type Actor, type Scope, SCOPES } from '../../kernel/actor.ts';
 import type { Database } from '../../store/connection.ts';
 import { agentActor, recordUse } from '../authenticate.ts';
+import { purgeAttempts } from './attempts.ts';
 import { OAuthError } from './errors.ts';
 import { scopeString } from './scopes.ts';
 import { hashSecret, isSecretOf, newSecret } from './secrets.ts';
@@ -381,13 +382,14 @@ export async function authenticateAccessToken(
 }
 
 /**
- * The cleanup job's work: expired codes and tokens, and clients nobody connected within a week
+ * The cleanup job's work: expired codes, tokens and connect-code attempt windows, and clients nobody connected within a week
  * (registered or cached documents) that no grant refers to.
  */
 export async function purgeOAuth(db: Database, now: Date): Promise<void> {
   const iso = now.toISOString();
   await db.knex('oauth_codes').where('expires_at', '<', iso).delete();
   await db.knex('oauth_tokens').where('expires_at', '<', iso).delete();
+  await purgeAttempts(db, now);
   const weekAgo = new Date(now.getTime() - 7 * 24 * 60 * 60_000).toISOString();
   await db
     .knex('oauth_clients')

@@ -9,6 +9,7 @@ import * as statementImports from './202612010003_statement_imports.ts';
 import * as jobRuns from './202612010004_job_runs.ts';
 import * as webAccess from './202612010005_web_access.ts';
 import * as oauth from './202612010006_oauth.ts';
+import * as oauthLimits from './202612010007_oauth_limits.ts';
 import * as tokensExpiry from './202612010008_tokens_expiry.ts';
 
 interface Migration {
@@ -27,6 +28,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['202612010004_job_runs', jobRuns],
   ['202612010005_web_access', webAccess],
   ['202612010006_oauth', oauth],
+  ['202612010007_oauth_limits', oauthLimits],
   ['202612010008_tokens_expiry', tokensExpiry],
 ];
 

@@ -22,7 +22,11 @@ describe('Exhale as an OAuth 2.1 authorization server', () => {
   /** A client connected by Ana, with its first tokens. */
   async function connected(scope = 'read write') {
     const { client_id } = await as.register();
-    const { location, verifier } = await as.authorize(client_id, h.owner, { scope });
+    // The person keeps the highest scope asked (trusted is never preselected: they pick it).
+    const { location, verifier } = await as.authorize(client_id, h.owner, {
+      scope,
+      granted_scope: scope.split(' ').at(-1) ?? scope,
+    });
     const code = location.searchParams.get('code') ?? '';
     const response = await as.tokens(client_id, code, verifier);
     expect(response.status).toBe(200);
@@ -537,6 +541,8 @@ describe('Exhale as an OAuth 2.1 authorization server', () => {
       expect(csp).toContain("frame-ancestors 'none'");
       expect(csp).not.toContain('script-src');
       expect(csp).not.toContain('unsafe-inline');
+      // Images only inline (the client's logo, fetched by the server), never from a URL.
+      expect(csp).toContain('img-src data:;');
       const html = await response.text();
       expect(html).not.toMatch(/<script|<img|<link|<iframe|\bsrc=/i);
       expect(html).toContain('Claude &lt;b&gt;');

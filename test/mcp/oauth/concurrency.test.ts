@@ -119,4 +119,37 @@ describe('the authorization server across connections', () => {
     const row = (await db.knex('oauth_codes').first('used_at')) as { used_at: string | null };
     expect(row.used_at).toBeNull();
   });
+
+  it('holds the wrong-code bound across both processes when wrong codes race from each', async () => {
+    const { client_id } = await one.register();
+    const query = {
+      response_type: 'code',
+      client_id,
+      redirect_uri: 'http://127.0.0.1:3000/callback',
+      state: 'st',
+      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      code_challenge_method: 'S256',
+      resource: RESOURCE,
+      decision: 'allow',
+    };
+    const wrong = (h: AsHarness, i: number) =>
+      h.form('/oauth/authorize', {
+        ...query,
+        connect_code: `AAAA-AA${String(i).padStart(2, 'A')}`,
+      });
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => wrong(i % 2 === 0 ? one : two, i)),
+    );
+    const statuses = answers.map((a) => a.status);
+    // Each attempt reserves on two keys (the client, the address), so racing attempts may each
+    // win one key and lose the other: at most 5 codes are ever checked, every other one waits.
+    const checked = statuses.filter((s) => s === 400).length;
+    expect(checked).toBeGreaterThan(0);
+    expect(checked).toBeLessThanOrEqual(5);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(12 - checked);
+    // The bound is the client's, whichever process is asked: even a right code now waits.
+    const good = await one.connectCode(ana);
+    expect((await two.form('/oauth/authorize', { ...query, connect_code: good })).status).toBe(429);
+    expect((await one.form('/oauth/authorize', { ...query, connect_code: good })).status).toBe(429);
+  });
 });

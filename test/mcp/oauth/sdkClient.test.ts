@@ -5,7 +5,6 @@ import path from 'node:path';
 
 import {
   Client,
-  type OAuthClientProvider,
   StreamableHTTPClientTransport,
   UnauthorizedError,
 } from '@modelcontextprotocol/client';
@@ -13,65 +12,20 @@ import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { type ExhaleServer, runExhale, startExhaleProcess } from '../../helpers/exhaleProcess.ts';
-import { startTlsHost, type TlsHost } from './tlsHost.ts';
+import {
+  connectCodeFromTerminal,
+  consentInBrowser as consentWith,
+  type MemoryProvider,
+  memoryProvider as memoryProvider_,
+} from './sdkFlow.ts';
+import { PNG, startTlsHost, type TlsHost } from './tlsHost.ts';
 
 /** The client's loopback redirect URI (RFC 8252): a real listener, as a desktop client runs one. */
 let CALLBACK = 'http://127.0.0.1:0/callback';
 let callbackServer: Server;
 
-/** What a client keeps between runs, in memory. */
-function memoryProvider(clientMetadataUrl?: string): OAuthClientProvider & {
-  authUrl?: URL;
-  stored: Record<string, unknown>;
-} {
-  const stored: Record<string, unknown> = {};
-  const provider: OAuthClientProvider & { authUrl?: URL; stored: Record<string, unknown> } = {
-    stored,
-    get redirectUrl() {
-      return CALLBACK;
-    },
-    ...(clientMetadataUrl ? { clientMetadataUrl } : {}),
-    get clientMetadata() {
-      return {
-        client_name: 'SDK e2e',
-        redirect_uris: [CALLBACK],
-        grant_types: ['authorization_code', 'refresh_token'],
-        response_types: ['code'],
-        token_endpoint_auth_method: 'none',
-      };
-    },
-    clientInformation: () => stored.client as never,
-    saveClientInformation: (c) => void (stored.client = c),
-    tokens: () => stored.tokens as never,
-    saveTokens: (t) => void (stored.tokens = t),
-    redirectToAuthorization: (u) => void (provider.authUrl = u),
-    saveCodeVerifier: (v) => void (stored.verifier = v),
-    codeVerifier: () => String(stored.verifier),
-  };
-  return provider;
-}
-
-/** `/connect` in the terminal chat (`exhale chat`), as a person would: the code it shows. */
-async function connectCodeFromTerminal(env: Record<string, string>): Promise<string> {
-  const { spawn } = await import('node:child_process');
-  const { BIN } = await import('../../helpers/exhaleProcess.ts');
-  const child = spawn(process.execPath, [BIN, 'chat'], {
-    env: { ...process.env, ...env, EXHALE_ECB_RATES: 'off' },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let out = '';
-  const code = await new Promise<string>((resolve, reject) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const found = /\b([0-9A-Z]{4}-[0-9A-Z]{4})\b/.exec(out);
-      if (found?.[1]) resolve(found[1]);
-    });
-    child.once('exit', () => reject(new Error(`exhale chat ended without a code:\n${out}`)));
-    child.stdin.write('/connect\n');
-  });
-  child.stdin.end('/quit\n');
-  return code;
-}
+const memoryProvider = (clientMetadataUrl?: string): MemoryProvider =>
+  memoryProvider_(() => CALLBACK, clientMetadataUrl);
 
 describe('a real MCP client connecting through OAuth to a running exhale', () => {
   let dir: string;
@@ -111,19 +65,9 @@ describe('a real MCP client connecting through OAuth to a running exhale', () =>
     rmSync(dir, { recursive: true, force: true });
   });
 
-  /** The consent page in Chromium: types the code, keeps the scope, presses Allow; the callback it lands on. */
-  async function consentInBrowser(authUrl: URL, code: string, lang = 'en-US'): Promise<URL> {
-    const context = await browser.newContext({ locale: lang });
-    const page = await context.newPage();
-    const blocked: string[] = [];
-    page.on('console', (m) => {
-      if (/Content Security Policy/i.test(m.text())) blocked.push(m.text());
-    });
-    await page.goto(authUrl.href);
-    await page.fill('input[name=connect_code]', code);
-    await Promise.all([page.waitForURL(`${CALLBACK}**`), page.click('button[value=allow]')]);
-    const callback = new URL(page.url());
-    await context.close();
+  /** The consent page in Chromium; nothing on it may be blocked by its CSP. */
+  async function consentInBrowser(authUrl: URL, code: string): Promise<URL> {
+    const { callback, blocked } = await consentWith(browser, authUrl, code, CALLBACK);
     expect(blocked).toEqual([]);
     return callback;
   }
@@ -185,6 +129,8 @@ describe('a real MCP client connecting through OAuth to a running exhale', () =>
       JSON.stringify({
         client_id: id,
         client_name: 'SDK e2e (document)',
+        // Fetched by exhale, inlined as a data: URI: Chromium must block nothing on the page.
+        logo_uri: `${tls.url}/oauth/logo.png`,
         redirect_uris: [CALLBACK],
         grant_types: ['authorization_code', 'refresh_token'],
         response_types: ['code'],
@@ -192,11 +138,13 @@ describe('a real MCP client connecting through OAuth to a running exhale', () =>
       }),
       { 'cache-control': 'max-age=300' },
     );
+    tls.serve('/oauth/logo.png', PNG, { 'content-type': 'image/png' });
     const provider = memoryProvider(id);
     const seen: string[] = [];
     const client = await connectWith(provider, seen);
     expect(seen).not.toContain('POST /oauth/register');
     expect(tls.requests).toContain('/oauth/client.json');
+    expect(tls.requests).toContain('/oauth/logo.png');
     const listed = await client.callTool({ name: 'list_connected_apps', arguments: {} });
     const items = (
       listed.structuredContent as { items: Array<{ id: string; client_name: string }> }

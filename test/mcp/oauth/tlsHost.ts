@@ -4,6 +4,12 @@ import { createServer, type Server } from 'node:https';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
+/** The smallest PNG (1×1), as a client would serve its logo. */
+export const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
+
 /**
  * A local HTTPS host for Client ID Metadata Documents: a throw-away CA (openssl) and a
  * certificate for `localhost` it signed. A child process trusts it through NODE_EXTRA_CA_CERTS
@@ -12,8 +18,16 @@ import path from 'node:path';
 export interface TlsHost {
   url: string;
   caFile: string;
-  /** Serves `body` (or never answers, for `'hang'`) at `path`. */
-  serve(path: string, body: string | 'hang', headers?: Record<string, string>): void;
+  /**
+   * Serves `body` (or never answers, for `'hang'`) at `path`, as JSON unless `headers` say
+   * otherwise; `status` other than 200 (a redirect) with its headers.
+   */
+  serve(
+    path: string,
+    body: string | Buffer | 'hang',
+    headers?: Record<string, string>,
+    status?: number,
+  ): void;
   requests: string[];
   close(): Promise<void>;
 }
@@ -67,7 +81,10 @@ export async function startTlsHost(): Promise<TlsHost> {
     '-out',
     f('host.pem'),
   );
-  const routes = new Map<string, { body: string | 'hang'; headers: Record<string, string> }>();
+  const routes = new Map<
+    string,
+    { body: string | Buffer | 'hang'; headers: Record<string, string>; status: number }
+  >();
   const requests: string[] = [];
   const server: Server = createServer(
     { key: readFileSync(f('host.key')), cert: readFileSync(f('host.pem')) },
@@ -80,7 +97,7 @@ export async function startTlsHost(): Promise<TlsHost> {
         return;
       }
       if (route.body === 'hang') return;
-      res.writeHead(200, { 'content-type': 'application/json', ...route.headers });
+      res.writeHead(route.status, { 'content-type': 'application/json', ...route.headers });
       res.end(route.body);
     },
   );
@@ -90,7 +107,7 @@ export async function startTlsHost(): Promise<TlsHost> {
   return {
     url: `https://localhost:${port}`,
     caFile: f('ca.pem'),
-    serve: (p, body, headers = {}) => void routes.set(p, { body, headers }),
+    serve: (p, body, headers = {}, status = 200) => void routes.set(p, { body, headers, status }),
     requests,
     close: async () => {
       server.closeAllConnections();
