@@ -26,3 +26,13 @@ export function toolDescription(description: string): string {
   for (const sentence of SHARED_SENTENCES) text = text.replace(` ${sentence}`, '');
   return text;
 }
+
+/**
+ * Field descriptions of the shared schemas (`Amount`, `Currency`, `IsoDate` in
+ * core/domain/schemas.ts) that the rules above state once: left out of every input schema.
+ */
+export const SHARED_FIELD_DESCRIPTIONS: ReadonlySet<string> = new Set([
+  'A non-negative decimal string in the currency\'s units, such as "15.99" (never a number).',
+  'ISO 4217 code in upper case, such as "EUR".',
+  "A calendar date YYYY-MM-DD in the household's time zone.",
+]);
