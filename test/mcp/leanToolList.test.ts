@@ -16,7 +16,7 @@ import { connectClient, createMcpTestHousehold, ERAS, type McpTestHousehold } fr
  * for the connected-apps ops (list_connected_apps, disconnect_app) and the web sessions and
  * calendar-feed ops an agent may call (list_web_sessions, end_web_session, revoke_calendar_feed).
  */
-const BUDGET = { read: 20_000, write: 53_000, trusted: 54_500 } as const;
+const BUDGET = { read: 16_500, write: 45_000, trusted: 46_000 } as const;
 
 describe.each(ERAS)('a lean tools/list (%s era)', (era) => {
   let h: McpTestHousehold;

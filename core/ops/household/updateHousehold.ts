@@ -10,7 +10,7 @@ export const updateHousehold = defineOp({
   name: 'update_household',
   title: 'Update the household',
   description:
-    "Changes the household's name, currency, time zone or default language. Only the owner may. Changing the currency changes the currency totals are shown in; amounts of subscriptions keep their own currencies.",
+    "Changes the household's name, currency, time zone or language (owner only). A new currency changes what totals are shown in; subscriptions keep their own currencies.",
   input: z.object({
     name: Name.optional(),
     currency: Currency.optional(),

@@ -8,7 +8,7 @@ export const listTokens = defineOp({
   name: 'list_tokens',
   title: 'List agent tokens',
   description:
-    "Lists agent tokens: the caller's own, or every member's for the owner. Shows each token's name, scope, the start of the token, when it was created and last used, and whether it was revoked. Never shows the token itself.",
+    "Lists agent tokens (the caller's, or every member's for the owner) with name, scope, prefix, when created and last used, and whether revoked; never the token itself.",
   input: z.object({
     include_revoked: z.boolean().default(false).describe('Also list revoked tokens.'),
   }),

@@ -9,8 +9,8 @@ export const endWebSession = defineOp({
   name: 'end_web_session',
   title: 'End a web session',
   description:
-    "Signs a browser out of Exhale's web app (ids from list_web_sessions): its next request is refused. A member ends their own sessions. Ending an ended session changes nothing. Can be undone from the activity list.",
-  input: z.object({ id: Id.describe("The session's id.") }),
+    "Signs a browser out of Exhale's web app (ids from list_web_sessions); its next request is refused.",
+  input: z.object({ id: Id }),
   output: z.object({ id: Id, ended_at: z.string() }),
   effect: 'destructive',
   exclude: {

@@ -25,6 +25,4 @@ export const Last4 = z
 /** Where the subscriptions of a deleted category or payment method go: another one, or none. */
 export const ReassignTo = Id.nullable()
   .optional()
-  .describe(
-    'Where its subscriptions go: the id of another one of the same kind, or null (the default) to leave them without one.',
-  );
+  .describe("Where its subscriptions go: another one's id, or null (the default) for none.");
