@@ -15,7 +15,7 @@ export const updateHousehold = defineOp({
     name: Name.optional(),
     currency: Currency.optional(),
     time_zone: TimeZone.optional(),
-    locale: Language.optional(),
+    locale: Language.optional().describe("The household's default language."),
   }),
   output: Household,
   effect: 'write',
