@@ -166,7 +166,8 @@ function outline(field: JsonSchema): JsonSchema {
 
 /**
  * An input schema without what an agent cannot use: descriptions the server instructions state for
- * every tool (`shared`: what an amount, a currency or a date is), an id's length bounds (1 to 90
+ * every tool (`shared`: what an amount, a currency or a date is), a branch's description under its
+ * field's own, an id's length bounds (1 to 90
  * characters: no real id comes near them), safe-integer bounds, and a `default` its own
  * description already names. Every required field, type, enum, pattern, format and real bound
  * stays; the kernel parses every input strictly either way.
@@ -175,6 +176,14 @@ export function leanInput(schema: JsonSchema, shared: ReadonlySet<string>): Json
   const node = mapSubschemas(schema, (child) => leanInput(child, shared));
   const { description } = node;
   if (typeof description === 'string' && shared.has(description)) delete node.description;
+  // A field's own description says what its branches' would (a nullable colour's and the colour's).
+  const { anyOf } = node;
+  if (typeof node.description === 'string' && Array.isArray(anyOf))
+    node.anyOf = anyOf.map((branch: unknown) => {
+      if (!isSchema(branch)) return branch;
+      const { description: _inner, ...rest } = branch;
+      return rest;
+    });
   if (node.type === 'string' && node.minLength === 1 && node.maxLength === ID_MAX_LENGTH) {
     delete node.minLength;
     delete node.maxLength;

@@ -194,6 +194,7 @@ describe('lean input schemas', () => {
         on: z.string().describe(date),
         offset: z.number().int().min(0).default(0),
         sort: z.enum(['name', 'date']).default('name').describe('Default: by name.'),
+        color: z.string().describe('A colour.').nullable().describe('Its colour, or null.'),
       }),
       { io: 'input' },
     ) as JsonSchema;
@@ -203,6 +204,7 @@ describe('lean input schemas', () => {
       on: { type: 'string' },
       offset: { type: 'integer', minimum: 0, default: 0 },
       sort: { type: 'string', enum: ['name', 'date'], description: 'Default: by name.' },
+      color: { description: 'Its colour, or null.', anyOf: [{ type: 'string' }, { type: 'null' }] },
     });
   });
 });

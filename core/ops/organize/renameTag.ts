@@ -15,7 +15,7 @@ export const renameTag = defineOp({
     'Renames a tag on every subscription carrying it. A name another tag has is refused.',
   input: z.object({
     id: Id,
-    name: ShortName.describe('Its new name.'),
+    name: ShortName,
   }),
   output: Tag,
   effect: 'write',

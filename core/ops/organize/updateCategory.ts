@@ -16,7 +16,7 @@ export const updateCategory = defineOp({
     'Renames or recolours a category. A name another category has is refused: merge_categories combines two.',
   input: z.object({
     id: Id,
-    name: ShortName.optional().describe('Its new name.'),
+    name: ShortName.optional(),
     color: Color.nullable().optional().describe('Its new colour (#RRGGBB), or null for none.'),
   }),
   output: Category,

@@ -16,7 +16,7 @@ export const updatePaymentMethod = defineOp({
     'Renames a payment method or changes its kind or last four digits. A name another payment method has is refused.',
   input: z.object({
     id: Id,
-    name: ShortName.optional().describe('Its new name.'),
+    name: ShortName.optional(),
     kind: PaymentKind.optional(),
     last4: Last4.nullable().optional(),
   }),

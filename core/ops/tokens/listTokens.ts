@@ -10,7 +10,7 @@ export const listTokens = defineOp({
   description:
     "Lists agent tokens (the caller's, or every member's for the owner) with name, scope, prefix, when created and last used, and whether revoked; never the token itself.",
   input: z.object({
-    include_revoked: z.boolean().default(false).describe('Also list revoked tokens.'),
+    include_revoked: z.boolean().default(false),
   }),
   output: z.object({ items: z.array(TokenInfo) }),
   effect: 'read',

@@ -15,7 +15,7 @@ export const Color = z
   .describe('A colour written #RRGGBB, such as "#FF8800".');
 
 export const PAYMENT_KINDS = ['card', 'bank', 'paypal', 'cash', 'other'] as const;
-export const PaymentKind = z.enum(PAYMENT_KINDS).describe('What kind of payment method it is.');
+export const PaymentKind = z.enum(PAYMENT_KINDS);
 
 export const Last4 = z
   .string()
