@@ -13,11 +13,11 @@ Rules for every tool:
 - Another member's private subscription does not exist for you ("not found"); do not guess around it. Counts of subscriptions in any result cover only the ones you can see.
 - Ids come from the list and get tools (list_subscriptions, list_categories…); never make one up. Where a tool takes a category, payment method or tag by id or by name, give one of the two.
 - An update changes only the fields given; null clears an optional field. Names of categories, payment methods and tags are unique in the household regardless of case.
-- Lists are paged with limit and offset and return the total.
+- A list tool that takes limit and offset returns one page and the total.
 - Every change is recorded in the activity list with your client's name and can be undone: call undo with the activity id a change returns (or list_activity to find it).
 - Confirmation: unless your token is trusted, a destructive change or one that moves money needs the person's confirmation. If your client supports elicitation, they are asked directly. Otherwise the tool applies nothing and returns a preview with a confirmation_id: show the person what would change, and only when they agree call confirm with that confirmation_id. It applies once, exactly as previewed, and expires after 10 minutes. Never confirm on the person's behalf.
 - Errors come back as tool results with isError and a sentence saying what to fix; fix the arguments and retry rather than giving up.
-- A tool's result is in structuredContent and, as JSON, in its text (a change's text first says how to undo it; list_activity finds it too). Output schemas outline a result: its top-level fields with their types (the result itself shows what they hold); "Shaped as get_subscription's output" means the fields that tool's output schema lists; an object whose schema lists no required fields always has every field it lists (null when empty).`;
+- A tool's result is in structuredContent and, as JSON, in its text (a change's text first says how to undo it; list_activity finds it too). Output schemas outline a result: its top-level fields with their types (the result itself shows what they hold); "Shaped as X's output" means the fields tool X's output schema lists; an object whose schema lists no required fields always has every field it lists (null when empty).`;
 
 /** Sentences of op descriptions that the rules above already state for every tool. */
 const SHARED_SENTENCES = ['Can be undone from the activity list.'];
