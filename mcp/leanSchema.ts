@@ -42,6 +42,54 @@ function mapSubschemas(
   return out;
 }
 
+/**
+ * Marks a subschema `referShapes` put in place of another tool's whole output: its description names
+ * that tool, so it survives at every depth (a symbol: never part of the JSON a client sees).
+ */
+const SHAPED_AS = Symbol('shapedAs');
+
+/** Outputs shorter than this are spelled out wherever they occur: a reference would not be shorter. */
+const MIN_SHARED_SHAPE = 200;
+
+/**
+ * The shapes several tools return, each spelled out once across a tool list: the whole output of
+ * one tool (a reading tool first, so a tool that reads it is listed whenever one that changes it
+ * is), keyed by its JSON. Another tool's output that holds the same object (create_subscription's
+ * result, list_subscriptions' items) refers to that tool by name instead of repeating it.
+ */
+export function sharedShapes(
+  outputs: ReadonlyArray<{ tool: string; reads: boolean; schema: JsonSchema }>,
+): Map<string, string> {
+  const shapes = new Map<string, string>();
+  for (const { tool, schema } of [
+    ...outputs.filter((o) => o.reads),
+    ...outputs.filter((o) => !o.reads),
+  ]) {
+    const json = JSON.stringify(schema);
+    if (json.length >= MIN_SHARED_SHAPE && !shapes.has(json)) shapes.set(json, tool);
+  }
+  return shapes;
+}
+
+/**
+ * `schema` (the raw output of `tool`) with every subschema that is another tool's whole output in
+ * `shapes` replaced by an object naming that tool. Only ever looser: every result still validates.
+ */
+export function referShapes(
+  schema: JsonSchema,
+  shapes: ReadonlyMap<string, string>,
+  tool: string,
+): JsonSchema {
+  const owner = shapes.get(JSON.stringify(schema));
+  if (owner !== undefined && owner !== tool)
+    return {
+      type: 'object',
+      description: `Shaped as ${owner}'s output.`,
+      [SHAPED_AS]: owner,
+    };
+  return mapSubschemas(schema, (child) => referShapes(child, shapes, tool));
+}
+
 /** zod's bounds for `z.number().int()`: the safe integer range, which says nothing to a reader. */
 const SAFE = Number.MAX_SAFE_INTEGER;
 
@@ -53,11 +101,12 @@ const SAFE = Number.MAX_SAFE_INTEGER;
  * output, so every result still validates.
  */
 export function leanOutput(schema: JsonSchema, depth = 0): JsonSchema {
+  if (depth === 1 && !(SHAPED_AS in schema)) schema = outline(schema);
   let node = mapSubschemas(schema, (child, name) =>
     // A property is one level down; a branch (anyOf, items) stays on its parent's level.
     leanOutput(child, name === null ? depth : depth + 1),
   );
-  if (depth > 1) delete node.description;
+  if (depth > 1 && !(SHAPED_AS in node)) delete node.description;
   // Lengths bound what a caller may send; what comes back always fits them.
   delete node.minLength;
   delete node.maxLength;
@@ -87,6 +136,71 @@ export function leanOutput(schema: JsonSchema, depth = 0): JsonSchema {
   }
   return node;
 }
+
+/** Keywords that spell out what an object or a list holds. */
+const CONTENTS = [
+  'properties',
+  'patternProperties',
+  'propertyNames',
+  'required',
+  'additionalProperties',
+];
+
+/**
+ * A top-level field of a result as its output schema outlines it: its type, enum, nullability and
+ * description, not what it holds (an object's fields, a list's items: the result itself shows
+ * them), except a list of another tool's output, which names that tool.
+ */
+function outline(field: JsonSchema): JsonSchema {
+  const out: JsonSchema = { ...field };
+  for (const key of CONTENTS) delete out[key];
+  const { items } = out;
+  if (isSchema(items) && !(SHAPED_AS in items)) delete out.items;
+  for (const key of LIST) {
+    const branches = out[key];
+    if (Array.isArray(branches))
+      out[key] = branches.map((b: unknown) => (isSchema(b) ? outline(b) : b));
+  }
+  return out;
+}
+
+/**
+ * An input schema without what an agent cannot use: descriptions the server instructions state for
+ * every tool (`shared`: what an amount, a currency or a date is), a branch's description under its
+ * field's own, an id's length bounds (1 to 90
+ * characters: no real id comes near them), safe-integer bounds, and a `default` its own
+ * description already names. Every required field, type, enum, pattern, format and real bound
+ * stays; the kernel parses every input strictly either way.
+ */
+export function leanInput(schema: JsonSchema, shared: ReadonlySet<string>): JsonSchema {
+  const node = mapSubschemas(schema, (child) => leanInput(child, shared));
+  const { description } = node;
+  if (typeof description === 'string' && shared.has(description)) delete node.description;
+  // A field's own description says what its branches' would (a nullable colour's and the colour's).
+  const { anyOf } = node;
+  if (typeof node.description === 'string' && Array.isArray(anyOf))
+    node.anyOf = anyOf.map((branch: unknown) => {
+      if (!isSchema(branch)) return branch;
+      const { description: _inner, ...rest } = branch;
+      return rest;
+    });
+  if (node.type === 'string' && node.minLength === 1 && node.maxLength === ID_MAX_LENGTH) {
+    delete node.minLength;
+    delete node.maxLength;
+  }
+  if (node.minimum === -SAFE) delete node.minimum;
+  if (node.maximum === SAFE) delete node.maximum;
+  if (
+    'default' in node &&
+    typeof node.description === 'string' &&
+    /default/i.test(node.description)
+  )
+    delete node.default;
+  return node;
+}
+
+/** The longest id `Id` in core/domain/schemas.ts accepts. */
+const ID_MAX_LENGTH = 90;
 
 /** Subschemas shorter than this stay inline: a `$ref` would not be shorter. */
 const MIN_HOISTED = 40;

@@ -1,6 +1,14 @@
 import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { hoistRepeats, type JsonSchema, leanOutput } from './leanSchema.ts';
+import {
+  hoistRepeats,
+  type JsonSchema,
+  leanInput,
+  leanOutput,
+  referShapes,
+  sharedShapes,
+} from './leanSchema.ts';
+import { SHARED_FIELD_DESCRIPTIONS } from './instructions.ts';
 import { type AnyOp, strictInputOf } from '../core/index.ts';
 
 export type { JsonSchema };
@@ -64,15 +72,32 @@ function lean(node: unknown): unknown {
  * portable to single-type dialects, which function-calling APIs use; outputs are kept lean (see
  * `leanOutput`); in both, a subschema repeated inside the schema is defined once in `$defs`.
  */
-export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+export function jsonSchemaOf(
+  schema: z.ZodType,
+  io: 'input' | 'output',
+  refer: (raw: JsonSchema) => JsonSchema = (raw) => raw,
+): JsonSchema {
+  // Every pass maps a schema object to a schema object.
+  return hoistRepeats(
+    io === 'input'
+      ? leanInput(portable(rawJsonSchema(schema, io)) as JsonSchema, SHARED_FIELD_DESCRIPTIONS)
+      : leanOutput(refer(rawOutput(schema))),
+  );
+}
+
+/** zod's JSON Schema of `schema` without `$schema`. */
+function rawJsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
     io,
     unrepresentable: 'any',
   }) as JsonSchema;
-  return hoistRepeats(
-    // Both passes map a schema object to a schema object.
-    io === 'input' ? (portable(rest) as JsonSchema) : leanOutput(lean(rest) as JsonSchema),
-  );
+  return rest;
+}
+
+/** An output's JSON Schema before the lean passes that depend on depth: what `sharedShapes` compares. */
+function rawOutput(schema: z.ZodType): JsonSchema {
+  // `lean` maps a schema object to a schema object.
+  return lean(rawJsonSchema(schema, 'output')) as JsonSchema;
 }
 
 /**
@@ -91,7 +116,52 @@ function advertised(json: JsonSchema): StandardSchemaWithJSON {
   };
 }
 
-/** The input and output schemas of an op as tools/list shows them, built once per op. */
+/** One tool list's schemas, kept with the ops they were built from. */
+interface ListSchemas {
+  ops: readonly AnyOp[];
+  schemas: Map<AnyOp, OpSchemas>;
+}
+
+/** Per tool list (a scope and role see a few distinct lists), keyed by its tool names. */
+const lists = new Map<string, ListSchemas>();
+
+/**
+ * The input and output schemas of every op of one tool list as tools/list shows them, built once
+ * per list: an output another tool of the list already spells out refers to it by name
+ * (`sharedShapes`), so the schemas depend on the list, not on the op alone.
+ */
+export function toolSchemas(ops: readonly AnyOp[]): (op: AnyOp) => OpSchemas {
+  const key = ops.map((op) => op.name).join(',');
+  let list = lists.get(key);
+  if (!list || list.ops.length !== ops.length || list.ops.some((op, i) => op !== ops[i])) {
+    const shapes = sharedShapes(
+      ops.map((op) => ({
+        tool: op.name,
+        reads: op.effect === 'read',
+        schema: rawOutput(op.output),
+      })),
+    );
+    const schemas = new Map<AnyOp, OpSchemas>();
+    for (const op of ops) {
+      const inputJson = opSchemas(op).inputJson;
+      const outputJson = jsonSchemaOf(op.output, 'output', (raw) =>
+        referShapes(raw, shapes, op.name),
+      );
+      schemas.set(op, {
+        input: advertised(inputJson),
+        output: advertised(outputJson),
+        inputJson,
+        outputJson,
+      });
+    }
+    list = { ops: [...ops], schemas };
+    lists.set(key, list);
+  }
+  const { schemas } = list;
+  return (op) => schemas.get(op) ?? opSchemas(op);
+}
+
+/** The input and output schemas of one op on its own (every output spelled out), built once per op. */
 export function opSchemas(op: AnyOp): OpSchemas {
   let schemas = cache.get(op);
   if (!schemas) {

@@ -9,7 +9,7 @@ import type {
 import { toolDescription } from './instructions.ts';
 import { needsConfirmation, registerConfirmTool, runConfirmed } from './confirm.ts';
 import { errorResult, successResult } from './results.ts';
-import { opSchemas } from './schemas.ts';
+import { toolSchemas } from './schemas.ts';
 import { type Actor, type AnyOp, type Core, jsonTooDeep, opsFor, tooDeep } from '../core/index.ts';
 
 /** Tool names every client accepts (the strictest rule in use). */
@@ -18,15 +18,17 @@ export const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 /**
  * MCP annotations follow from the op's declared effect; Exhale never reaches outside its own data.
  * A hint equal to the protocol's default (readOnlyHint and idempotentHint false) is left out, and
- * destructiveHint only accompanies a tool that writes (the only case the protocol reads it in):
- * the same meaning in fewer bytes of every agent's context.
+ * destructiveHint and idempotentHint only accompany a tool that writes (the only case the protocol
+ * reads them in): the same meaning in fewer bytes of every agent's context.
  */
 export function annotationsOf(op: AnyOp): ToolAnnotations {
   return {
     ...(op.effect === 'read'
       ? { readOnlyHint: true }
-      : { destructiveHint: op.effect === 'destructive' }),
-    ...(op.idempotent === true ? { idempotentHint: true } : {}),
+      : {
+          destructiveHint: op.effect === 'destructive',
+          ...(op.idempotent === true ? { idempotentHint: true } : {}),
+        }),
     openWorldHint: false,
   };
 }
@@ -47,9 +49,11 @@ export function registerOpTools(
   base: Actor,
   only: 'all' | ReadonlySet<string> = 'all',
 ): void {
-  for (const op of opsFor(core.catalog, base, 'mcp')) {
+  const ops = opsFor(core.catalog, base, 'mcp');
+  const schemasOf = toolSchemas(ops);
+  for (const op of ops) {
     if (only !== 'all' && !only.has(op.name)) continue;
-    const schemas = opSchemas(op);
+    const schemas = schemasOf(op);
     server.registerTool(
       op.name,
       {

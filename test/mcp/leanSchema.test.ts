@@ -3,7 +3,14 @@ import { z } from 'zod';
 
 import { strictInputOf } from '../../core/kernel/surface.ts';
 import { catalog } from '../../core/ops/catalog.ts';
-import { hoistRepeats, type JsonSchema, leanOutput } from '../../mcp/leanSchema.ts';
+import {
+  hoistRepeats,
+  type JsonSchema,
+  leanInput,
+  leanOutput,
+  referShapes,
+  sharedShapes,
+} from '../../mcp/leanSchema.ts';
 
 /** The schema with every `$ref` into its own `$defs` replaced by the definition: what it means. */
 function inlined(schema: JsonSchema): unknown {
@@ -73,17 +80,21 @@ describe('lean output schemas', () => {
     });
   });
 
-  it('keeps top-level field descriptions, drops nested ones, and the required list only when it names every field', () => {
+  it('outlines the top-level fields (type, enum, nullability, description) and leaves what they hold to the result', () => {
     const schema = z.toJSONSchema(
       z.object({
         total: z.string().describe('Sum of the charges.'),
-        count: z.number().int(),
-        items: z.array(
-          z.object({
-            id: z.string().min(1).max(90).describe('An id.'),
-            note: z.string().optional(),
-          }),
-        ),
+        status: z.enum(['open', 'done']),
+        count: z.number().int().optional(),
+        category: z.object({ id: z.string(), name: z.string() }).nullable(),
+        items: z
+          .array(
+            z.object({
+              id: z.string().min(1).max(90).describe('An id.'),
+              note: z.string().optional(),
+            }),
+          )
+          .describe('The charges.'),
       }),
       { io: 'output' },
     ) as JsonSchema;
@@ -92,18 +103,108 @@ describe('lean output schemas', () => {
       type: 'object',
       properties: {
         total: { type: 'string', description: 'Sum of the charges.' },
+        status: { type: 'string', enum: ['open', 'done'] },
         count: { type: 'integer' },
-        items: {
-          type: 'array',
-          items: {
-            type: 'object',
-            properties: { id: { type: 'string' }, note: { type: 'string' } },
-            required: ['id'],
-            additionalProperties: false,
-          },
-        },
+        category: { type: ['object', 'null'] },
+        items: { type: 'array', description: 'The charges.' },
       },
+      // count may be missing, so the list stays; a list naming every field would go.
+      required: ['total', 'status', 'category', 'items'],
       additionalProperties: false,
+    });
+    const all = z.toJSONSchema(z.object({ a: z.string() }), { io: 'output' }) as JsonSchema;
+    expect(leanOutput(all).required).toBeUndefined();
+  });
+});
+
+describe('outputs several tools return', () => {
+  const subscription = z.object({
+    id: z.string(),
+    name: z.string(),
+    amount: z.string(),
+    currency: z.string(),
+    status: z.enum(['active', 'trial', 'paused', 'cancelled']),
+    next_charge_date: z.string().nullable(),
+    monthly_cost: z.string(),
+  });
+  /** What a client receives: the JSON, without in-process markers. */
+  const wire = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
+  /** An output's JSON Schema as the MCP layer compares it: without `$schema`. */
+  const json = (schema: z.ZodType): JsonSchema => {
+    const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io: 'output' }) as JsonSchema;
+    return rest;
+  };
+  const list = json(z.object({ items: z.array(subscription), total: z.number().int() }));
+  const one = json(subscription);
+  const shapes = sharedShapes([
+    { tool: 'list_subscriptions', reads: true, schema: list },
+    { tool: 'update_subscription', reads: false, schema: one },
+    { tool: 'get_subscription', reads: true, schema: one },
+  ]);
+
+  it('are spelled out by the first tool that reads them, and named by the others', () => {
+    expect(referShapes(one, shapes, 'get_subscription')).toEqual(one);
+    const referred = { type: 'object', description: "Shaped as get_subscription's output." };
+    expect(wire(leanOutput(referShapes(one, shapes, 'update_subscription')))).toEqual(referred);
+    expect(wire(leanOutput(referShapes(list, shapes, 'list_subscriptions')).properties)).toEqual({
+      items: { type: 'array', items: referred },
+      total: { type: 'integer' },
+    });
+  });
+
+  it('still accept what the tool returns', async () => {
+    const { fromJsonSchema } = await import('@modelcontextprotocol/client');
+    const value = {
+      id: 's1',
+      name: 'Netflix',
+      amount: '15.99',
+      currency: 'EUR',
+      status: 'active',
+      next_charge_date: null,
+      monthly_cost: '15.99',
+    };
+    for (const [schema, tool, result] of [
+      [one, 'update_subscription', value],
+      [list, 'list_subscriptions', { items: [value], total: 1 }],
+    ] as const) {
+      const lean = leanOutput(referShapes(schema, shapes, tool));
+      const verdict = await fromJsonSchema(lean)['~standard'].validate(result);
+      expect('issues' in verdict ? verdict.issues : undefined).toBeUndefined();
+    }
+  });
+
+  it('stay spelled out where they are too small for a reference to be shorter', () => {
+    const tag = z.object({ id: z.string(), name: z.string() });
+    const tags = json(z.object({ items: z.array(tag) }));
+    const small = sharedShapes([
+      { tool: 'create_tag', reads: false, schema: json(tag) },
+      { tool: 'list_tags', reads: true, schema: tags },
+    ]);
+    expect(referShapes(tags, small, 'list_tags')).toEqual(tags);
+  });
+});
+
+describe('lean input schemas', () => {
+  it('leave out shared descriptions, id bounds, safe-integer bounds and defaults their description names', () => {
+    const date = 'A calendar date YYYY-MM-DD.';
+    const schema = z.toJSONSchema(
+      z.object({
+        id: z.string().min(1).max(90),
+        name: z.string().min(1).max(120),
+        on: z.string().describe(date),
+        offset: z.number().int().min(0).default(0),
+        sort: z.enum(['name', 'date']).default('name').describe('Default: by name.'),
+        color: z.string().describe('A colour.').nullable().describe('Its colour, or null.'),
+      }),
+      { io: 'input' },
+    ) as JsonSchema;
+    expect(leanInput(schema, new Set([date])).properties).toEqual({
+      id: { type: 'string' },
+      name: { type: 'string', minLength: 1, maxLength: 120 },
+      on: { type: 'string' },
+      offset: { type: 'integer', minimum: 0, default: 0 },
+      sort: { type: 'string', enum: ['name', 'date'], description: 'Default: by name.' },
+      color: { description: 'Its colour, or null.', anyOf: [{ type: 'string' }, { type: 'null' }] },
     });
   });
 });

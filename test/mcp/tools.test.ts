@@ -68,12 +68,16 @@ describe.each(ERAS)('MCP tools (%s era)', (era) => {
       expect(tool.inputSchema.type).toBe('object');
       expect(tool.outputSchema?.type).toBe('object');
       // Read as the protocol does: readOnlyHint and idempotentHint default to false, and
-      // destructiveHint is only read for a tool that is not read-only.
+      // destructiveHint and idempotentHint are only read for a tool that is not read-only.
       const hints = tool.annotations ?? {};
       expect(hints.readOnlyHint ?? false, tool.name).toBe(op.effect === 'read');
-      if (op.effect !== 'read')
+      if (op.effect !== 'read') {
         expect(hints.destructiveHint, tool.name).toBe(op.effect === 'destructive');
-      expect(hints.idempotentHint ?? false, tool.name).toBe(op.idempotent === true);
+        expect(hints.idempotentHint ?? false, tool.name).toBe(op.idempotent === true);
+      } else {
+        expect(hints.destructiveHint, tool.name).toBeUndefined();
+        expect(hints.idempotentHint, tool.name).toBeUndefined();
+      }
       expect(hints.openWorldHint, tool.name).toBe(false);
     }
     const create = tools.find((t) => t.name === 'create_subscription');

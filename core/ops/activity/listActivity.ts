@@ -30,7 +30,7 @@ export const listActivity = defineOp({
   name: 'list_activity',
   title: 'List activity',
   description:
-    'Lists recent changes, newest first: what changed, who made it, through which channel or agent, and whether it can still be undone (pass its id to undo). Page with before (an entry id).',
+    'Lists recent changes, newest first: what changed, who made it and through what, and whether it can still be undone (pass its id to undo). Page with before.',
   input: z.object({
     limit: z.int().min(1).max(100).default(20),
     before: Id.optional().describe('Only entries older than this entry id.'),

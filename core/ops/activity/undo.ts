@@ -16,7 +16,7 @@ export const undo = defineOp({
   name: 'undo',
   title: 'Undo changes',
   description:
-    "Undoes one or more earlier changes (ids from list_activity), newest first, in one transaction: every record they touched goes back to how it was (undoing an addition deletes it). Without ids it undoes the caller's most recent change (an agent's: the most recent one made with its own token). Refuses, changing nothing, when a record was changed again since. Undoing an undo re-applies the change.",
+    "Undoes changes (ids from list_activity) in one transaction, or without ids the caller's most recent one (an agent's: made with its own token). Refuses, changing nothing, when a record was changed again since; undoing an undo re-applies the change.",
   input: z.object({ ids: z.array(Id).min(1).max(50).optional() }),
   output: z.object({
     undone: z.array(

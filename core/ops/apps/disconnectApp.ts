@@ -17,8 +17,8 @@ export const disconnectApp = defineOp({
   name: 'disconnect_app',
   title: 'Disconnect an app',
   description:
-    "Disconnects a remote agent (ids from list_connected_apps): every token it holds is refused from its next request on, in every Exhale process. A member disconnects their own apps; the owner may disconnect anyone's. Disconnecting a disconnected app changes nothing. Can be undone from the activity list.",
-  input: z.object({ id: Id.describe("The connected app's id.") }),
+    "Disconnects a remote agent (ids from list_connected_apps): every token it holds is refused from its next request on. A member disconnects their own apps; the owner anyone's.",
+  input: z.object({ id: Id }),
   output: z.object({ id: Id, client_name: z.string(), disconnected_at: z.string() }),
   effect: 'destructive',
   scope: 'trusted',

@@ -29,7 +29,7 @@ export const listConnectedApps = defineOp({
   name: 'list_connected_apps',
   title: 'List connected apps',
   description:
-    "Lists the remote agents (OAuth apps such as Claude.ai or ChatGPT) connected to the caller's account: the caller's own, or every member's for the owner. Shows each app's name, scope, when it was connected and last used. An app whose tokens all ended (it signed out, or a stolen token was detected) is not listed. End one with disconnect_app.",
+    "Lists the remote agents (OAuth apps such as Claude.ai or ChatGPT) connected as the caller, or every member's for the owner, with scope, when connected and last used. End one with disconnect_app.",
   input: z.object({}),
   output: z.object({ items: z.array(ConnectedApp) }),
   effect: 'read',

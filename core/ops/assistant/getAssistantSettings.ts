@@ -9,7 +9,7 @@ export const getAssistantSettings = defineOp({
   name: 'get_assistant_settings',
   title: 'Get the assistant settings',
   description:
-    "Shows how the household's built-in assistant is configured: whether it is on, the model provider, model and server, whether an API key is set (never the key) and which fields the server environment overrides. Only the owner may.",
+    'Shows how the built-in assistant is configured: on or off, provider, model, server, whether an API key is set (never the key) and what the environment overrides. Owner only.',
   input: z.object({}),
   output: AssistantSettings,
   effect: 'read',

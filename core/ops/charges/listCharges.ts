@@ -11,7 +11,7 @@ export const listCharges = defineOp({
   name: 'list_charges',
   title: 'List charges',
   description:
-    'Lists the charges between two dates (at most 3 years apart): the ones the series expects and the ones recorded as paid (with the actual amount) or skipped. Optionally for one subscription or only some statuses.',
+    'Lists the charges between two dates (at most 3 years apart): expected by each series, paid (with the actual amount) or skipped.',
   input: z.object({
     from: IsoDate,
     to: IsoDate,

@@ -9,7 +9,7 @@ export const markChargePaid = defineOp({
   name: 'mark_charge_paid',
   title: 'Mark a charge paid',
   description:
-    "Records that a subscription's charge due on a date was paid, with the amount actually charged (default: the expected price that day). Use it for variable bills too. Marking again replaces the earlier record.",
+    'Records a charge as paid with the amount actually charged (default: the expected price), also for variable bills. Marking again replaces the record.',
   input: z.object({
     subscription_id: Id,
     due_date: IsoDate.describe("The charge's date in the series."),

@@ -9,7 +9,7 @@ export const skipCharge = defineOp({
   name: 'skip_charge',
   title: 'Skip a charge',
   description:
-    "Records that a subscription's charge due on a date was not taken (a free month, a skipped delivery). It no longer counts in totals.",
+    'Records that a charge was not taken (a free month, a skipped delivery); it no longer counts in totals.',
   input: z.object({ subscription_id: Id, due_date: IsoDate }),
   output: Charge,
   effect: 'write',

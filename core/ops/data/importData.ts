@@ -95,7 +95,7 @@ export const importData = defineOp({
   name: 'import_data',
   title: 'Import subscriptions from a file',
   description:
-    'Imports subscriptions from a file: an Exhale export ("exhale/1" JSON from export_data: subscriptions with their categories, payment methods, tags, shares, recorded charges and price changes, and manual exchange rates) or a Wallos JSON export (its "Export as JSON" file). The format is detected, or given. Categories, payment methods and tags are matched by name regardless of case and created when missing. A subscription that already exists with the same name, amount, currency and cycle is skipped, so importing a file twice adds nothing. Everything imported belongs to the caller. All or nothing by default: one invalid subscription fails the whole import and is named; with skip_invalid the valid ones are imported and the rest reported. Returns how many were created, skipped and invalid, the result per item, and the problems and warnings per item.',
+    'Imports subscriptions from an Exhale export ("exhale/1" JSON) or a Wallos JSON export. What already exists is skipped, so importing a file twice adds nothing; all or nothing unless skip_invalid.',
   input: z.object({
     document: z
       .union([z.string(), z.array(z.unknown()), z.record(z.string(), z.unknown())])

@@ -10,12 +10,12 @@ export const updateHousehold = defineOp({
   name: 'update_household',
   title: 'Update the household',
   description:
-    "Changes the household's name, currency, time zone or default language. Only the owner may. Changing the currency changes the currency totals are shown in; amounts of subscriptions keep their own currencies.",
+    "Changes the household's name, currency, time zone or language (owner only). A new currency changes what totals are shown in; subscriptions keep their own currencies.",
   input: z.object({
     name: Name.optional(),
     currency: Currency.optional(),
     time_zone: TimeZone.optional(),
-    locale: Language.optional(),
+    locale: Language.optional().describe("The household's default language."),
   }),
   output: Household,
   effect: 'write',

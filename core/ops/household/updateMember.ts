@@ -12,7 +12,7 @@ export const updateMember = defineOp({
   name: 'update_member',
   title: 'Update a member',
   description:
-    "Changes a member's name, language, reminder days (days before a charge, e.g. [3, 1]) and reminder time (HH:MM in the household's time zone), the order of their chat channels (which one reminders and notices try first), or role. Members change themselves; the owner may change anyone and is the only one who may change roles.",
+    "Changes a member's name, language, reminder days and time, the order of their chat channels, or role. Members change themselves; the owner may change anyone and is the only one who changes roles.",
   input: z.object({
     id: Id.describe("The member's id (see list_members)."),
     name: Name.optional(),
@@ -29,7 +29,7 @@ export const updateMember = defineOp({
       .refine((list) => new Set(list).size === list.length, 'Name each channel once.')
       .optional()
       .describe(
-        'The chat platforms to reach this member on, preferred first, such as ["slack", "telegram"]. Reminders go through the first that works. Platforms the member has no account on are ignored; accounts not listed keep their order after these.',
+        'Chat platforms to reach this member on, preferred first: reminders go through the first that works.',
       ),
   }),
   output: Member,

@@ -11,7 +11,7 @@ export const findSavings = defineOp({
   name: 'find_savings',
   title: 'Find savings',
   description:
-    "Looks for money to save among active and trial subscriptions: trials turning paid within 7 days, the same service twice (same name or vendor, ignoring case, accents and punctuation), price increases in the last 12 months, and monthly plans older than 6 months (with what they cost a year, as a yearly plan is often cheaper). Each finding has its kind, the subscriptions involved, a one-line explanation in the caller's language and an estimated yearly saving in the household currency when it can be computed (duplicates: all but the dearest; a trial: its yearly cost; an increase: its yearly extra). Trials first, then largest savings.",
+    'Finds money to save: trials turning paid within 7 days, the same service twice, price rises in the last 12 months and old monthly plans, each with an estimated yearly saving when it can be computed.',
   input: z.object({}),
   output: z.object({
     currency: z.string(),

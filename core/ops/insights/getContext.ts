@@ -31,7 +31,7 @@ export const getContext = defineOp({
   name: 'get_context',
   title: 'Household briefing',
   description:
-    "The live briefing to read before helping this household, as one compact JSON object: the household (currency, time zone, today's local date), its members, you (the caller), active and trial subscriptions (id, name, amount, currency, cycle, next charge; the soonest 100 when there are more), the monthly and yearly cost now, what is due in the next 14 days (the first 30 items), items needing attention (trials ending, duplicates, price rises, long monthly plans; the first 20), how dates and charge series work and a short glossary. Call it first; then use the other tools for details.",
+    "The household's live briefing in one compact object: the household, its members, you, active and trial subscriptions, the cost now, the next 14 days, what needs attention, and how dates and charge series work. Call it first.",
   input: z.object({}),
   output: z.object({
     household: z.object({

@@ -48,7 +48,7 @@ export const getTotals = defineOp({
   name: 'get_totals',
   title: 'Totals',
   description:
-    "What the household spends, in the household currency. Without dates: the monthly and yearly cost now, averaged from each active or trial subscription's cycle (paused and cancelled ones excluded). With from and to (at most 3 years apart): the charges in that period, recorded paid amounts plus expected charges not skipped. Optionally grouped by category, payment method, member (whose subscription it is) or tag (a subscription counts under each of its tags). Always includes each member's share of the cost (shares in percent; a subscription without shares is paid entirely by its member). Amounts in other currencies are converted at the ECB reference rate of the day (or a rate the owner set, which wins); `conversion` lists the rates used (`rate`: household-currency units per 1 unit of the currency), whether any is older than the day (stale) and, when a currency has no rate at all, marks the total partial and lists what was left out (monthly amounts for costs now) instead of guessing.",
+    "What the household spends, in its currency: the monthly and yearly cost now, or with from and to the charges of a period; optionally grouped, always with each member's share. Other currencies are converted at the ECB's (or the owner's) rates; `conversion` names them and what was left out.",
   input: z.object({
     from: IsoDate.optional().describe(
       'Start of the period (inclusive); give with `to`. Leave both out for costs now.',

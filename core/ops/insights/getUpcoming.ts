@@ -10,7 +10,7 @@ export const getUpcoming = defineOp({
   name: 'get_upcoming',
   title: 'Upcoming charges and deadlines',
   description:
-    'What is coming from today through today + days (default 30, at most 366), in date order: the charges each subscription\'s series expects (or already recorded as paid; skipped ones are left out), the days trials turn into paid plans, and contract notice deadlines (the contract end minus its notice days: the last day to cancel before it renews). Each item has its amount in its own currency and converted to the household currency at today\'s rates; `total` sums the charges. Use it for "what will I pay this month?" or "what should I cancel soon?".',
+    'What is coming in the next days (default 30), in date order: the charges each series expects (or were paid), trial ends and contract notice deadlines, each also in the household currency. For "what will I pay this month?" or "what should I cancel soon?".',
   input: z.object({
     days: z.int().min(1).max(366).default(30).describe('How many days ahead to look.'),
   }),

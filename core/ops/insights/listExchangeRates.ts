@@ -14,7 +14,7 @@ export const listExchangeRates = defineOp({
   name: 'list_exchange_rates',
   title: 'List exchange rates',
   description:
-    "Shows, for each currency the household uses (its subscriptions', its own, and any it set a rate for), the rate that serves a date (default today) and where it comes from: the newest rate set by hand on or before the date, else the newest ECB reference rate on or before it. Rates are units of the currency per 1 EUR; `in_household_currency` is what one unit is worth in the household currency. `stale` means the rate is from an earlier day (the ECB publishes on working days); `missing` means there is no rate, so totals leave those amounts out until one is set with set_exchange_rate.",
+    "Shows the rate that serves a date (default: today) for each currency the household uses, in units per 1 EUR: set by hand, else the ECB's; `stale` when older than the date, `missing` when none (totals leave those amounts out until set_exchange_rate sets one).",
   input: z.object({
     date: IsoDate.optional().describe('The day the rates should serve; default today.'),
   }),

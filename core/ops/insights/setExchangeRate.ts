@@ -11,11 +11,11 @@ export const setExchangeRate = defineOp({
   name: 'set_exchange_rate',
   title: 'Set an exchange rate',
   description:
-    'Sets the household\'s own exchange rate for a currency from a date on, as units of that currency per 1 EUR (the ECB\'s convention): for "1 EUR = 1.0939 USD" give currency "USD" and rate "1.0939"; for "1 USD = 0.92 EUR" give 1/0.92 = "1.0870". A rate set by hand wins over the ECB\'s for that date and every later one until another is set by hand; use it for a currency the ECB does not publish or to match your bank. Only the owner may. Returns the stored rate and what one unit is worth in the household currency.',
+    'Sets the household\'s own rate for a currency from a date on (owner only), in units of it per 1 EUR: for "1 EUR = 1.0939 USD" give USD and "1.0939"; for "1 USD = 0.92 EUR" give "1.0870" (1/0.92). It wins over the ECB\'s rate from that date on.',
   input: z.object({
     currency: Currency.describe('The currency the rate is for (not EUR, which is always 1).'),
-    rate: RateText.describe('Units of `currency` per 1 EUR as a decimal string, such as "1.0939".'),
-    date: IsoDate.optional().describe('From when it applies; default today. Not in the future.'),
+    rate: RateText.describe('Units of `currency` per 1 EUR, such as "1.0939".'),
+    date: IsoDate.optional().describe('From when it applies (not in the future); default: today.'),
   }),
   output: z.object({
     currency: z.string(),

@@ -11,7 +11,7 @@ export const createCategory = defineOp({
   name: 'create_category',
   title: 'Create a category',
   description:
-    'Creates a category to group subscriptions, such as "Streaming", optionally with a colour (#RRGGBB). Names are unique in the household regardless of case: an existing name is refused. Returns the new category.',
+    'Creates a category to group subscriptions, such as "Streaming", optionally with a colour. Names are unique regardless of case.',
   input: z.object({
     name: ShortName.describe('The category\'s name, such as "Streaming".'),
     color: Color.optional(),

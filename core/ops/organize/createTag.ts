@@ -10,7 +10,7 @@ export const createTag = defineOp({
   name: 'create_tag',
   title: 'Create a tag',
   description:
-    'Creates a tag, a free label for subscriptions such as "work". Tags are also created on the fly when a subscription is given a new tag name. Names are unique in the household regardless of case. Returns the new tag.',
+    'Creates a tag, a free label such as "work" (a new tag name given to a subscription creates one too). Names are unique regardless of case.',
   input: z.object({ name: ShortName.describe('The tag, such as "work".') }),
   output: Tag,
   effect: 'write',

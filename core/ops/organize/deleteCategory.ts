@@ -9,9 +9,9 @@ export const deleteCategory = defineOp({
   name: 'delete_category',
   title: 'Delete a category',
   description:
-    'Deletes a category. Its subscriptions are not deleted: they move to the category given in reassign_to, or, when reassign_to is null or left out, are left without a category. Returns how many of the subscriptions you can see were moved. Can be undone from the activity list.',
+    'Deletes a category; its subscriptions move to reassign_to, or are left without a category.',
   input: z.object({
-    id: Id.describe('The category to delete.'),
+    id: Id,
     reassign_to: ReassignTo,
   }),
   output: z.object({

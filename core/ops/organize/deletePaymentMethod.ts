@@ -9,9 +9,9 @@ export const deletePaymentMethod = defineOp({
   name: 'delete_payment_method',
   title: 'Delete a payment method',
   description:
-    'Deletes a payment method. Its subscriptions are not deleted: they move to the payment method given in reassign_to, or, when reassign_to is null or left out, are left without one. Returns how many of the subscriptions you can see were moved. Can be undone from the activity list.',
+    'Deletes a payment method; its subscriptions move to reassign_to, or are left without one.',
   input: z.object({
-    id: Id.describe('The payment method to delete.'),
+    id: Id,
     reassign_to: ReassignTo,
   }),
   output: z.object({

@@ -9,9 +9,8 @@ import { unlinkTag } from './_lib/reassign.ts';
 export const deleteTag = defineOp({
   name: 'delete_tag',
   title: 'Delete a tag',
-  description:
-    'Deletes a tag and takes it off every subscription that carried it; the subscriptions themselves stay. Returns how many of the subscriptions you can see lost the tag. Can be undone from the activity list.',
-  input: z.object({ id: Id.describe('The tag to delete.') }),
+  description: 'Deletes a tag and takes it off every subscription; the subscriptions stay.',
+  input: z.object({ id: Id }),
   output: z.object({
     id: Id,
     name: z.string(),

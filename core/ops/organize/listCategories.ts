@@ -8,7 +8,7 @@ export const listCategories = defineOp({
   name: 'list_categories',
   title: 'List categories',
   description:
-    'Lists the household\'s categories (such as "Streaming" or "Software") by name, each with its colour and how many of the subscriptions you can see are in it. Use the ids to file subscriptions or to rename, recolour, delete or merge categories.',
+    "Lists the household's categories, each with its colour and how many of the subscriptions you can see are in it.",
   input: z.object({}),
   output: z.object({ items: z.array(Category) }),
   effect: 'read',

@@ -8,7 +8,7 @@ export const listPaymentMethods = defineOp({
   name: 'list_payment_methods',
   title: 'List payment methods',
   description:
-    "Lists the household's payment methods (cards, bank accounts, PayPal, cash…) by name, each with its kind, the last four digits when known, and how many of the subscriptions you can see are paid with it.",
+    "Lists the household's payment methods, each with its kind, last four digits when known and how many of the subscriptions you can see use it.",
   input: z.object({}),
   output: z.object({ items: z.array(PaymentMethod) }),
   effect: 'read',

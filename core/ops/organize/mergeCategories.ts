@@ -11,7 +11,7 @@ export const mergeCategories = defineOp({
   name: 'merge_categories',
   title: 'Merge categories',
   description:
-    'Combines categories into one: every subscription of the source categories moves to the target category, then the source categories are deleted. Use it for duplicates such as "TV" and "Streaming". Returns the target with its new count, the categories merged and how many of the subscriptions you can see moved. Can be undone from the activity list.',
+    'Moves every subscription of the source categories to the target and deletes the sources, for duplicates such as "TV" and "Streaming".',
   input: z.object({
     source_ids: z
       .array(Id)

@@ -12,10 +12,10 @@ export const renameTag = defineOp({
   name: 'rename_tag',
   title: 'Rename a tag',
   description:
-    'Renames a tag; the subscriptions carrying it keep it under the new name. A name another tag already has is refused. Returns the tag.',
+    'Renames a tag on every subscription carrying it. A name another tag has is refused.',
   input: z.object({
-    id: Id.describe('The tag to rename.'),
-    name: ShortName.describe('Its new name.'),
+    id: Id,
+    name: ShortName,
   }),
   output: Tag,
   effect: 'write',

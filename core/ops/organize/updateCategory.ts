@@ -13,10 +13,10 @@ export const updateCategory = defineOp({
   name: 'update_category',
   title: 'Rename or recolour a category',
   description:
-    'Renames a category or changes its colour (#RRGGBB, or null to remove it); fields left out stay as they are. Renaming to a name another category already has is refused: use merge_categories to combine two categories. Returns the category.',
+    'Renames or recolours a category. A name another category has is refused: merge_categories combines two.',
   input: z.object({
-    id: Id.describe('The category to change.'),
-    name: ShortName.optional().describe('Its new name.'),
+    id: Id,
+    name: ShortName.optional(),
     color: Color.nullable().optional().describe('Its new colour (#RRGGBB), or null for none.'),
   }),
   output: Category,

@@ -13,10 +13,10 @@ export const updatePaymentMethod = defineOp({
   name: 'update_payment_method',
   title: 'Change a payment method',
   description:
-    'Renames a payment method or changes its kind or last four digits (null removes them); fields left out stay as they are. Renaming to a name another payment method already has is refused. Returns the payment method.',
+    'Renames a payment method or changes its kind or last four digits. A name another payment method has is refused.',
   input: z.object({
-    id: Id.describe('The payment method to change.'),
-    name: ShortName.optional().describe('Its new name.'),
+    id: Id,
+    name: ShortName.optional(),
     kind: PaymentKind.optional(),
     last4: Last4.nullable().optional(),
   }),

@@ -77,7 +77,7 @@ export const importCandidates = defineOp({
   name: 'import_candidates',
   title: 'Import subscriptions found in a statement',
   description:
-    'Imports the subscriptions read_statement found in a statement, the ones chosen by id: each becomes a subscription of the caller (name, price, cycle, first charge from the statement, with the price rises it shows as price changes); one already tracked at another price gets a price change instead, and one tracked at the same price is left as it is. Send the same statement again (its content) with the ids. All or nothing, one undo for the whole import. The statement is remembered: importing the same one again is refused and says when it was imported. Returns the result per candidate.',
+    'Imports the read_statement candidates chosen by id (send the same statement again): each becomes a subscription of the caller, or a price change of one tracked at another price. All or nothing; a statement imported before is refused.',
   input: z.object({
     ...StatementInput,
     candidates: z

@@ -36,9 +36,9 @@ export const bulkUpdateSubscriptions = defineOp({
   name: 'bulk_update_subscriptions',
   title: 'Change many subscriptions',
   description:
-    'Applies one action to up to 500 subscriptions at once, all or nothing: set the category or payment method (by id, by name, or null to clear), set or add tags, pause, resume, cancel or delete. One unknown id fails the whole call and changes nothing.',
+    'Applies one action to up to 500 subscriptions, all or nothing: set the category or payment method, set or add tags, pause, resume, cancel or delete.',
   input: z.object({
-    ids: z.array(Id).min(1).max(500).describe('The subscriptions to change (at most 500).'),
+    ids: z.array(Id).min(1).max(500).describe('The subscriptions to change.'),
     change: Action,
   }),
   output: z.object({ action: z.string(), changed: z.int(), ids: z.array(z.string()) }),

@@ -10,7 +10,7 @@ export const cancelSubscription = defineOp({
   name: 'cancel_subscription',
   title: 'Cancel a subscription',
   description:
-    'Marks a subscription cancelled from a date (default: today). It stays in the history; from that date on no charge is expected and it no longer counts in totals, upcoming charges or reminders (cancelled for a later date, it counts until the day before). To remove it entirely use delete_subscription.',
+    'Marks a subscription cancelled from a date (default: today): it stays in the history but no longer counts in totals, upcoming charges or reminders. delete_subscription removes it entirely.',
   input: z.object({
     id: Id,
     effective_date: IsoDate.optional().describe(

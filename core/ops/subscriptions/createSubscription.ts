@@ -19,7 +19,7 @@ export const createSubscription = defineOp({
   name: 'create_subscription',
   title: 'Add a subscription',
   description:
-    'Adds a subscription to track: name, price per cycle, cycle and first charge date; optionally a trial, a contract, category, payment method, tags, notes, links, privacy and shares. Categories, payment methods and tags given by name are created when missing. Returns the subscription with its next charge date.',
+    'Adds a subscription to track. Categories, payment methods and tags given by name are created when missing.',
   input: z.object(subscriptionFields),
   output: Subscription,
   effect: 'write',

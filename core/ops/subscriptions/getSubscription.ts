@@ -9,7 +9,7 @@ export const getSubscription = defineOp({
   title: 'Get a subscription',
   description:
     'Returns one subscription with everything known about it, including its next charge date and monthly cost.',
-  input: z.object({ id: Id.describe("The subscription's id.") }),
+  input: z.object({ id: Id }),
   output: Subscription,
   effect: 'read',
   idempotent: true,

@@ -38,7 +38,7 @@ export const listSubscriptions = defineOp({
   name: 'list_subscriptions',
   title: 'List subscriptions',
   description:
-    'Lists the subscriptions the caller can see, filtered and sorted, a page at a time. Filters combine (AND): status, category, tag, payment method, member, free text (name, vendor, notes) and next charge date between due_from and due_to. Returns the page and the total count.',
+    'Lists the subscriptions the caller can see, a page at a time, filtered (the filters combine) and sorted.',
   input: z.object({
     status: z
       .union([SubscriptionStatus, z.array(SubscriptionStatus)])

@@ -10,7 +10,7 @@ export const resumeSubscription = defineOp({
   name: 'resume_subscription',
   title: 'Resume a subscription',
   description:
-    'Resumes a paused or cancelled subscription; its charges follow the original series again, and the ones it missed while paused or cancelled are recorded as skipped.',
+    'Resumes a paused or cancelled subscription on its original series; the charges it missed are recorded as skipped.',
   input: z.object({ id: Id }),
   output: Subscription,
   effect: 'write',

@@ -20,9 +20,9 @@ export const updateSubscription = defineOp({
   name: 'update_subscription',
   title: 'Change a subscription',
   description:
-    'Changes any field of a subscription; fields left out stay as they are, null clears an optional field. A new amount is recorded as a price change effective on price_effective_date (default: today). tags replaces the whole set of tags.',
+    'Changes fields of a subscription: fields left out stay, null clears one, tags replaces the set. A new amount is recorded as a price change from price_effective_date.',
   input: z.object({
-    id: Id.describe('The subscription to change.'),
+    id: Id,
     ...z.object(subscriptionFields).partial().shape,
     price_effective_date: IsoDate.optional().describe(
       'When a new amount takes effect; default: today.',

@@ -8,9 +8,9 @@ export const listTokens = defineOp({
   name: 'list_tokens',
   title: 'List agent tokens',
   description:
-    "Lists agent tokens: the caller's own, or every member's for the owner. Shows each token's name, scope, the start of the token, when it was created and last used, when it expires (if it does), and whether it was revoked. Never shows the token itself.",
+    "Lists agent tokens (the caller's, or every member's for the owner) with name, scope, prefix, when created, last used and expires, and whether revoked; never the token itself.",
   input: z.object({
-    include_revoked: z.boolean().default(false).describe('Also list revoked tokens.'),
+    include_revoked: z.boolean().default(false),
   }),
   output: z.object({ items: z.array(TokenInfo) }),
   effect: 'read',

@@ -10,7 +10,7 @@ export const revokeToken = defineOp({
   name: 'revoke_token',
   title: 'Revoke an agent token',
   description:
-    "Revokes an agent token (ids from list_tokens): the agent using it is refused from its next request on. A member revokes their own tokens; the owner may revoke anyone's. Revoking a revoked token changes nothing. Can be undone from the activity list.",
+    "Revokes an agent token (ids from list_tokens): it is refused from its next request on. A member revokes their own tokens; the owner anyone's.",
   input: z.object({ id: Id.describe("The token's id (not the token itself).") }),
   output: z.object({ id: Id, name: z.string(), revoked_at: z.string() }),
   effect: 'destructive',

@@ -9,8 +9,8 @@ export const endWebSession = defineOp({
   name: 'end_web_session',
   title: 'End a web session',
   description:
-    "Signs a browser out of Exhale's web app (ids from list_web_sessions): its next request is refused. A member ends their own sessions. Ending an ended session changes nothing. It is recorded in the activity list but cannot be undone (a signed-out browser signs in again with a new link).",
-  input: z.object({ id: Id.describe("The session's id.") }),
+    "Signs a browser out of Exhale's web app (ids from list_web_sessions); its next request is refused. Recorded in activity but not undoable (sign in again with a new link).",
+  input: z.object({ id: Id }),
   output: z.object({ id: Id, ended_at: z.string() }),
   effect: 'destructive',
   exclude: {

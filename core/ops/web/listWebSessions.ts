@@ -16,7 +16,7 @@ export const listWebSessions = defineOp({
   name: 'list_web_sessions',
   title: 'List web sessions',
   description:
-    "Lists the caller's open web sessions: the browsers signed in to Exhale's web app with a sign-in link, with when each signed in, was last used and expires, and the browser's name. End one with end_web_session.",
+    "Lists the browsers signed in to Exhale's web app as the caller, with when each signed in, was last used and expires. End one with end_web_session.",
   input: z.object({}),
   output: z.object({ items: z.array(WebSession) }),
   effect: 'read',

@@ -7,7 +7,7 @@ export const revokeCalendarFeed = defineOp({
   name: 'revoke_calendar_feed',
   title: 'Revoke my calendar feed',
   description:
-    "Stops the caller's calendar feed URL: calendar apps subscribed to it get nothing more. Revoking when there is no feed changes nothing. Can be undone from the activity list; create_calendar_feed makes a new URL.",
+    "Stops the caller's calendar feed URL: calendar apps get nothing more. A new feed, made in the web app, has a new URL.",
   input: z.object({}),
   output: z.object({ revoked: z.int() }),
   effect: 'destructive',

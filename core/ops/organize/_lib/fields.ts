@@ -15,7 +15,7 @@ export const Color = z
   .describe('A colour written #RRGGBB, such as "#FF8800".');
 
 export const PAYMENT_KINDS = ['card', 'bank', 'paypal', 'cash', 'other'] as const;
-export const PaymentKind = z.enum(PAYMENT_KINDS).describe('What kind of payment method it is.');
+export const PaymentKind = z.enum(PAYMENT_KINDS);
 
 export const Last4 = z
   .string()
@@ -25,6 +25,4 @@ export const Last4 = z
 /** Where the subscriptions of a deleted category or payment method go: another one, or none. */
 export const ReassignTo = Id.nullable()
   .optional()
-  .describe(
-    'Where its subscriptions go: the id of another one of the same kind, or null (the default) to leave them without one.',
-  );
+  .describe("Where its subscriptions go: another one's id, or null (the default) for none.");

@@ -19,19 +19,16 @@ export const StatementInput = {
     .min(1)
     .max(255)
     .describe(
-      'The file\'s name as sent, such as "umsatz.csv", "statement.pdf" or "IMG_2041.jpg" (shown in the activity; the format is read from the content).',
+      'The file\'s name as sent, such as "statement.pdf" (shown in the activity; the format is read from the content).',
     ),
   content: z
     .string()
     .min(1)
     .refine((v) => v.length <= MAX_CONTENT_CHARS, i18n('errors.statements.too_large'))
     .describe(
-      'The file: its text (CSV, OFX/QFX, a statement\'s text) or, with encoding "base64", its bytes (any file: a PDF, a photo or screenshot). At most 20 MB.',
+      'The file\'s text, or with encoding "base64" its bytes (a PDF, a photo or screenshot). At most 20 MB.',
     ),
-  encoding: z
-    .enum(['text', 'base64'])
-    .default('text')
-    .describe('How content is given. Default: text.'),
+  encoding: z.enum(['text', 'base64']).default('text').describe('Default: text.'),
   currency: Currency.optional().describe(
     "The statement's currency when the file does not say. Default: the household's.",
   ),

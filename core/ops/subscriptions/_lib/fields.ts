@@ -13,7 +13,7 @@ export const ShareInput = z.object({
   percent: z
     .string()
     .regex(/^\d{1,3}(\.\d{1,2})?$/)
-    .describe('Share of the cost in percent, such as "50".'),
+    .describe('Percent, such as "50".'),
 });
 
 export const TagNames = z.array(ShortName).max(20).describe('Tag names; missing tags are created.');

@@ -24,15 +24,13 @@ export const subscriptionFields = {
     .nullable()
     .optional()
     .describe('Who charges it, if different from the name.'),
-  amount: Amount.describe('Price per cycle as a decimal string, such as "15.99".'),
-  currency: Currency.optional().describe("ISO 4217 code; default: the household's currency."),
+  amount: Amount.describe('Price per cycle.'),
+  currency: Currency.optional().describe("Default: the household's currency."),
   cycle: Cycle.optional().describe('Default: every 1 month.'),
-  first_charge_date: IsoDate.optional().describe(
-    'The first charge of the series (YYYY-MM-DD); default: today.',
-  ),
+  first_charge_date: IsoDate.optional().describe('The first charge of the series; default: today.'),
   status: SubscriptionStatus.exclude(['cancelled', 'paused'])
     .optional()
-    .describe('"active" (default) or "trial".'),
+    .describe('Default: active.'),
   trial_ends_on: IsoDate.nullable()
     .optional()
     .describe('For a trial: the day it converts to paid.'),
@@ -58,7 +56,7 @@ export const subscriptionFields = {
   cancel_url: Url.nullable().optional().describe('Where to cancel it.'),
   private: z.boolean().optional().describe('Only its member sees a private subscription.'),
   member_id: Id.optional().describe(
-    'Whose subscription it is; default: the caller. Only the owner may set another member.',
+    'Whose it is; default: the caller (only the owner may set another member).',
   ),
   shares: z
     .array(ShareInput)
