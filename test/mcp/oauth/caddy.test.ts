@@ -132,8 +132,10 @@ describe.runIf(hasCaddy() || REQUIRED)(
       }
       exhale?.kill('SIGTERM');
       await exhale?.exited;
-      callbackServer?.closeAllConnections();
-      await new Promise<void>((resolve) => callbackServer?.close(() => resolve()));
+      if (callbackServer) {
+        callbackServer.closeAllConnections();
+        await new Promise<void>((resolve) => callbackServer.close(() => resolve()));
+      }
       if (dir) rmSync(dir, { recursive: true, force: true });
     });
 
