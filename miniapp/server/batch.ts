@@ -2,11 +2,10 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 
 import type { EdgeEnv, RouteGroup } from '../../bot/http/app.ts';
-import { ERROR_CODES, isOpError, offeredOn, OpError } from '../../core/index.ts';
-import { authenticate } from './auth.ts';
+import { type Core, ERROR_CODES, isOpError, offeredOn, OpError } from '../../core/index.ts';
+import { authenticate, type AuthOptions } from './auth.ts';
 import { meOf, type MeOptions } from './me.ts';
 import { apiErrorBody, onApiError, type ApiError } from './respond.ts';
-import type { ApiContext } from './routes.ts';
 
 /** The most calls one batch may carry (a screen's reads; more is a client's mistake). */
 export const BATCH_MAX_CALLS = 8;
@@ -32,7 +31,10 @@ type CallAnswer = { output: unknown; auditId: null; changes: 0 } | (ApiError & {
  * op route would, or `{ status, error, message, field?, issues? }` (the status the op route would
  * have answered); the batch itself fails only for who is calling (401, 403) or a malformed body.
  */
-export function batchRoutes(context: ApiContext, options: MeOptions): RouteGroup {
+export function batchRoutes(
+  context: { core: Core; auth: AuthOptions },
+  options: MeOptions,
+): RouteGroup {
   const { core, auth } = context;
   const group = new Hono<EdgeEnv>();
   group.onError(onApiError);

@@ -90,7 +90,7 @@ export function miniAppApi(options: MiniAppApiOptions): { routes: RouteGroup; cl
 
   group.get('/me', async (c) => c.json(await meOf(c, await authenticate(c, auth), options)));
 
-  group.route('/batch', batchRoutes({ core, auth, pending }, options));
+  group.route('/batch', batchRoutes({ core, auth }, options));
 
   // Sign-in: a one-time code (from /web or `exhale web`) becomes a session cookie.
   group.post('/session', async (c) => {
