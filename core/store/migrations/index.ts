@@ -9,6 +9,7 @@ import * as statementImports from './202612010003_statement_imports.ts';
 import * as jobRuns from './202612010004_job_runs.ts';
 import * as webAccess from './202612010005_web_access.ts';
 import * as oauth from './202612010006_oauth.ts';
+import * as signedButtons from './202612010009_signed_buttons.ts';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -26,6 +27,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['202612010004_job_runs', jobRuns],
   ['202612010005_web_access', webAccess],
   ['202612010006_oauth', oauth],
+  ['202612010009_signed_buttons', signedButtons],
 ];
 
 /** The names of the migrations this version knows, oldest first. */
