@@ -10,6 +10,7 @@ import type { ChatFeature } from './feature.ts';
 import { buildFeatureTables, type FeatureTables } from './featureTables.ts';
 import {
   type Awaiting,
+  BUTTON_TTL_MS,
   claimButtons,
   clearAwaiting,
   isAwaiting,
@@ -25,6 +26,7 @@ import { readSentFile } from './features/statements.ts';
 import { importSentFile, wantsImport } from './features/dataFiles.ts';
 import { agentNotice, reminderReply } from './features/notices.ts';
 import { conversationKeyOf, personKey, resolveSpeaker } from './identity.ts';
+import { buttonKey, isSigned, verifySigned } from './signedButtons.ts';
 import { Turn, type EngineContext } from './turn.ts';
 import type {
   Channel,
@@ -316,6 +318,17 @@ export class ChatEngine implements EngineContext {
   }
 
   private async press(turn: Turn, payload: string, ref: SentRef | null): Promise<void> {
+    if (isSigned(payload)) {
+      // A signed button: its action is in the payload; nothing to read but the (cached) key.
+      const key = await buttonKey(turn.db);
+      const signed = verifySigned(key, payload, turn.owner, turn.now, BUTTON_TTL_MS);
+      if (!signed.ok) {
+        await this.notice(turn, turn.t(`chat.press.${signed.reason}`));
+        return;
+      }
+      await this.act(turn, signed.action, ref);
+      return;
+    }
     const pressed = await loadPress(turn.db, payload, turn.now);
     if (!pressed.ok) {
       await this.notice(

@@ -1,5 +1,6 @@
 import type { Action } from './actions.ts';
 import { type Owner, saveButtons } from './flows.ts';
+import { buttonKey, signActions } from './signedButtons.ts';
 import type { Button, Card, Reply } from './types.ts';
 import type { Database } from '../store/connection.ts';
 
@@ -7,8 +8,9 @@ type Draft =
   { kind: 'action'; label: string; action: Action } | Exclude<Button, { kind: 'action' }>;
 
 /**
- * Builds one reply. Action buttons are collected first and stored together in one `flows` row
- * when the reply is built, so a message costs at most one insert however many buttons it has.
+ * Builds one reply. Action buttons are collected first; when they all fit in a signed payload
+ * (signedButtons.ts) the message writes nothing, else they are stored together in one `flows`
+ * row, so a message costs at most one insert however many buttons it has.
  */
 export class ReplyBuilder {
   private text: string[] = [];
@@ -53,17 +55,25 @@ export class ReplyBuilder {
     now: Date,
     newId: (prefix: string) => string,
   ): Promise<Reply> {
-    const actions: Action[] = [];
-    let flowId: string | null = null;
-    if (this.hasActions) flowId = newId('btn');
+    const actions = this.rows.flatMap((row) =>
+      row.flatMap((b) => (b.kind === 'action' ? [b.action] : [])),
+    );
+    let payloads: string[] = [];
+    if (actions.length > 0) {
+      const signed = signActions(await buttonKey(db), owner, actions, now);
+      if (signed) payloads = signed;
+      else {
+        const flowId = await saveButtons(db, owner, actions, now, newId('btn'));
+        payloads = actions.map((_, i) => `${flowId}.${i}`);
+      }
+    }
+    let next = 0;
     const buttons: Button[][] = this.rows.map((row) =>
       row.map((b): Button => {
         if (b.kind !== 'action') return b;
-        actions.push(b.action);
-        return { kind: 'action', label: b.label, payload: `${flowId ?? ''}.${actions.length - 1}` };
+        return { kind: 'action', label: b.label, payload: payloads[next++] ?? '' };
       }),
     );
-    if (flowId !== null) await saveButtons(db, owner, actions, now, flowId);
     const reply: Reply = {};
     if (this.text.length > 0) reply.text = this.text.join('\n');
     if (this.card) reply.card = this.card;

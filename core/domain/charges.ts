@@ -70,7 +70,12 @@ export function expectedCharges(
     end = minDate(end, addDays(series.paused_on, -1));
   if (series.status === 'cancelled' && series.cancelled_on === null) return [];
   if (end < from) return [];
-  return occurrencesBetween(series.first_charge_date, series.cycle, from, end)
-    .filter((date) => series.trial_ends_on === null || date >= series.trial_ends_on)
-    .map((date) => ({ due_date: date, amount_minor: priceOn(date, series.amount_minor, changes) }));
+  // A loop, not filter/map: this runs once per subscription of a household on every insight read.
+  const out: ExpectedCharge[] = [];
+  const trialEnds = series.trial_ends_on;
+  for (const date of occurrencesBetween(series.first_charge_date, series.cycle, from, end)) {
+    if (trialEnds !== null && date < trialEnds) continue;
+    out.push({ due_date: date, amount_minor: priceOn(date, series.amount_minor, changes) });
+  }
+  return out;
 }

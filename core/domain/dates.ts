@@ -30,11 +30,16 @@ export function isValidDate(text: string): boolean {
 }
 
 /** Year, month and day of a `YYYY-MM-DD` date. Hot in charge series: fixed offsets, no split. */
+/** The digit at `i` of a `YYYY-MM-DD` string (read from its character code: no substrings). */
+function digit(date: string, i: number): number {
+  return date.charCodeAt(i) - 48;
+}
+
 export function parts(date: IsoDate): { year: number; month: number; day: number } {
   return {
-    year: Number(date.slice(0, 4)),
-    month: Number(date.slice(5, 7)),
-    day: Number(date.slice(8, 10)),
+    year: digit(date, 0) * 1000 + digit(date, 1) * 100 + digit(date, 2) * 10 + digit(date, 3),
+    month: digit(date, 5) * 10 + digit(date, 6),
+    day: digit(date, 8) * 10 + digit(date, 9),
   };
 }
 
@@ -44,12 +49,35 @@ export function fromParts(year: number, month: number, day: number): IsoDate {
 
 /** Days since 1970-01-01 of a calendar date (UTC-based, so no DST can shift it). */
 export function toDayNumber(date: IsoDate): number {
-  const { year, month, day } = parts(date);
-  return Math.floor(Date.UTC(year, month - 1, day) / 86_400_000);
+  // Proleptic Gregorian arithmetic (H. Hinnant's days_from_civil): no Date object per call.
+  const { year: civilYear, month, day } = parts(date);
+  const year = civilYear - (month <= 2 ? 1 : 0);
+  const era = Math.floor(year / 400);
+  const yearOfEra = year - era * 400;
+  const dayOfYear = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
+  const dayOfEra =
+    yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
+  return era * 146_097 + dayOfEra - 719_468;
 }
 
 export function fromDayNumber(days: number): IsoDate {
-  return new Date(days * 86_400_000).toISOString().slice(0, 10);
+  // civil_from_days, the inverse of toDayNumber.
+  const z = days + 719_468;
+  const era = Math.floor(z / 146_097);
+  const dayOfEra = z - era * 146_097;
+  const yearOfEra = Math.floor(
+    (dayOfEra -
+      Math.floor(dayOfEra / 1460) +
+      Math.floor(dayOfEra / 36_524) -
+      Math.floor(dayOfEra / 146_096)) /
+      365,
+  );
+  const dayOfYear =
+    dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
+  const mp = Math.floor((5 * dayOfYear + 2) / 153);
+  const day = dayOfYear - Math.floor((153 * mp + 2) / 5) + 1;
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  return fromParts(yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day);
 }
 
 export function addDays(date: IsoDate, days: number): IsoDate {

@@ -31,7 +31,7 @@ export const findSavings = defineOp({
       ctx.today,
       ctx.today,
     );
-    const findings = await collectSavings(ctx, subs, converter);
+    const { findings } = await collectSavings(ctx, subs, converter);
     let total = 0;
     for (const f of findings) {
       const parsed =

@@ -1,13 +1,12 @@
 import { z } from 'zod';
 
-import { localeOrder } from '../../domain/text.ts';
 import { formatAmount } from '../../domain/money.ts';
 import { t } from '../../i18n/index.ts';
 import { defineOp } from '../../kernel/op.ts';
 import { monthlyMinor, nextChargeDate } from '../../store/repos/subscriptions.ts';
 import { household } from '../shared/context.ts';
 import { Conversion, Id } from '../../domain/schemas.ts';
-import { fullRows, RUNNING } from './_lib/load.ts';
+import { fullRows, nameOrder, RUNNING } from './_lib/load.ts';
 import { collectSavings } from './_lib/savings.ts';
 import { Tally } from './_lib/tally.ts';
 import { collectUpcoming } from './_lib/upcoming.ts';
@@ -116,7 +115,7 @@ export const getContext = defineOp({
       totalMinor,
       converter: upcomingRates,
     } = await collectUpcoming(ctx, subs, UPCOMING_DAYS);
-    const attention = await collectSavings(ctx, subs, upcomingRates.fork());
+    const attention = await collectSavings(ctx, subs, upcomingRates.fork(), MAX_ATTENTION);
     // The briefing's conversion facts are those of the cost now, like get_totals without dates.
     const converter = upcomingRates.fork();
     const tally = new Tally();
@@ -127,6 +126,9 @@ export const getContext = defineOp({
       else tally.add('', 'monthly', sub.currency, monthly);
     }
     const { figures } = tally.figures('', 'now', converter, ctx.today);
+    // Ties by the read model's name order: no collator call per pair of 10,000 subscriptions.
+    const order = await nameOrder(ctx);
+    const rank = (id: string): number => order.get(id) ?? 0;
     const listed = subs
       .map((sub) => ({ sub, next: nextChargeDate(sub, ctx.today) }))
       .sort((a, b) =>
@@ -134,7 +136,7 @@ export const getContext = defineOp({
           ? -1
           : (a.next ?? '9999') > (b.next ?? '9999')
             ? 1
-            : localeOrder(a.sub.name, b.sub.name),
+            : rank(a.sub.id) - rank(b.sub.id),
       )
       .slice(0, MAX_LISTED);
     const me = memberRows.find((m) => m.id === ctx.actor.memberId);
@@ -177,8 +179,8 @@ export const getContext = defineOp({
         })),
       },
       attention: {
-        count: attention.length,
-        items: attention.slice(0, MAX_ATTENTION).map((f) => ({
+        count: attention.count,
+        items: attention.findings.map((f) => ({
           kind: f.kind,
           ids: f.subscription_ids,
           note: f.explanation,

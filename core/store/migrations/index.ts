@@ -11,6 +11,7 @@ import * as webAccess from './202612010005_web_access.ts';
 import * as oauth from './202612010006_oauth.ts';
 import * as oauthLimits from './202612010007_oauth_limits.ts';
 import * as tokensExpiry from './202612010008_tokens_expiry.ts';
+import * as signedButtons from './202612010009_signed_buttons.ts';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -30,6 +31,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['202612010006_oauth', oauth],
   ['202612010007_oauth_limits', oauthLimits],
   ['202612010008_tokens_expiry', tokensExpiry],
+  ['202612010009_signed_buttons', signedButtons],
 ];
 
 /** The names of the migrations this version knows, oldest first. */

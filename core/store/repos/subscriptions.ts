@@ -49,6 +49,16 @@ export interface SubscriptionRow {
 }
 
 /**
+ * A subscription as the insight ops read it: 19 columns, not the table's 24 (notes, links and
+ * timestamps left out), so V8 keeps each row a fast object with a fixed shape rather than a
+ * dictionary, which every loop over 10,000 of them pays for.
+ */
+export type InsightRow = Omit<
+  SubscriptionRow,
+  'notes' | 'url' | 'cancel_url' | 'created_at' | 'updated_at'
+>;
+
+/**
  * Subscriptions of the actor's household that the actor may see: everything but another member's
  * private ones. Every read of subscriptions starts here, so privacy is enforced in one place.
  */
@@ -73,7 +83,7 @@ export function cycleOf(row: Pick<SubscriptionRow, 'cycle_unit' | 'cycle_every'>
 }
 
 /** The next charge date on or after `today`, or null when no charge is coming (cancelled, paused, ended). */
-export function nextChargeDate(row: SubscriptionRow, today: string): string | null {
+export function nextChargeDate(row: InsightRow, today: string): string | null {
   if (row.status === 'paused') return null;
   // A trial is free: the first charge is on or after its end, as the series says.
   const from = row.trial_ends_on !== null && row.trial_ends_on > today ? row.trial_ends_on : today;

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 
 import {
+  addDays,
   canonicalTimeZone,
+  fromDayNumber,
+  parts,
+  toDayNumber,
   findTimeZone,
   isTimeZone,
   isValidDate,
@@ -74,5 +78,24 @@ describe('time zones as people type them', () => {
   it('finds nothing for an unknown place', () => {
     expect(findTimeZone('Atlantis')).toBeNull();
     expect(findTimeZone('')).toBeNull();
+  });
+});
+
+describe('day numbers (arithmetic, no Date per call)', () => {
+  it('agree with the calendar for every day from 1600 to 2400, leap years and centuries included', () => {
+    const wrong: string[] = [];
+    for (let n = -135_140; n <= 157_054; n += 1) {
+      const iso = new Date(n * 86_400_000).toISOString().slice(0, 10);
+      if (fromDayNumber(n) !== iso || toDayNumber(iso) !== n) wrong.push(iso);
+    }
+    expect(wrong).toEqual([]);
+    expect(addDays('2024-02-28', 1)).toBe('2024-02-29');
+    expect(addDays('2100-02-28', 1)).toBe('2100-03-01');
+    expect(addDays('2000-03-01', -1)).toBe('2000-02-29');
+  });
+
+  it('reads a date from its characters', () => {
+    expect(parts('2026-03-09')).toEqual({ year: 2026, month: 3, day: 9 });
+    expect(parts('0999-12-31')).toEqual({ year: 999, month: 12, day: 31 });
   });
 });

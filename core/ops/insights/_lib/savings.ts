@@ -6,7 +6,7 @@ import { addDays, addMonths } from '../../../domain/dates.ts';
 import { displayMoney, formatAmount } from '../../../domain/money.ts';
 import { t } from '../../../i18n/index.ts';
 import type { OpContext } from '../../../kernel/op.ts';
-import { cycleOf, monthlyMinor, type SubscriptionRow } from '../../../store/repos/subscriptions.ts';
+import { cycleOf, monthlyMinor, type InsightRow } from '../../../store/repos/subscriptions.ts';
 import type { Converter } from './convert.ts';
 import { priceChangesBetween, RUNNING } from './load.ts';
 
@@ -38,8 +38,12 @@ export type Finding = z.infer<typeof Finding>;
 /** Days ahead in which a converting trial needs attention. */
 export const TRIAL_WINDOW_DAYS = 7;
 
+/** A finding before its sentence is written: only the ones returned are formatted. */
 interface Scored {
-  finding: Finding;
+  kind: SavingKind;
+  ids: string[];
+  key: string;
+  params: () => Record<string, string | number>;
   saving: number | null;
 }
 
@@ -47,42 +51,36 @@ interface Scored {
  * Savings and things needing attention among the running (active or trial) subscriptions the
  * actor sees: trials converting soon, duplicated services, price increases of the last 12 months
  * and long-running monthly plans. `subs` must be those subscriptions. Savings are yearly, in the
- * household currency at today's rates; amounts without a rate leave the saving null.
+ * household currency at today's rates; amounts without a rate leave the saving null. `count` is
+ * how many there are; only the first `limit` are formatted and returned (a briefing lists 20 of
+ * hundreds: writing every sentence and amount would be most of its work).
  */
 export async function collectSavings(
   ctx: OpContext,
-  subs: readonly SubscriptionRow[],
+  subs: readonly InsightRow[],
   converter: Converter,
-): Promise<Finding[]> {
+  limit = Infinity,
+): Promise<{ count: number; findings: Finding[] }> {
   const running = subs.filter((s) => RUNNING.includes(s.status));
   const locale = ctx.actor.locale;
   const today = ctx.today;
   // A saving without a rate stays null; its subscription is listed as left out once, with its yearly cost.
-  const unconverted = new Map<string, SubscriptionRow>();
-  const inTarget = (sub: SubscriptionRow, minor: number): number | null => {
+  const unconverted = new Map<string, InsightRow>();
+  const inTarget = (sub: InsightRow, minor: number): number | null => {
     const converted = converter.apply(minor, sub.currency, today);
     if (converted === null) unconverted.set(sub.id, sub);
     return converted;
   };
-  const yearly = (sub: SubscriptionRow): number | null => inTarget(sub, monthlyMinor(sub) * 12);
+  const yearly = (sub: InsightRow): number | null => inTarget(sub, monthlyMinor(sub) * 12);
   const out: Scored[] = [];
   const push = (
     kind: SavingKind,
     ids: string[],
     key: string,
-    params: Record<string, string | number>,
+    params: () => Record<string, string | number>,
     saving: number | null,
   ): void => {
-    out.push({
-      finding: {
-        kind,
-        subscription_ids: ids,
-        explanation: t(locale, key, params),
-        estimated_yearly_saving:
-          saving === null ? null : formatAmount(Math.round(saving), converter.target),
-      },
-      saving,
-    });
+    out.push({ kind, ids, key, params, saving });
   };
 
   const trialEnd = addDays(today, TRIAL_WINDOW_DAYS);
@@ -94,15 +92,16 @@ export async function collectSavings(
       sub.trial_ends_on > trialEnd
     )
       continue;
+    const ends = sub.trial_ends_on;
     push(
       'trial_converting',
       [sub.id],
       'insights.savings.trial_converting',
-      {
+      () => ({
         name: sub.name,
-        date: sub.trial_ends_on,
+        date: ends,
         yearly: displayMoney(Math.round(monthlyMinor(sub) * 12), sub.currency),
-      },
+      }),
       yearly(sub),
     );
   }
@@ -114,7 +113,7 @@ export async function collectSavings(
       'duplicate',
       group.map((s) => s.id),
       'insights.savings.duplicate',
-      { names: group.map((s) => s.name).join(', '), count: group.length },
+      () => ({ names: group.map((s) => s.name).join(', '), count: group.length }),
       known ? known.reduce((a, b) => a + b, 0) - Math.max(...known) : null,
     );
   }
@@ -144,14 +143,14 @@ export async function collectSavings(
       'price_increase',
       [sub.id],
       'insights.savings.price_increase',
-      {
+      () => ({
         name: sub.name,
         old: displayMoney(change.old_amount_minor, change.currency),
         new: displayMoney(change.new_amount_minor, change.currency),
         date: change.effective_date,
         percent,
         yearly: displayMoney(Math.round(extra), change.currency),
-      },
+      }),
       inTarget(sub, extra),
     );
   }
@@ -169,11 +168,11 @@ export async function collectSavings(
       'yearly_vs_monthly',
       [sub.id],
       'insights.savings.yearly_vs_monthly',
-      {
+      () => ({
         name: sub.name,
         since: sub.first_charge_date,
         yearly: displayMoney(sub.amount_minor * 12, sub.currency),
-      },
+      }),
       null,
     );
   }
@@ -181,13 +180,18 @@ export async function collectSavings(
   for (const sub of unconverted.values())
     converter.omit(sub.id, sub.currency, monthlyMinor(sub) * 12);
   const order = new Map(SAVING_KINDS.map((k, i) => [k, i]));
-  return out
-    .sort(
-      (a, b) =>
-        (order.get(a.finding.kind) ?? 0) - (order.get(b.finding.kind) ?? 0) ||
-        (b.saving ?? -1) - (a.saving ?? -1),
-    )
-    .map((s) => s.finding);
+  out.sort(
+    (a, b) =>
+      (order.get(a.kind) ?? 0) - (order.get(b.kind) ?? 0) || (b.saving ?? -1) - (a.saving ?? -1),
+  );
+  const findings = out.slice(0, limit).map((s): Finding => ({
+    kind: s.kind,
+    subscription_ids: s.ids,
+    explanation: t(locale, s.key, s.params()),
+    estimated_yearly_saving:
+      s.saving === null ? null : formatAmount(Math.round(s.saving), converter.target),
+  }));
+  return { count: out.length, findings };
 }
 
 /** A comparable form of a name: accents, case, spaces and punctuation dropped ("Disney+ " is "disney"). */
@@ -203,8 +207,8 @@ export function normalizeName(text: string): string {
  * Groups of two or more subscriptions with the same normalised name or the same normalised
  * vendor; a group found both ways is reported once.
  */
-export function duplicateGroups(subs: readonly SubscriptionRow[]): SubscriptionRow[][] {
-  const groups = new Map<string, SubscriptionRow[]>();
+export function duplicateGroups(subs: readonly InsightRow[]): InsightRow[][] {
+  const groups = new Map<string, InsightRow[]>();
   for (const sub of subs) {
     const name = normalizeName(sub.name);
     const vendor = sub.vendor === null ? '' : normalizeName(sub.vendor);
@@ -216,7 +220,7 @@ export function duplicateGroups(subs: readonly SubscriptionRow[]): SubscriptionR
     }
   }
   const seen = new Set<string>();
-  const out: SubscriptionRow[][] = [];
+  const out: InsightRow[][] = [];
   for (const group of groups.values()) {
     if (group.length < 2) continue;
     const sorted = [...group].sort(

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 
-import { localeOrder } from '../../../domain/text.ts';
 import { addDays, type IsoDate } from '../../../domain/dates.ts';
 import { runsOn } from '../../../domain/charges.ts';
 import { formatAmount, parseAmount } from '../../../domain/money.ts';
 import type { OpContext } from '../../../kernel/op.ts';
 import { chargesBetween } from '../../../store/repos/charges.ts';
-import type { SubscriptionRow } from '../../../store/repos/subscriptions.ts';
+import type { InsightRow } from '../../../store/repos/subscriptions.ts';
 import { Converter } from './convert.ts';
+import { nameOrder } from './load.ts';
 import { Id } from '../../../domain/schemas.ts';
 
 export const UpcomingItem = z.object({
@@ -46,7 +46,7 @@ const KIND_ORDER: Record<UpcomingItem['kind'], number> = {
  * Subscriptions that may have something on or after `from`: paused ones have no charges, trial
  * ends or notice to give; cancelled ones only charges before their cancellation date (runsOn).
  */
-export function mayHaveUpcoming(row: SubscriptionRow, from: IsoDate): boolean {
+export function mayHaveUpcoming(row: InsightRow, from: IsoDate): boolean {
   if (row.status === 'paused') return row.contract_ends_on !== null;
   if (row.status === 'cancelled')
     return row.cancelled_on !== null && runsOn(row.cancelled_on, from);
@@ -60,7 +60,7 @@ export function mayHaveUpcoming(row: SubscriptionRow, from: IsoDate): boolean {
  */
 export async function collectUpcoming(
   ctx: OpContext,
-  subs: readonly SubscriptionRow[],
+  subs: readonly InsightRow[],
   days: number,
 ): Promise<{
   from: IsoDate;
@@ -72,12 +72,14 @@ export async function collectUpcoming(
   const from = ctx.today;
   const to = addDays(from, days);
   const candidates = subs.filter((s) => mayHaveUpcoming(s, from));
+  const order = await nameOrder(ctx);
   const charges = (
     await chargesBetween(
       ctx.tx.trx,
       candidates.filter((s) => s.status !== 'paused'),
       from,
       to,
+      order,
     )
   ).filter((c) => c.status !== 'skipped');
   const converter = await Converter.load(
@@ -128,8 +130,7 @@ export async function collectUpcoming(
     (a, b) =>
       compareText(a.date, b.date) ||
       KIND_ORDER[a.kind] - KIND_ORDER[b.kind] ||
-      localeOrder(a.subscription_name, b.subscription_name) ||
-      localeOrder(a.subscription_id, b.subscription_id),
+      (order.get(a.subscription_id) ?? 0) - (order.get(b.subscription_id) ?? 0),
   );
   return { from, to, items, totalMinor, converter };
 }
