@@ -15,12 +15,20 @@ const writeOps = catalog.filter(isWrite);
 /** The one write that is deliberately never undone, and why. */
 const NEVER_UNDONE: Record<string, string> = {
   create_household: "undoing it would take every member's data with it; undo refuses it",
+  end_web_session: 'undoing a sign-out would hand the browser back its ended session (notUndoable)',
 };
 
 /**
  * The kernel's promises, checked for every write op of the catalog: a dry run changes nothing and
  * returns exactly what the real run returns; undo restores the prior state exactly.
  */
+describe('the ops whose undo is refused', () => {
+  it('are creating the household and exactly the ops marked notUndoable', () => {
+    const marked = catalog.filter((op) => op.notUndoable !== undefined).map((op) => op.name);
+    expect(Object.keys(NEVER_UNDONE).sort()).toEqual(['create_household', ...marked].sort());
+  });
+});
+
 describe('every write op', () => {
   it('has a sample call in test/contract/samples.ts', () => {
     expect(writeOps.map((op) => op.name).filter((name) => !(name in WRITE_SAMPLES))).toEqual([]);
