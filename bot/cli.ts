@@ -24,7 +24,6 @@ import {
   tooDeep,
 } from '../core/index.ts';
 
-
 const USAGE = `Usage: exhale [command]
 
   exhale                      start Exhale (HTTP server, bots, scheduler)
@@ -45,7 +44,7 @@ const USAGE = `Usage: exhale [command]
   exhale mcp [--token T] [--trusted] [--as MEMBER] [--household ID]
                               serve MCP over stdio, as the token's member (or EXHALE_TOKEN),
                               or as the local owner (writes need confirmation unless --trusted)
-  exhale token create --scope read|write|trusted --name NAME [--as MEMBER] [--household ID]
+  exhale token create --scope read|write|trusted --name NAME [--expires-in-days N] [--as MEMBER] [--household ID]
   exhale token list | exhale token revoke ID
                               tokens for agents (only a hash is stored; the token is shown once)
   exhale web [--as MEMBER] [--household ID]
@@ -351,6 +350,7 @@ const commands: Record<string, Command> = {
       options: {
         scope: { type: 'string', default: 'read' },
         name: { type: 'string' },
+        'expires-in-days': { type: 'string' },
         as: { type: 'string' },
         household: { type: 'string' },
       },
@@ -369,12 +369,15 @@ const commands: Record<string, Command> = {
             );
             return 2;
           }
+          const days = values['expires-in-days'];
+          // The op checks the number (a whole number of days, 1 to 3650) and says so in a sentence.
           const { output } = await runtime.core.invoke('create_token', actor, {
             name: values.name,
             scope: values.scope,
+            ...(days !== undefined ? { expires_in_days: Number(days) } : {}),
           });
           console.log(
-            `Token for "${output.name}" (${output.scope}); it is shown only now:\n\n  ${output.token}\n`,
+            `Token for "${output.name}" (${output.scope}${output.expires_at ? `, until ${output.expires_at}` : ''}); it is shown only now:\n\n  ${output.token}\n`,
           );
           console.log(
             'Use it as "Authorization: Bearer <token>" on /mcp, or EXHALE_TOKEN=<token> exhale mcp.',

@@ -8,7 +8,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import { loadConfig } from '../../bot/config.ts';
 import { startExhale } from '../../bot/main.ts';
-import { newcomerActor } from '../../core/index.ts';
+import { createAssistant, newcomerActor } from '../../core/index.ts';
+import type { Actor } from '../../core/kernel/actor.ts';
+import { scripted } from '../fakes/llmScript.ts';
+import { startLlmServer } from '../fakes/llmServer.ts';
 
 /** A stand-in OTLP collector on loopback: records each request's path and body. */
 async function collector() {
@@ -60,6 +63,63 @@ describe('trace export over OTLP', () => {
     const all = Buffer.concat(traces.map((t) => t.body));
     expect(all.includes('op create_household')).toBe(true);
     expect(all.includes('Casa Zubiri')).toBe(false);
+  });
+
+  it('exports the assistant’s GenAI spans (the question, each model call, each tool) with counts and names, never the words', async () => {
+    const otlp = await collector();
+    const llm = await startLlmServer(
+      scripted('openai', [
+        { text: 'Checking. ', calls: [{ name: 'list_subscriptions', args: {} }] },
+        { text: 'You pay nothing yet: add your first subscription.' },
+      ]),
+    );
+    dir = mkdtempSync(path.join(tmpdir(), 'exhale-otlp-'));
+    const exhale = await startExhale(
+      loadConfig({ EXHALE_DATA_DIR: dir, EXHALE_PORT: '0', EXHALE_ECB_RATES: 'off' }),
+      { quiet: true, env: { OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url } },
+    );
+    try {
+      const core = exhale.runtime.core;
+      const created = await core.invoke('create_household', newcomerActor('cli', 'en'), {
+        name: 'Casa Zubiri',
+        currency: 'EUR',
+        time_zone: 'Europe/Madrid',
+        language: 'en',
+        owner_name: 'Ana',
+      });
+      const owner: Actor = {
+        kind: 'member',
+        householdId: created.output.household.id,
+        memberId: created.output.member.id,
+        role: 'owner',
+        scope: 'trusted',
+        channel: 'terminal',
+        locale: 'en',
+      };
+      const assistant = createAssistant({
+        core,
+        config: { provider: 'openai', model: 'gpt-4o-mini', apiKey: 'sk-test', baseUrl: llm.url },
+        log: () => undefined,
+      });
+      const reply = await assistant.ask(owner, { text: 'What does my secret plan cost?' });
+      expect(reply.text).toContain('add your first subscription');
+    } finally {
+      await exhale.stop();
+      await otlp.close();
+      await llm.close();
+    }
+    const all = Buffer.concat(
+      otlp.received.filter((r) => r.path === '/v1/traces').map((t) => t.body),
+    );
+    for (const name of [
+      'invoke_agent exhale',
+      'chat gpt-4o-mini',
+      'execute_tool list_subscriptions',
+    ])
+      expect(all.includes(name), name).toBe(true);
+    expect(all.includes('gen_ai.usage.input_tokens')).toBe(true);
+    for (const words of ['secret plan', 'add your first subscription', 'sk-test', 'Casa Zubiri'])
+      expect(all.includes(words), words).toBe(false);
   });
 
   it('a collector that is down costs the spans, never a request or the stop', async () => {
