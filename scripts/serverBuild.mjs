@@ -50,7 +50,9 @@ export function sourceStamp(root = ROOT) {
   const stamp = {};
   for (const file of files) {
     const stat = statSync(join(root, file), { throwIfNoEntry: false });
-    if (stat) stamp[file.split('\\').join('/')] = `${stat.mtimeMs}:${stat.size}`;
+    // Whole seconds: an image layer (Docker's tar) may keep only those, and a build copied into
+    // one must still count as fresh. Size and second together still catch a developer's edit.
+    if (stat) stamp[file.split('\\').join('/')] = `${Math.trunc(stat.mtimeMs / 1000)}:${stat.size}`;
   }
   return stamp;
 }

@@ -4,6 +4,7 @@ import {
   mkdirSync,
   mkdtempSync,
   rmSync,
+  statSync,
   symlinkSync,
   utimesSync,
   writeFileSync,
@@ -77,6 +78,14 @@ describe('the server build (scripts/serverBuild.mjs)', () => {
     expect(buildExists(root)).toBe(true);
     expect(buildIsFresh(root)).toBe(false);
     buildServer(root);
+    expect(buildIsFresh(root)).toBe(true);
+  });
+
+  it('stays fresh when its files are copied with whole-second times (an image layer keeps only those)', () => {
+    buildServer(root);
+    const file = join(root, 'core/i18n/index.ts');
+    const seconds = Math.trunc(statSync(file).mtimeMs / 1000);
+    utimesSync(file, seconds, seconds);
     expect(buildIsFresh(root)).toBe(true);
   });
 
