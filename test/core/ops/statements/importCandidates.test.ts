@@ -83,7 +83,10 @@ describe(`import_candidates (${TEST_DIALECT})`, () => {
     const before = await dumpDatabase(h.db);
     const preview = await h.core.invoke('import_candidates', h.owner, IMPORT, { dryRun: true });
     expect(preview.output.created).toBe(2);
+    // Four charges each of Netflix and the gym, recorded paid as the statement shows them.
+    expect(preview.output.past_charges).toBe(8);
     expect(preview.changes.map((c) => c.table).sort()).toEqual([
+      ...Array<string>(8).fill('charges'),
       'price_changes',
       'statement_imports',
       'subscriptions',

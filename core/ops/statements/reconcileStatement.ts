@@ -1,0 +1,264 @@
+import { z } from 'zod';
+
+import { CYCLE_UNITS } from '../../domain/cycles.ts';
+import { addDays, minDate } from '../../domain/dates.ts';
+import { convertMinor, formatAmount, parseAmount } from '../../domain/money.ts';
+import { Amount, Id } from '../../domain/schemas.ts';
+import { t } from '../../i18n/index.ts';
+import { merchantKey } from '../../imports/statements/merchant.ts';
+import { defineOp } from '../../kernel/op.ts';
+import { chargesBetween } from '../../store/repos/charges.ts';
+import { loadRateBook } from '../../store/repos/fx.ts';
+import { visibleSubscriptions } from '../../store/repos/subscriptions.ts';
+import { household } from '../shared/context.ts';
+import { analyseStatement, toMinorUnits } from './_lib/analyse.ts';
+import { StatementInput } from './_lib/document.ts';
+import {
+  type ChargeToMatch,
+  DATE_DAYS,
+  type LineToMatch,
+  merchantTokens,
+  pairCharges,
+} from './_lib/match.ts';
+
+const Line = z.object({
+  date: z.string(),
+  text: z.string(),
+  amount: z.string().describe('Money out, a decimal string.'),
+  currency: z.string(),
+});
+
+const Item = z.object({
+  subscription_id: Id,
+  name: z.string(),
+  charge_date: z.string().describe("The charge's date in the subscription's series."),
+  status: z
+    .enum(['expected', 'paid', 'skipped'])
+    .describe('paid or skipped: already recorded (mark_charges_paid takes only expected ones).'),
+  expected_amount: z
+    .string()
+    .describe('The price the series expects that day (or what was recorded).'),
+  expected_currency: z.string(),
+  actual_amount: z.string().describe("What the statement line charged, in the line's currency."),
+  actual_currency: z.string(),
+  line: Line,
+});
+
+const Review = Item.extend({
+  off: z.enum(['date', 'amount', 'merchant']).describe('The one criterion that does not agree.'),
+  detail: z.string().describe("What is off, in the reader's language."),
+});
+
+const ToMark = z.object({
+  subscription_id: Id,
+  charge_date: z.string(),
+  amount: Amount,
+  currency: z.string(),
+});
+
+export const reconcileStatement = defineOp({
+  name: 'reconcile_statement',
+  title: 'Reconcile a statement',
+  description:
+    "Matches a bank or card statement (the same document read_statement takes) against the household's charges in the statement's period, what each subscription's series expects and what was recorded: matched (the line's date within 2 days of the charge, its amount within 1% or 0.50 of the expected price, converted with the household's exchange rates when the currencies differ, and its merchant sharing a word with the subscription's name or vendor), needs review (one of the three off, saying which), expected but not on the statement, and recurring lines the household does not track. Each with the subscription, the charge date, the expected and the actual amount and the statement line. Writes nothing; pass `to_mark` (the matched charges not recorded yet) to mark_charges_paid to record them paid with their actual amounts.",
+  input: z.object(StatementInput),
+  output: z.object({
+    period: z.object({ from: z.string(), to: z.string() }).nullable(),
+    currency: z.string().describe("The statement's currency."),
+    matched: z.array(Item),
+    needs_review: z.array(Review),
+    missing: z
+      .array(
+        z.object({
+          subscription_id: Id,
+          name: z.string(),
+          charge_date: z.string(),
+          expected_amount: z.string(),
+          currency: z.string(),
+        }),
+      )
+      .describe('Charges the series expects in the period that no line of the statement shows.'),
+    untracked: z
+      .array(
+        z.object({
+          candidate: z.string().describe('Its id for import_candidates.'),
+          name: z.string(),
+          amount: z.string(),
+          currency: z.string(),
+          cycle: z.object({ unit: z.enum(CYCLE_UNITS), every: z.int() }),
+          charges: z.int(),
+          last_charge: z.string(),
+        }),
+      )
+      .describe('Recurring charges on the statement that no tracked subscription is.'),
+    to_mark: z
+      .array(ToMark)
+      .describe('The matched charges not recorded yet: the input of mark_charges_paid.'),
+  }),
+  effect: 'read',
+  async run(ctx, input) {
+    const hh = household(ctx);
+    const analysis = await analyseStatement(ctx, input);
+    const { summary } = analysis;
+    const currency = summary.transactions.currency;
+    const from = summary.transactions.first_date;
+    const to = summary.transactions.last_date;
+    const untrackedAll = analysis.candidates.filter((c) => c.tracked === null);
+    const untrackedView = (keys: ReadonlySet<string>) =>
+      untrackedAll
+        .filter((c) => !keys.has(c.detected.key.replace(/ \d+$/, '')))
+        .map((c) => ({
+          candidate: c.view.id,
+          name: c.view.name,
+          amount: c.view.amount,
+          currency: c.view.currency,
+          cycle: c.view.cycle,
+          charges: c.view.charges,
+          last_charge: c.view.last_charge,
+        }));
+    if (!from || !to)
+      return {
+        period: null,
+        currency,
+        matched: [],
+        needs_review: [],
+        missing: [],
+        untracked: untrackedView(new Set()),
+        to_mark: [],
+      };
+
+    // Privacy as every read: only the subscriptions this actor may see.
+    const subs = await visibleSubscriptions(ctx.tx.trx, ctx.actor, hh.id).select('subscriptions.*');
+    const byId = new Map(subs.map((s) => [s.id, s]));
+    const charges = await chargesBetween(
+      ctx.tx.trx,
+      subs,
+      addDays(from, -DATE_DAYS),
+      addDays(to, DATE_DAYS),
+    );
+    const lineCurrencies = new Set(analysis.rows.map((r) => r.currency ?? currency));
+    const book = await loadRateBook(
+      ctx.tx.trx,
+      hh.id,
+      [...lineCurrencies, ...charges.map((c) => c.currency)],
+      minDate(addDays(from, -DATE_DAYS), ctx.today),
+      minDate(addDays(to, DATE_DAYS), ctx.today),
+    );
+
+    const tokensOf = new Map<string, Set<string>>();
+    for (const s of subs)
+      tokensOf.set(s.id, new Set([...merchantTokens(s.name), ...merchantTokens(s.vendor ?? '')]));
+    const toMatch: ChargeToMatch[] = charges.map((c) => {
+      const parsed = parseAmount(c.amount, c.currency);
+      const minor = parsed.ok ? parsed.minor : 0;
+      return {
+        key: `${c.subscription_id}|${c.due_date}`,
+        date: c.due_date,
+        tokens: tokensOf.get(c.subscription_id) ?? new Set(),
+        expectedIn: (cur) => {
+          if (cur === c.currency) return minor;
+          const cross = book.crossRate(c.currency, cur, minDate(c.due_date, ctx.today));
+          return cross ? convertMinor(minor, c.currency, cur, cross.rate) : null;
+        },
+      };
+    });
+    const lines: LineToMatch[] = [];
+    analysis.rows.forEach((r, index) => {
+      if (r.amount >= 0) return;
+      const cur = r.currency ?? currency;
+      const text = r.payee ?? r.memo;
+      lines.push({
+        index,
+        date: r.date,
+        minor: toMinorUnits(-r.amount, cur),
+        currency: cur,
+        tokens: new Set([...merchantTokens(text), ...merchantTokens(r.memo)]),
+      });
+    });
+    const pairs = pairCharges(toMatch, lines);
+
+    const chargeByKey = new Map(charges.map((c) => [`${c.subscription_id}|${c.due_date}`, c]));
+    const locale = ctx.actor.locale;
+    const matched: Array<z.infer<typeof Item>> = [];
+    const review: Array<z.infer<typeof Review>> = [];
+    const paired = new Set<string>();
+    const pairedKeys = new Set<string>();
+    for (const p of pairs) {
+      const c = chargeByKey.get(p.charge.key);
+      const row = analysis.rows[p.line.index];
+      if (!c || !row) continue;
+      paired.add(p.charge.key);
+      pairedKeys.add(merchantKey(row.payee ?? row.memo));
+      const actual = formatAmount(p.line.minor, p.line.currency);
+      const item = {
+        subscription_id: c.subscription_id,
+        name: byId.get(c.subscription_id)?.name ?? c.subscription_name,
+        charge_date: c.due_date,
+        status: c.status,
+        expected_amount: c.amount,
+        expected_currency: c.currency,
+        actual_amount: actual,
+        actual_currency: p.line.currency,
+        line: {
+          date: row.date,
+          text: [row.payee, row.memo].filter((x) => x && x !== '').join(' · '),
+          amount: actual,
+          currency: p.line.currency,
+        },
+      };
+      if (p.off === null) {
+        matched.push(item);
+        continue;
+      }
+      const expectedThere = p.charge.expectedIn(p.line.currency);
+      const detail =
+        p.off === 'date'
+          ? t(locale, 'reconcile.off.date', { days: p.days })
+          : p.off === 'merchant'
+            ? t(locale, 'reconcile.off.merchant')
+            : expectedThere === null
+              ? t(locale, 'reconcile.off.no_rate', { from: c.currency, to: p.line.currency })
+              : t(locale, 'reconcile.off.amount', {
+                  expected: formatAmount(expectedThere, p.line.currency),
+                  actual,
+                  currency: p.line.currency,
+                });
+      review.push({ ...item, off: p.off, detail });
+    }
+    const missing = charges
+      .filter(
+        (c) =>
+          c.status === 'expected' &&
+          c.due_date >= from &&
+          c.due_date <= to &&
+          !paired.has(`${c.subscription_id}|${c.due_date}`),
+      )
+      .map((c) => ({
+        subscription_id: c.subscription_id,
+        name: c.subscription_name,
+        charge_date: c.due_date,
+        expected_amount: c.amount,
+        currency: c.currency,
+      }));
+    const byDate = (a: { charge_date: string; name: string }, b: typeof a) =>
+      a.charge_date.localeCompare(b.charge_date) || a.name.localeCompare(b.name);
+    matched.sort(byDate);
+    review.sort(byDate);
+    return {
+      period: { from, to },
+      currency,
+      matched,
+      needs_review: review,
+      missing,
+      untracked: untrackedView(pairedKeys),
+      to_mark: matched
+        .filter((m) => m.status === 'expected')
+        .map((m) => ({
+          subscription_id: m.subscription_id,
+          charge_date: m.charge_date,
+          amount: m.actual_amount,
+          currency: m.actual_currency,
+        })),
+    };
+  },
+});
