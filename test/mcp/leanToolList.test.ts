@@ -15,8 +15,9 @@ import { connectClient, createMcpTestHousehold, ERAS, type McpTestHousehold } fr
  * passes; a change that makes it grow past these budgets has to say why here. Raised by 1–2.5 kB
  * for the connected-apps ops (list_connected_apps, disconnect_app) and the web sessions and
  * calendar-feed ops an agent may call (list_web_sessions, end_web_session, revoke_calendar_feed).
+ * Raised by 3.4 kB (read) and 4.7 kB (write) for reconcile_statement and mark_charges_paid.
  */
-const BUDGET = { read: 32_500, write: 75_500, trusted: 77_000 } as const;
+const BUDGET = { read: 35_500, write: 80_000, trusted: 81_500 } as const;
 
 describe.each(ERAS)('a lean tools/list (%s era)', (era) => {
   let h: McpTestHousehold;

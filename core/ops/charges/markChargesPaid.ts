@@ -8,18 +8,16 @@ import { markPaid, recordedCharge } from './_lib/record.ts';
 
 const Paid = z.object({
   subscription_id: Id,
-  charge_date: IsoDate.describe(
-    "The charge's date in the series (reconcile_statement's charge_date).",
-  ),
-  amount: Amount.describe('What was actually charged, as the statement shows it.'),
-  currency: Currency.optional().describe("The amount's currency. Default: the subscription's."),
+  charge_date: IsoDate,
+  amount: Amount.describe('What was actually charged.'),
+  currency: Currency.optional().describe("Default: the subscription's."),
 });
 
 export const markChargesPaid = defineOp({
   name: 'mark_charges_paid',
   title: 'Mark charges paid',
   description:
-    'Marks several charges paid at once with the amounts actually charged, such as the matched charges reconcile_statement found on a statement (pass its `to_mark`). All or nothing, one undo for the batch. A charge already recorded (paid or skipped) is refused, naming it, and nothing is written: reconcile again to see what is left. Returns the charges recorded.',
+    "Marks several charges paid with the amounts actually charged, such as reconcile_statement's to_mark. All or nothing, one undo; a charge already paid or skipped is refused, naming it, and nothing is written.",
   input: z.object({
     charges: z.array(Paid).min(1).max(200),
   }),

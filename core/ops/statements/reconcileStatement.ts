@@ -21,33 +21,22 @@ import {
   pairCharges,
 } from './_lib/match.ts';
 
-const Line = z.object({
-  date: z.string(),
-  text: z.string(),
-  amount: z.string().describe('Money out, a decimal string.'),
-  currency: z.string(),
-});
+/** The statement line: its booking date and text (its amount is the item's actual_amount). */
+const Line = z.object({ date: z.string(), text: z.string() });
 
 const Item = z.object({
   subscription_id: Id,
   name: z.string(),
-  charge_date: z.string().describe("The charge's date in the subscription's series."),
-  status: z
-    .enum(['expected', 'paid', 'skipped'])
-    .describe('paid or skipped: already recorded (mark_charges_paid takes only expected ones).'),
-  expected_amount: z
-    .string()
-    .describe('The price the series expects that day (or what was recorded).'),
+  charge_date: z.string(),
+  status: z.enum(['expected', 'paid', 'skipped']).describe('paid, skipped: already recorded.'),
+  expected_amount: z.string(),
   expected_currency: z.string(),
-  actual_amount: z.string().describe("What the statement line charged, in the line's currency."),
+  actual_amount: z.string(),
   actual_currency: z.string(),
   line: Line,
 });
 
-const Review = Item.extend({
-  off: z.enum(['date', 'amount', 'merchant']).describe('The one criterion that does not agree.'),
-  detail: z.string().describe("What is off, in the reader's language."),
-});
+const Review = Item.extend({ off: z.enum(['date', 'amount', 'merchant']), detail: z.string() });
 
 const ToMark = z.object({
   subscription_id: Id,
@@ -60,40 +49,34 @@ export const reconcileStatement = defineOp({
   name: 'reconcile_statement',
   title: 'Reconcile a statement',
   description:
-    "Matches a bank or card statement (the same document read_statement takes) against the household's charges in the statement's period, what each subscription's series expects and what was recorded: matched (the line's date within 2 days of the charge, its amount within 1% or 0.50 of the expected price, converted with the household's exchange rates when the currencies differ, and its merchant sharing a word with the subscription's name or vendor), needs review (one of the three off, saying which), expected but not on the statement, and recurring lines the household does not track. Each with the subscription, the charge date, the expected and the actual amount and the statement line. Writes nothing; pass `to_mark` (the matched charges not recorded yet) to mark_charges_paid to record them paid with their actual amounts.",
+    "Matches a statement (as read_statement takes it) against the household's expected and recorded charges in its period: matched (date within 2 days, amount within 1% or 0.50, converted at the household's rates, merchant sharing a word with the subscription's name or vendor), needs_review (one of the three off: which, and why), missing (expected, not on the statement) and untracked (recurring lines no subscription is). Writes nothing; pass to_mark (matched, not recorded yet) to mark_charges_paid.",
   input: z.object(StatementInput),
   output: z.object({
     period: z.object({ from: z.string(), to: z.string() }).nullable(),
-    currency: z.string().describe("The statement's currency."),
+    currency: z.string(),
     matched: z.array(Item),
     needs_review: z.array(Review),
-    missing: z
-      .array(
-        z.object({
-          subscription_id: Id,
-          name: z.string(),
-          charge_date: z.string(),
-          expected_amount: z.string(),
-          currency: z.string(),
-        }),
-      )
-      .describe('Charges the series expects in the period that no line of the statement shows.'),
-    untracked: z
-      .array(
-        z.object({
-          candidate: z.string().describe('Its id for import_candidates.'),
-          name: z.string(),
-          amount: z.string(),
-          currency: z.string(),
-          cycle: z.object({ unit: z.enum(CYCLE_UNITS), every: z.int() }),
-          charges: z.int(),
-          last_charge: z.string(),
-        }),
-      )
-      .describe('Recurring charges on the statement that no tracked subscription is.'),
-    to_mark: z
-      .array(ToMark)
-      .describe('The matched charges not recorded yet: the input of mark_charges_paid.'),
+    missing: z.array(
+      z.object({
+        subscription_id: Id,
+        name: z.string(),
+        charge_date: z.string(),
+        expected_amount: z.string(),
+        currency: z.string(),
+      }),
+    ),
+    untracked: z.array(
+      z.object({
+        candidate: z.string().describe('Its id for import_candidates.'),
+        name: z.string(),
+        amount: z.string(),
+        currency: z.string(),
+        cycle: z.object({ unit: z.enum(CYCLE_UNITS), every: z.int() }),
+        charges: z.int(),
+        last_charge: z.string(),
+      }),
+    ),
+    to_mark: z.array(ToMark),
   }),
   effect: 'read',
   async run(ctx, input) {
@@ -202,8 +185,6 @@ export const reconcileStatement = defineOp({
         line: {
           date: row.date,
           text: [row.payee, row.memo].filter((x) => x && x !== '').join(' · '),
-          amount: actual,
-          currency: p.line.currency,
         },
       };
       if (p.off === null) {

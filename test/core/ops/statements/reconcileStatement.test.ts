@@ -138,7 +138,8 @@ describe(`reconcile_statement (${TEST_DIALECT})`, () => {
       expected_amount: '15.99',
       expected_currency: 'EUR',
       actual_currency: 'EUR',
-      line: { date: '2025-12-05', text: 'NETFLIX.COM 866-579-7172', amount: '15.99' },
+      actual_amount: '15.99',
+      line: { date: '2025-12-05', text: 'NETFLIX.COM 866-579-7172' },
     });
     expect(output.matched[2]).toMatchObject({ expected_amount: '59.99', expected_currency: 'USD' });
     expect(output.needs_review.map((r) => `${brief(r)} ${r.off}: ${r.detail}`)).toEqual([
