@@ -3,6 +3,7 @@ import { daysBetween } from '../../../domain/dates.ts';
 import type { OpContext } from '../../../kernel/op.ts';
 import { cycleOf, type SubscriptionRow } from '../../../store/repos/subscriptions.ts';
 import { recordCharge, recordedCharge } from '../../charges/_lib/record.ts';
+import { requireSubscription } from '../../shared/context.ts';
 import { type Candidate, toMinorUnits } from './analyse.ts';
 
 const DAYS: Record<SubscriptionRow['cycle_unit'], number> = {
@@ -48,6 +49,9 @@ export async function recordSeenCharges(
   sub: SubscriptionRow,
   candidate: Candidate,
 ): Promise<number> {
+  // Locks the subscription until commit (PostgreSQL), as mark_charge_paid does: a charge marked
+  // paid at the same time is seen here (and kept) rather than recorded twice.
+  await requireSubscription(ctx, sub.id);
   const used = new Set<string>();
   let count = 0;
   for (const charge of candidate.detected.charges) {
