@@ -13,6 +13,7 @@ export { firstTime, purgeFirstTimes } from './once.ts';
 export { resolveSpeaker } from './identity.ts';
 /** How chat writes amounts, dates and cycles for a reader: for adapters that print outside the engine. */
 export { cycleText, formatDate, money } from './format.ts';
+export { reconcileLines } from './reconcileCard.ts';
 export type {
   Button,
   Card,

@@ -12,6 +12,7 @@ import {
   saveReconciliation,
   updateReconciliation,
 } from '../reconcileFlow.ts';
+import { reconcileLines } from '../reconcileCard.ts';
 import { loadReview } from '../statementFlow.ts';
 import type { Turn } from '../turn.ts';
 import type { SentRef } from '../types.ts';
@@ -26,14 +27,10 @@ import type { SentRef } from '../types.ts';
  * the whole batch back.
  */
 
-type Output = ReturnType<typeof reconcileStatement.output.parse>;
-
 /** A prepared batch waits this long (it is confirmed in the same press). */
 const MARK_TTL_MS = 10 * 60_000;
 /** Undo works on the result card for a day, the longest a pending change is kept. */
 const UNDO_WINDOW_MS = 24 * 3_600_000;
-/** Each section lists this many, then counts the rest. */
-const LIST_MAX = 8;
 
 function marks(core: Core): PendingChanges {
   return pendingChanges(core, {
@@ -53,76 +50,6 @@ export async function canReconcile(turn: Turn): Promise<boolean> {
     { surface: 'chat' },
   );
   return output.total > 0;
-}
-
-function section(turn: Turn, lines: string[], title: string, items: readonly string[]): void {
-  if (items.length === 0) return;
-  lines.push(turn.t(title, { count: items.length }));
-  for (const item of items.slice(0, LIST_MAX)) lines.push(`• ${item}`);
-  if (items.length > LIST_MAX)
-    lines.push(turn.t('reconcile.chat.more', { count: items.length - LIST_MAX }));
-}
-
-/** The card's lines, from reconcile_statement's result. */
-function cardLines(turn: Turn, out: Output): string[] {
-  const l = turn.locale;
-  const date = (d: string) => formatDate(d, l);
-  const lines: string[] = [];
-  if (out.period)
-    lines.push(
-      turn.t('chat.statements.period', { from: date(out.period.from), to: date(out.period.to) }),
-    );
-  if (out.matched.length === 0 && out.needs_review.length === 0)
-    lines.push(turn.t('reconcile.chat.nothing'));
-  section(
-    turn,
-    lines,
-    'reconcile.chat.matched',
-    out.matched.map((m) =>
-      turn.t(m.status === 'expected' ? 'reconcile.chat.matched_line' : 'reconcile.chat.recorded', {
-        name: m.name,
-        date: date(m.charge_date),
-        amount: money(m.actual_amount, m.actual_currency, l),
-      }),
-    ),
-  );
-  section(
-    turn,
-    lines,
-    'reconcile.chat.review',
-    out.needs_review.map((r) =>
-      turn.t(r.off === 'amount' ? 'reconcile.chat.review_amount' : 'reconcile.chat.review_line', {
-        name: r.name,
-        date: date(r.line.date),
-        amount: money(r.actual_amount, r.actual_currency, l),
-        detail: r.detail,
-      }),
-    ),
-  );
-  section(
-    turn,
-    lines,
-    'reconcile.chat.missing',
-    out.missing.map((m) =>
-      turn.t('reconcile.chat.missing_line', {
-        name: m.name,
-        date: date(m.charge_date),
-        amount: money(m.expected_amount, m.currency, l),
-      }),
-    ),
-  );
-  section(
-    turn,
-    lines,
-    'reconcile.chat.untracked',
-    out.untracked.map((u) =>
-      turn.t('reconcile.chat.untracked_line', {
-        name: u.name,
-        amount: money(u.amount, u.currency, l),
-      }),
-    ),
-  );
-  return lines;
 }
 
 /** Reconciles the statement of review `reviewId` and shows its card (edits `ref`). */
@@ -154,7 +81,7 @@ async function start(turn: Turn, reviewId: string, ref: SentRef | null, note?: s
     },
     turn.now,
   );
-  const lines = cardLines(turn, output);
+  const lines = reconcileLines(turn.locale, output);
   if (note) lines.push(note);
   const reply = turn
     .reply()
