@@ -37,10 +37,11 @@ const USAGE = `Usage: exhale [command]
                               run any op and print its result as JSON; the input may come from a
                               file or stdin, and --document puts a file's text in its document
                               (exhale op import_data --document export.json)
-  exhale import FILE [--all] [--dry-run] [--as MEMBER] [--household ID]
+  exhale import FILE [--all] [--dry-run] [--reconcile] [--as MEMBER] [--household ID]
                               read a bank statement (CSV, OFX/QFX, PDF) and import the
                               subscriptions in it: choose at the prompt, or --all for every new
-                              one; --dry-run shows what would be imported and writes nothing
+                              one; --dry-run shows what would be imported and writes nothing;
+                              --reconcile matches it to your charges and marks the matched paid
   exhale mcp [--token T] [--trusted] [--as MEMBER] [--household ID]
                               serve MCP over stdio, as the token's member (or EXHALE_TOKEN),
                               or as the local owner (writes need confirmation unless --trusted)
@@ -106,6 +107,7 @@ const commands: Record<string, Command> = {
       options: {
         all: { type: 'boolean', default: false },
         'dry-run': { type: 'boolean', default: false },
+        reconcile: { type: 'boolean', default: false },
         as: { type: 'string' },
         household: { type: 'string' },
       },
@@ -116,6 +118,18 @@ const commands: Record<string, Command> = {
     const runtime = await runtimeFor(loadConfig(), { existing: true });
     try {
       const actor = await localActor(runtime.db, { as: values.as, household: values.household });
+      if (values.reconcile) {
+        const { runReconcile } = await import('./reconcileCommand.ts');
+        return await runReconcile({
+          core: runtime.core,
+          actor,
+          path,
+          all: values.all,
+          dryRun: values['dry-run'],
+          input: process.stdin,
+          output: process.stdout,
+        });
+      }
       return await runImport({
         core: runtime.core,
         actor,

@@ -105,11 +105,14 @@ export const PROMPTS: readonly PromptSpec[] = [
   },
   {
     name: 'import_statement',
-    // The model-free reader first (read_statement, then import_candidates with the chosen ids);
-    // the rest for what it cannot read (a photo the agent reads itself) and charges to mark paid.
+    // The model-free reader first (read_statement, then import_candidates with the chosen ids),
+    // then reconcile_statement and mark_charges_paid with its to_mark; the rest for what the
+    // reader cannot read (a photo the agent reads itself).
     tools: [
       'read_statement',
       'import_candidates',
+      'reconcile_statement',
+      'mark_charges_paid',
       'list_subscriptions',
       'create_subscription',
       'mark_charge_paid',

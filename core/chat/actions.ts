@@ -63,6 +63,10 @@ export const ActionSchema = z.discriminatedUnion('t', [
   z.object({ t: z.literal('stmt_import'), s: z.string() }),
   /** `p` is the pending change the import was applied through (core/pending). */
   z.object({ t: z.literal('stmt_undo'), p: z.string() }),
+  /** Reconciling a read statement (features/reconcile.ts): `s` its review row, `r` the reconcile row. */
+  z.object({ t: z.literal('rec_start'), s: z.string() }),
+  z.object({ t: z.literal('rec_mark'), r: z.string() }),
+  z.object({ t: z.literal('rec_undo'), p: z.string() }),
   /** Organizing (features/organize.ts): `w` is the kind of record, `id` its id. */
   z.object({ t: z.literal('org_list'), w: z.enum(['category', 'tag', 'method']) }),
   z.object({ t: z.literal('org_item'), w: z.enum(['category', 'tag', 'method']), id: z.string() }),
@@ -123,6 +127,8 @@ const ONCE: ReadonlySet<ActionKind> = new Set<ActionKind>([
   'ai_undo',
   'stmt_import',
   'stmt_undo',
+  'rec_mark',
+  'rec_undo',
   'org_tag',
   'pc_confirm',
   'pc_discard',

@@ -15,6 +15,7 @@ export { resolveSpeaker } from './identity.ts';
 export { reviewFile } from './statementFlow.ts';
 /** How chat writes amounts, dates and cycles for a reader: for adapters that print outside the engine. */
 export { cycleText, formatDate, money } from './format.ts';
+export { reconcileLines } from './reconcileCard.ts';
 export type {
   Button,
   Card,

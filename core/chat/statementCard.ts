@@ -119,6 +119,8 @@ export function reviewReply(turn: Turn, id: string, review: Review, note?: strin
   }
   if (note) lines.push(note);
   reply.setCard({ title: `📄 ${review.file_name}`, lines });
+  if (review.reconcile)
+    reply.row(reply.action(turn.t('reconcile.chat.button'), { t: 'rec_start', s: id }));
   if (imported || review.status !== 'open') return reply;
 
   const pages = Math.max(1, Math.ceil(open.length / PAGE_SIZE));

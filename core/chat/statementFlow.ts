@@ -50,6 +50,8 @@ export const ReviewSchema = z.object({
   status: z.enum(['open', 'imported', 'replaced']),
   /** The pending change (surface chat) the import was applied through, for Undo. */
   pending_id: z.string().nullable(),
+  /** The card offers "Reconcile" (features/reconcile.ts): the member sees a subscription. */
+  reconcile: z.boolean().optional(),
 });
 export type Review = z.infer<typeof ReviewSchema>;
 

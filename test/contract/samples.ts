@@ -70,6 +70,14 @@ export const WRITE_SAMPLES: Record<string, (s: Seed) => Sample | Promise<Sample>
     input: { subscription_id: s.spotify, due_date: '2026-02-12', amount: '12.50' },
   }),
   skip_charge: (s) => ({ input: { subscription_id: s.netflix, due_date: s.paidDate } }),
+  mark_charges_paid: (s) => ({
+    input: {
+      charges: [
+        { subscription_id: s.spotify, charge_date: '2026-01-12', amount: '11.99' },
+        { subscription_id: s.netflix, charge_date: '2026-01-05', amount: '15.99', currency: 'EUR' },
+      ],
+    },
+  }),
   undo: (s) => ({ input: { ids: [s.lastAuditId] } }),
   create_category: () => ({ input: { name: 'Software', color: '#336699' } }),
   update_category: (s) => ({ input: { id: s.streaming, name: 'Video', color: '#FF0000' } }),
@@ -187,6 +195,7 @@ export const SAMPLE_STATEMENT = [
 /** Valid inputs for read ops that have required fields (the others are called with `{}`). */
 export const READ_SAMPLES: Record<string, (s: Seed) => unknown> = {
   read_statement: () => ({ file_name: 'statement.csv', content: SAMPLE_STATEMENT }),
+  reconcile_statement: () => ({ file_name: 'statement.csv', content: SAMPLE_STATEMENT }),
   get_subscription: (s) => ({ id: s.netflix }),
   list_subscriptions: (s) => ({
     category_id: s.streaming,

@@ -78,13 +78,18 @@ describe.each(ERAS)('MCP prompts (%s era)', (era) => {
     expect(text).toContain('(format: csv)');
     expect(text).toContain('read_statement');
     expect(text).toContain('import_candidates');
+    expect(text).toContain('reconcile_statement');
+    expect(text).toContain('mark_charges_paid');
+    expect(text).toContain('reconcile the statement');
     expect(text).not.toContain('import_data');
     const read = await h.connect((await h.token('read')).token, era);
     const readText = (
       (await read.getPrompt({ name: 'import_statement' })).messages[1]?.content as { text: string }
     ).text;
     expect(readText).toContain('read_statement');
+    expect(readText).toContain('reconcile_statement');
     expect(readText).not.toContain('import_candidates');
+    expect(readText).not.toContain('mark_charges_paid');
   });
 
   it("writes prompts in the member's language", async () => {

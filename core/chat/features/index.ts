@@ -8,6 +8,7 @@ import { dataFilesFeature } from './dataFiles.ts';
 import { organizeFeature } from './organize.ts';
 import { pendingCardFeature } from './pendingCard.ts';
 import { ratesFeature } from './rates.ts';
+import { reconcileFeature } from './reconcile.ts';
 import { connectFeature } from './connect.ts';
 import { assistantFeature } from './assistantFeature.ts';
 import { groupsFeature } from './groups.ts';
@@ -50,6 +51,7 @@ export const FEATURES = [
   noticesFeature,
   assistantFeature,
   statementsFeature,
+  reconcileFeature,
   pendingCardFeature,
 ] as const satisfies readonly ChatFeature[];
 

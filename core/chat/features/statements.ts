@@ -4,6 +4,7 @@ import type { Core } from '../../kernel/core.ts';
 import { type PendingChanges, pendingChanges } from '../../pending/index.ts';
 import { importCandidates } from '../../ops/statements/importCandidates.ts';
 import { readStatement } from '../../ops/statements/readStatement.ts';
+import { canReconcile } from './reconcile.ts';
 import { defineFeature } from '../feature.ts';
 import { choosable, PAGE_SIZE, reviewOf, reviewReply, summaryLines } from '../statementCard.ts';
 import { loadReview, type Review, saveReview, updateReview } from '../statementFlow.ts';
@@ -99,10 +100,10 @@ export async function readSentFile(
     }
     throw error;
   }
-  const review = reviewOf(name, content, summary);
   if (summary.candidates.length === 0 && !summary.imported_before && options.assistantOn) {
     return { kind: 'other', data, progress, sentence: null };
   }
+  const review = { ...reviewOf(name, content, summary), reconcile: await canReconcile(turn) };
   const id = turn.core.newId('stm');
   await saveReview(
     turn.db,
@@ -196,6 +197,15 @@ async function importChosen(turn: Turn, id: string, ref: SentRef | null) {
     const price = c ? ` ${c.amount} ${c.currency}` : '';
     lines.push(turn.t(`chat.statements.result.${item.result}`, { name: `${item.name}${price}` }));
   }
+  if (done.past_charges > 0)
+    lines.push(
+      turn.t(
+        done.past_charges === 1
+          ? 'reconcile.import.past_charges_one'
+          : 'reconcile.import.past_charges',
+        { count: done.past_charges },
+      ),
+    );
   reply.setCard({
     title: `✅ ${turn.t('chat.statements.imported', { count: done.created + done.price_changed, file: r.file_name })}`,
     lines,
@@ -203,6 +213,8 @@ async function importChosen(turn: Turn, id: string, ref: SentRef | null) {
   if (applied.result.auditId)
     reply.row(reply.action(turn.t('chat.button.undo'), { t: 'stmt_undo', p: change.id }));
   else reply.say(turn.t('chat.nothing_changed'));
+  if (r.reconcile)
+    reply.row(reply.action(turn.t('reconcile.chat.button'), { t: 'rec_start', s: id }));
   await turn.update(ref, reply);
 }
 
@@ -214,7 +226,7 @@ async function refresh(turn: Turn, id: string, old: Review, ref: SentRef | null)
     { file_name: old.file_name, content: old.content, encoding: 'base64' },
     { surface: 'chat' },
   );
-  const fresh = reviewOf(old.file_name, old.content, output);
+  const fresh = { ...reviewOf(old.file_name, old.content, output), reconcile: old.reconcile };
   const newId = turn.core.newId('stm');
   await saveReview(
     turn.db,

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 
 import { defineOp } from '../../kernel/op.ts';
-import { fieldError, requireSubscription, toMinor } from '../shared/context.ts';
+import { requireSubscription } from '../shared/context.ts';
 import { Amount, Charge, Currency, Id, IsoDate } from '../../domain/schemas.ts';
-import { expectedPrice, recordCharge } from './_lib/record.ts';
+import { markPaid } from './_lib/record.ts';
 
 export const markChargePaid = defineOp({
   name: 'mark_charge_paid',
@@ -30,14 +30,6 @@ export const markChargePaid = defineOp({
   }),
   async run(ctx, input) {
     const sub = await requireSubscription(ctx, input.subscription_id);
-    const currency = input.currency ?? sub.currency;
-    if (currency !== sub.currency && input.amount === undefined) {
-      throw fieldError(ctx, 'amount', 'errors.input.amount_with_currency', { currency });
-    }
-    const amount =
-      input.amount !== undefined
-        ? toMinor(ctx, input.amount, currency)
-        : await expectedPrice(ctx, sub, input.due_date);
-    return recordCharge(ctx, sub, input.due_date, 'paid', amount, currency);
+    return markPaid(ctx, sub, input.due_date, input);
   },
 });

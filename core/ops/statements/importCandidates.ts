@@ -10,6 +10,7 @@ import { recordPriceChange } from '../subscriptions/_lib/priceHistory.ts';
 import { Id } from '../../domain/schemas.ts';
 import { analyseStatement, type Candidate } from './_lib/analyse.ts';
 import { StatementInput } from './_lib/document.ts';
+import { recordSeenCharges } from './_lib/pastCharges.ts';
 import { recordStatement } from './_lib/record.ts';
 
 const Result = z.object({
@@ -19,7 +20,7 @@ const Result = z.object({
   subscription_id: Id,
 });
 
-async function create(ctx: OpContext, c: Candidate, owner: string): Promise<string> {
+async function create(ctx: OpContext, c: Candidate, owner: string): Promise<SubscriptionRow> {
   const hh = household(ctx);
   const id = ctx.newId('sub');
   const now = nowIso(ctx);
@@ -52,7 +53,7 @@ async function create(ctx: OpContext, c: Candidate, owner: string): Promise<stri
     });
     old = step.newMinor;
   }
-  return id;
+  return row;
 }
 
 /**
@@ -77,7 +78,7 @@ export const importCandidates = defineOp({
   name: 'import_candidates',
   title: 'Import subscriptions found in a statement',
   description:
-    'Imports the read_statement candidates chosen by id (send the same statement again): each becomes a subscription of the caller, or a price change of one tracked at another price. All or nothing; a statement imported before is refused.',
+    'Imports the read_statement candidates chosen by id (send the same statement again): each becomes a subscription of the caller, or a price change of one tracked at another price, and the charges the statement shows are recorded as paid. All or nothing; a statement imported before is refused.',
   input: z.object({
     ...StatementInput,
     candidates: z
@@ -91,6 +92,9 @@ export const importCandidates = defineOp({
     created: z.int(),
     price_changed: z.int(),
     already_tracked: z.int(),
+    past_charges: z
+      .int()
+      .describe("The statement's charges of the imported ones recorded as paid (their history)."),
     items: z.array(Result),
   }),
   effect: 'write',
@@ -121,14 +125,23 @@ export const importCandidates = defineOp({
     });
     const owner = await resolveOwner(ctx, undefined);
     const items: Array<z.infer<typeof Result>> = [];
+    let pastCharges = 0;
     for (const c of chosen) {
       const base = { candidate: c.view.id, name: c.view.name };
-      if (!c.tracked)
-        items.push({ ...base, result: 'created', subscription_id: await create(ctx, c, owner) });
-      else if (c.view.tracked?.price_differs) {
-        await changePrice(ctx, c, c.tracked);
-        items.push({ ...base, result: 'price_changed', subscription_id: c.tracked.id });
-      } else items.push({ ...base, result: 'already_tracked', subscription_id: c.tracked.id });
+      if (!c.tracked) {
+        const row = await create(ctx, c, owner);
+        pastCharges += await recordSeenCharges(ctx, row, c);
+        items.push({ ...base, result: 'created', subscription_id: row.id });
+      } else {
+        const priced = c.view.tracked?.price_differs === true;
+        if (priced) await changePrice(ctx, c, c.tracked);
+        pastCharges += await recordSeenCharges(ctx, c.tracked, c);
+        items.push({
+          ...base,
+          result: priced ? 'price_changed' : 'already_tracked',
+          subscription_id: c.tracked.id,
+        });
+      }
     }
     const count = (r: z.infer<typeof Result>['result']) =>
       items.filter((i) => i.result === r).length;
@@ -137,6 +150,7 @@ export const importCandidates = defineOp({
       created: count('created'),
       price_changed: count('price_changed'),
       already_tracked: count('already_tracked'),
+      past_charges: pastCharges,
       items,
     };
   },

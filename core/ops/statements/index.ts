@@ -1,5 +1,6 @@
 import { importCandidates } from './importCandidates.ts';
 import { readStatement } from './readStatement.ts';
+import { reconcileStatement } from './reconcileStatement.ts';
 
-/** Bank statements: reading one and importing the subscriptions found in it. */
-export const statementOps = [readStatement, importCandidates] as const;
+/** Bank statements: reading one, importing the subscriptions found in it, reconciling it with the charges. */
+export const statementOps = [readStatement, importCandidates, reconcileStatement] as const;

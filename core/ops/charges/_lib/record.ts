@@ -3,7 +3,7 @@ import { type ChargeRow, priceChangesBySubscription } from '../../../store/repos
 import { priceOn } from '../../../domain/charges.ts';
 import { cycleOf, type SubscriptionRow } from '../../../store/repos/subscriptions.ts';
 import { formatAmount } from '../../../domain/money.ts';
-import { fieldError, nowIso } from '../../shared/context.ts';
+import { fieldError, nowIso, toMinor } from '../../shared/context.ts';
 import { firstIndexOnOrAfter, nthOccurrence } from '../../../domain/cycles.ts';
 import type { Charge } from '../../../domain/schemas.ts';
 
@@ -35,6 +35,40 @@ function requireSeriesDate(ctx: OpContext, sub: SubscriptionRow, dueDate: string
   });
 }
 
+/** The charge recorded for a subscription on a date (paid or skipped), if any. */
+export async function recordedCharge(
+  ctx: OpContext,
+  subscriptionId: string,
+  dueDate: string,
+): Promise<ChargeRow | undefined> {
+  return (await ctx.tx
+    .from('charges')
+    .where({ subscription_id: subscriptionId, due_date: dueDate })
+    .first()) as ChargeRow | undefined;
+}
+
+/**
+ * What mark_charge_paid does, for every op that marks charges paid: the charge paid with `amount`
+ * (a decimal string; default the price the series expects that day) in `currency` (default the
+ * subscription's; another currency needs an amount). `field` names the input refused.
+ */
+export async function markPaid(
+  ctx: OpContext,
+  sub: SubscriptionRow,
+  dueDate: string,
+  given: { amount?: string | undefined; currency?: string | undefined },
+  field = 'amount',
+): Promise<Charge> {
+  const currency = given.currency ?? sub.currency;
+  if (currency !== sub.currency && given.amount === undefined)
+    throw fieldError(ctx, field, 'errors.input.amount_with_currency', { currency });
+  const amount =
+    given.amount !== undefined
+      ? toMinor(ctx, given.amount, currency, field)
+      : await expectedPrice(ctx, sub, dueDate);
+  return recordCharge(ctx, sub, dueDate, 'paid', amount, currency);
+}
+
 /** Records (or re-records) the charge of a subscription on a date, replacing an earlier record. */
 export async function recordCharge(
   ctx: OpContext,
@@ -46,10 +80,7 @@ export async function recordCharge(
   /** What a skipped charge shows: the price that was not taken. */
   shownMinor?: number,
 ): Promise<Charge> {
-  const existing = (await ctx.tx
-    .from('charges')
-    .where({ subscription_id: sub.id, due_date: dueDate })
-    .first()) as ChargeRow | undefined;
+  const existing = await recordedCharge(ctx, sub.id, dueDate);
   if (!existing) requireSeriesDate(ctx, sub, dueDate);
   const fields = { status, amount_minor: amountMinor, currency, recorded_at: nowIso(ctx) };
   const row = existing

@@ -29,6 +29,8 @@ export interface Analysis {
   summary: StatementSummary;
   candidates: Candidate[];
   transactions: number;
+  /** The booked transactions read, each with its currency (reconcile_statement matches them). */
+  rows: StatementTransaction[];
 }
 
 /** Ten-thousandths to the currency's minor units, rounding half away from zero. */
@@ -192,6 +194,7 @@ export async function analyseStatement(
   const moneyIn = inCurrency.filter((tx) => tx.amount > 0).reduce((sum, tx) => sum + tx.amount, 0);
   return {
     transactions: transactions.length,
+    rows: transactions,
     candidates,
     summary: {
       fingerprint,

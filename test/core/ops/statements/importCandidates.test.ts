@@ -4,9 +4,15 @@ import { Core } from '../../../../core/kernel/core.ts';
 import { OpError } from '../../../../core/errors/index.ts';
 import { catalog } from '../../../../core/ops/catalog.ts';
 import { dumpDatabase } from '../../../helpers/dump.ts';
+import { memberActor, newcomerActor } from '../../../../core/kernel/actor.ts';
+import {
+  openSharedTestDatabase,
+  type SharedTestDatabase,
+} from '../../../helpers/sharedDatabase.ts';
 import {
   createTestHousehold,
   TEST_DIALECT,
+  TEST_NOW,
   type TestHousehold,
 } from '../../../helpers/testCore.ts';
 import { FOUR_MONTHS } from './statement.ts';
@@ -83,7 +89,10 @@ describe(`import_candidates (${TEST_DIALECT})`, () => {
     const before = await dumpDatabase(h.db);
     const preview = await h.core.invoke('import_candidates', h.owner, IMPORT, { dryRun: true });
     expect(preview.output.created).toBe(2);
+    // Four charges each of Netflix and the gym, recorded paid as the statement shows them.
+    expect(preview.output.past_charges).toBe(8);
     expect(preview.changes.map((c) => c.table).sort()).toEqual([
+      ...Array<string>(8).fill('charges'),
       'price_changes',
       'statement_imports',
       'subscriptions',
@@ -165,5 +174,116 @@ describe(`import_candidates (${TEST_DIALECT})`, () => {
     );
     expect(unknown.code).toBe('not_found');
     expect(await dumpDatabase(h.db)).toBe(before);
+  });
+
+  it('records the charges the statement shows as paid, on their series dates, with the amounts charged', async () => {
+    const { output } = await h.core.invoke('import_candidates', h.owner, IMPORT);
+    expect(output.past_charges).toBe(8);
+    const paid = await h.core.invoke('list_charges', h.owner, {
+      from: '2025-11-01',
+      to: '2026-03-31',
+      status: ['paid'],
+    });
+    expect(
+      paid.output.items.map((c) => `${c.subscription_name} ${c.due_date} ${c.amount}`),
+    ).toEqual([
+      'Netflix 2025-11-03 15.99',
+      'Iron Gym 2025-11-15 30.00',
+      'Netflix 2025-12-03 15.99',
+      'Iron Gym 2025-12-15 30.00',
+      // Charged on the 5th and the 16th: the charges of the 3rd and the 15th.
+      'Netflix 2026-01-03 17.99',
+      'Iron Gym 2026-01-15 30.00',
+      'Netflix 2026-02-03 17.99',
+      'Iron Gym 2026-02-15 30.00',
+    ]);
+    const next = await h.core.invoke('list_charges', h.owner, {
+      from: '2026-03-01',
+      to: '2026-03-31',
+    });
+    expect(
+      next.output.items.map((c) => `${c.subscription_name} ${c.due_date} ${c.status}`),
+    ).toEqual(['Netflix 2026-03-03 expected', 'Iron Gym 2026-03-15 expected']);
+  });
+
+  it('leaves a charge already recorded on a tracked subscription as it was', async () => {
+    const spotify = await h.core.invoke('create_subscription', h.owner, {
+      name: 'Spotify',
+      amount: '10.99',
+      cycle: { unit: 'month' },
+      first_charge_date: '2024-01-05',
+    });
+    await h.core.invoke('skip_charge', h.owner, {
+      subscription_id: spotify.output.id,
+      due_date: '2026-01-05',
+    });
+    const { output } = await h.core.invoke('import_candidates', h.owner, {
+      ...IMPORT,
+      candidates: ['spotify:month:1'],
+    });
+    expect(output).toMatchObject({ already_tracked: 1, past_charges: 3 });
+    const charges = await h.core.invoke('list_charges', h.owner, {
+      from: '2025-11-01',
+      to: '2026-02-28',
+      subscription_id: spotify.output.id,
+    });
+    expect(charges.output.items.map((c) => `${c.due_date} ${c.status}`)).toEqual([
+      '2025-11-05 paid',
+      '2025-12-05 paid',
+      '2026-01-05 skipped',
+      '2026-02-05 paid',
+    ]);
+  });
+});
+
+describe(`import_candidates and mark_charge_paid from two Cores at once (${TEST_DIALECT})`, () => {
+  let shared: SharedTestDatabase;
+  afterEach(async () => shared.close());
+
+  it('records a charge of a tracked subscription once', async () => {
+    shared = await openSharedTestDatabase();
+    const a = new Core({ db: shared.open(), catalog, clock: () => TEST_NOW });
+    const b = new Core({ db: shared.open(), catalog, clock: () => TEST_NOW });
+    const created = await a.invoke('create_household', newcomerActor('cli', 'en'), {
+      name: 'Home',
+      currency: 'EUR',
+      time_zone: 'Europe/Madrid',
+      owner_name: 'Ana',
+    });
+    const ana = memberActor(
+      {
+        ...created.output.member,
+        household_id: created.output.household.id,
+        role: 'owner',
+        language: 'en',
+      },
+      'cli',
+    );
+    const spotify = await a.invoke('create_subscription', ana, {
+      name: 'Spotify',
+      amount: '10.99',
+      cycle: { unit: 'month' },
+      first_charge_date: '2024-01-05',
+    });
+    const results = await Promise.allSettled([
+      a.invoke('import_candidates', ana, { ...IMPORT, candidates: ['spotify:month:1'] }),
+      b.invoke('mark_charge_paid', ana, {
+        subscription_id: spotify.output.id,
+        due_date: '2026-01-05',
+        amount: '11.50',
+      }),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled']);
+    const rows = await a.db
+      .knex('charges')
+      .where({ subscription_id: spotify.output.id })
+      .orderBy('due_date')
+      .select('due_date');
+    expect(rows.map((r: { due_date: string }) => r.due_date)).toEqual([
+      '2025-11-05',
+      '2025-12-05',
+      '2026-01-05',
+      '2026-02-05',
+    ]);
   });
 });
