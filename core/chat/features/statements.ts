@@ -1,10 +1,12 @@
 import { isOpError, OpError } from '../../errors/index.ts';
+import { type ReadStep, withReadProgress } from '../../imports/statements/progress.ts';
 import { STATEMENT_LIMITS } from '../../imports/statements/read.ts';
 import type { Core } from '../../kernel/core.ts';
 import { type PendingChanges, pendingChanges } from '../../pending/index.ts';
 import { importCandidates } from '../../ops/statements/importCandidates.ts';
 import { readStatement } from '../../ops/statements/readStatement.ts';
 import { defineFeature } from '../feature.ts';
+import { progressOf } from '../progress.ts';
 import { choosable, PAGE_SIZE, reviewOf, reviewReply, summaryLines } from '../statementCard.ts';
 import { loadReview, type Review, saveReview, updateReview } from '../statementFlow.ts';
 import type { Turn } from '../turn.ts';
@@ -38,6 +40,15 @@ const NOT_A_STATEMENT = new Set([
   'errors.statements.line_too_long',
 ]);
 
+/** The progress message's text for a step of the reading (pictures in steps of 10%). */
+function stepText(turn: Turn, step: ReadStep): string {
+  if (step.step === 'finding') return `⏳ ${turn.t('imports.progress.finding')}`;
+  if (step.step === 'page')
+    return `⏳ ${turn.t('imports.progress.page', { page: step.page, pages: step.pages })}`;
+  const percent = Math.min(100, Math.max(0, Math.floor(step.done * 10) * 10));
+  return `⏳ ${turn.t('imports.progress.picture', { percent })}`;
+}
+
 /** What became of a sent file: shown as a review (or refused), or not a statement this reader knows. */
 export type FileOutcome =
   | { kind: 'done' }
@@ -65,8 +76,11 @@ export async function readSentFile(
   const name = (file.name ?? 'file').slice(0, 120);
   if (file.size !== null && file.size > STATEMENT_LIMITS.bytes)
     throw new OpError('too_large', 'errors.statements.too_large', { max: '20 MB' });
-  const progress = await turn.say(`⏳ ${turn.t('chat.statements.reading', { name })}`);
+  const reading = `⏳ ${turn.t('chat.statements.reading', { name })}`;
+  const progress = await turn.say(reading);
+  const live = progressOf(turn, progress, reading, options.log);
   const show = async (reply: ReturnType<Turn['reply']>): Promise<void> => {
+    await live.settle();
     await turn.update(progress, reply);
   };
   let data: Uint8Array;
@@ -82,15 +96,20 @@ export async function readSentFile(
   try {
     summary = (
       await turn.withTyping(() =>
-        turn.core.invoke(
-          readStatement,
-          turn.actor,
-          { file_name: name, content, encoding: 'base64' },
-          { surface: 'chat' },
+        withReadProgress(
+          (step) => live.set(stepText(turn, step)),
+          () =>
+            turn.core.invoke(
+              readStatement,
+              turn.actor,
+              { file_name: name, content, encoding: 'base64' },
+              { surface: 'chat' },
+            ),
         ),
       )
     ).output;
   } catch (error) {
+    await live.settle();
     if (isOpError(error) && NOT_A_STATEMENT.has(error.key))
       return { kind: 'other', data, progress, sentence: error.render(turn.locale) };
     if (isOpError(error) && error.code !== 'internal') {
@@ -99,6 +118,7 @@ export async function readSentFile(
     }
     throw error;
   }
+  await live.settle();
   const review = reviewOf(name, content, summary);
   if (summary.candidates.length === 0 && !summary.imported_before && options.assistantOn) {
     return { kind: 'other', data, progress, sentence: null };
