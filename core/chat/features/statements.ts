@@ -25,12 +25,27 @@ const IMPORT_TTL_MS = 10 * 60_000;
 /** Undo works on the result card for a day, the longest a pending change is kept. */
 const UNDO_WINDOW_MS = 24 * 3_600_000;
 
-function imports(core: Core): PendingChanges {
+/**
+ * The chat's import service. Given the review an import is prepared from, its pending change
+ * keeps a reference to that review instead of the file (stored once, in the review, for as long
+ * as the review is open) and reads the file back from the review at confirm.
+ */
+function imports(core: Core, reviewId?: string): PendingChanges {
   return pendingChanges(core, {
     surface: 'chat',
     ttlMs: IMPORT_TTL_MS,
     undoWindowMs: UNDO_WINDOW_MS,
     refusals: { used: 'chat.statements.used', not_found: 'chat.statements.gone' },
+    args: {
+      keep: ({ content: _file, ...rest }) => ({ ...rest, review: reviewId ?? null }),
+      async restore({ review: id, ...rest }, change) {
+        const row = typeof id === 'string' ? await loadReview(core.db, id, core.clock()) : null;
+        if (!row || row.memberId !== change.memberId)
+          throw new OpError('not_found', 'chat.statements.gone');
+        if (row.payload.status !== 'open') throw new OpError('conflict', 'chat.statements.used');
+        return { ...rest, content: row.payload.content };
+      },
+    },
   });
 }
 
@@ -180,7 +195,7 @@ async function importChosen(turn: Turn, id: string, ref: SentRef | null) {
   const r = await review(turn, id);
   if (r.status !== 'open') throw new OpError('conflict', 'chat.statements.used');
   if (r.selected.length === 0) throw new OpError('invalid_input', 'chat.statements.none_chosen');
-  const service = imports(turn.core);
+  const service = imports(turn.core, id);
   const args = {
     file_name: r.file_name,
     content: r.content,
@@ -207,7 +222,8 @@ async function importChosen(turn: Turn, id: string, ref: SentRef | null) {
   }
   const change = await service.store(turn.actor, preview);
   const applied = await service.confirm(turn.actor, change.id);
-  await updateReview(turn.db, id, { ...r, status: 'imported', pending_id: change.id });
+  // The review has ended: its file goes (Undo needs only the pending change's audit entry).
+  await updateReview(turn.db, id, { ...r, status: 'imported', pending_id: change.id, content: '' });
   const done = importCandidates.output.parse(applied.result.output);
   const reply = turn.reply();
   const lines = summaryLines(turn, r);
@@ -246,7 +262,7 @@ async function refresh(turn: Turn, id: string, old: Review, ref: SentRef | null)
     },
     turn.now,
   );
-  await updateReview(turn.db, id, { ...old, status: 'replaced' });
+  await updateReview(turn.db, id, { ...old, status: 'replaced', content: '' });
   await turn.update(ref, reviewReply(turn, newId, fresh, `ℹ️ ${turn.t('chat.statements.stale')}`));
 }
 
