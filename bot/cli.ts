@@ -24,7 +24,6 @@ import {
   tooDeep,
 } from '../core/index.ts';
 
-
 const USAGE = `Usage: exhale [command]
 
   exhale                      start Exhale (HTTP server, bots, scheduler)
@@ -125,6 +124,7 @@ const commands: Record<string, Command> = {
         dryRun: values['dry-run'],
         input: process.stdin,
         output: process.stdout,
+        status: process.stderr.isTTY ? process.stderr : undefined,
       });
     } finally {
       await runtime.close();

@@ -1,3 +1,5 @@
+import { type Locale, t } from '../i18n/index.ts';
+import type { ReadStep } from '../imports/statements/progress.ts';
 import type { Turn } from './turn.ts';
 import type { SentRef } from './types.ts';
 
@@ -79,4 +81,13 @@ export function progressOf(
 ): ProgressMessage {
   const edit = ref && ((text: string) => turn.edit(ref, turn.reply().say(text)));
   return new ProgressMessage(first, edit, turn.channel.editEveryMs ?? DEFAULT_EDIT_EVERY_MS, log);
+}
+
+/** What a step of reading a statement is called, for a progress line (pictures in steps of 10%). */
+export function readStepText(locale: Locale, step: ReadStep): string {
+  if (step.step === 'finding') return t(locale, 'imports.progress.finding');
+  if (step.step === 'page')
+    return t(locale, 'imports.progress.page', { page: step.page, pages: step.pages });
+  const percent = Math.min(100, Math.max(0, Math.floor(step.done * 10) * 10));
+  return t(locale, 'imports.progress.picture', { percent });
 }

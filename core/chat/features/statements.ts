@@ -1,12 +1,12 @@
 import { isOpError, OpError } from '../../errors/index.ts';
-import { type ReadStep, withReadProgress } from '../../imports/statements/progress.ts';
+import { withReadProgress } from '../../imports/statements/progress.ts';
 import { STATEMENT_LIMITS } from '../../imports/statements/read.ts';
 import type { Core } from '../../kernel/core.ts';
 import { type PendingChanges, pendingChanges } from '../../pending/index.ts';
 import { importCandidates } from '../../ops/statements/importCandidates.ts';
 import { readStatement } from '../../ops/statements/readStatement.ts';
 import { defineFeature } from '../feature.ts';
-import { progressOf } from '../progress.ts';
+import { progressOf, readStepText } from '../progress.ts';
 import { choosable, PAGE_SIZE, reviewOf, reviewReply, summaryLines } from '../statementCard.ts';
 import { loadReview, type Review, saveReview, updateReview } from '../statementFlow.ts';
 import type { Turn } from '../turn.ts';
@@ -54,15 +54,6 @@ const NOT_A_STATEMENT = new Set([
   'errors.statements.unreadable',
   'errors.statements.line_too_long',
 ]);
-
-/** The progress message's text for a step of the reading (pictures in steps of 10%). */
-function stepText(turn: Turn, step: ReadStep): string {
-  if (step.step === 'finding') return `⏳ ${turn.t('imports.progress.finding')}`;
-  if (step.step === 'page')
-    return `⏳ ${turn.t('imports.progress.page', { page: step.page, pages: step.pages })}`;
-  const percent = Math.min(100, Math.max(0, Math.floor(step.done * 10) * 10));
-  return `⏳ ${turn.t('imports.progress.picture', { percent })}`;
-}
 
 /** What became of a sent file: shown as a review (or refused), or not a statement this reader knows. */
 export type FileOutcome =
@@ -112,7 +103,7 @@ export async function readSentFile(
     summary = (
       await turn.withTyping(() =>
         withReadProgress(
-          (step) => live.set(stepText(turn, step)),
+          (step) => live.set(`⏳ ${readStepText(turn.locale, step)}`),
           () =>
             turn.core.invoke(
               readStatement,
