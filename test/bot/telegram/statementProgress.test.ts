@@ -37,6 +37,9 @@ async function page(lines: string[]): Promise<ScannedPage> {
   return { jpeg, width, height };
 }
 
+/** Each case reads pictures by OCR, a few seconds each (more when the machine is busy). */
+const OCR_CASE = 120_000;
+
 describe('statement progress in Telegram', () => {
   let w: World;
   afterEach(async () => w.close());
@@ -53,7 +56,8 @@ describe('statement progress in Telegram', () => {
     const id = progress!.message_id;
     await w.tg.waitFor(
       (api) => !api.message(user.id, id)?.text?.startsWith('⏳'),
-      25_000,
+      // OCR takes seconds a page, many more on a loaded machine: wait long, never on a clock.
+      80_000,
       'the progress message edited into its result',
     );
     // The message as sent (the fake's messages are kept as edited since).
@@ -68,69 +72,81 @@ describe('statement progress in Telegram', () => {
     return { shown: [String(sent?.params.text), ...edits], result: w.tg.message(user.id, id)! };
   }
 
-  it('edits one message page by page for a 3-page scanned PDF, then shows the review in it', async () => {
-    w = await createWorld();
-    const ana = w.tg.user(1001, 'Ana', 'en');
-    await seedHousehold(w.cores[0]!, ana);
-    await w.start({ streaming: { editIntervalMs: 0 } });
-    const pdf = scannedPdfPages(await Promise.all(statementLines(3).map(page)));
+  it(
+    'edits one message page by page for a 3-page scanned PDF, then shows the review in it',
+    async () => {
+      w = await createWorld();
+      const ana = w.tg.user(1001, 'Ana', 'en');
+      await seedHousehold(w.cores[0]!, ana);
+      await w.start({ streaming: { editIntervalMs: 0 } });
+      const pdf = scannedPdfPages(await Promise.all(statementLines(3).map(page)));
 
-    const { shown, result } = await texts(ana, () =>
-      w.tg.sendDocument(ana, pdf, { name: 'scan.pdf', mimeType: 'application/pdf' }),
-    );
-    const card = shown.pop();
-    expect(shown).toEqual([
-      '⏳ Reading scan.pdf…',
-      '⏳ Reading page 1 of 3…',
-      '⏳ Reading page 2 of 3…',
-      '⏳ Reading page 3 of 3…',
-      '⏳ Looking for subscriptions…',
-    ]);
-    expect(card).toContain('📄 scan.pdf');
-    expect(result.text).toContain('Subscriptions found: 2.');
-    expect(w.logged).toEqual([]);
-  });
+      const { shown, result } = await texts(ana, () =>
+        w.tg.sendDocument(ana, pdf, { name: 'scan.pdf', mimeType: 'application/pdf' }),
+      );
+      const card = shown.pop();
+      expect(shown).toEqual([
+        '⏳ Reading scan.pdf…',
+        '⏳ Reading page 1 of 3…',
+        '⏳ Reading page 2 of 3…',
+        '⏳ Reading page 3 of 3…',
+        '⏳ Looking for subscriptions…',
+      ]);
+      expect(card).toContain('📄 scan.pdf');
+      expect(result.text).toContain('Subscriptions found: 2.');
+      expect(w.logged).toEqual([]);
+    },
+    OCR_CASE,
+  );
 
-  it('shows how much of a photo is read, in steps, in Spanish, then the review', async () => {
-    w = await createWorld();
-    const marta = w.tg.user(1003, 'Marta', 'es');
-    await seedHousehold(w.cores[0]!, marta, { language: 'es' });
-    await w.start({ streaming: { editIntervalMs: 0 } });
-    const [lines = []] = statementLines(1);
-    const photo = await statementPicture(lines, { blur: 0.8, rotate: 1, jpeg: 60 });
+  it(
+    'shows how much of a photo is read, in steps, in Spanish, then the review',
+    async () => {
+      w = await createWorld();
+      const marta = w.tg.user(1003, 'Marta', 'es');
+      await seedHousehold(w.cores[0]!, marta, { language: 'es' });
+      await w.start({ streaming: { editIntervalMs: 0 } });
+      const [lines = []] = statementLines(1);
+      const photo = await statementPicture(lines, { blur: 0.8, rotate: 1, jpeg: 60 });
 
-    const { shown, result } = await texts(marta, () => w.tg.sendPhoto(marta, photo));
-    const card = shown.pop();
-    expect(shown[0]).toMatch(/^⏳ Leyendo .+…$/);
-    expect(shown.at(-1)).toBe('⏳ Buscando suscripciones…');
-    const percents = shown.slice(1, -1).map((text) => {
-      const match = /^⏳ Leyendo la imagen… (\d+) %$/.exec(text);
-      expect(match, text).not.toBeNull();
-      return Number(match?.[1]);
-    });
-    // Several steps, each a new figure (an edit only when the text changes), rising to 100.
-    expect(percents.length).toBeGreaterThanOrEqual(3);
-    expect(percents).toEqual([...new Set(percents)].sort((a, b) => a - b));
-    expect(percents.at(-1)).toBe(100);
-    expect(percents.every((p) => p % 10 === 0)).toBe(true);
-    expect(card).not.toMatch(/^⏳/);
-    expect(result.text).toContain('Suscripciones encontradas: 2.');
-    expect(w.logged).toEqual([]);
-  });
+      const { shown, result } = await texts(marta, () => w.tg.sendPhoto(marta, photo));
+      const card = shown.pop();
+      expect(shown[0]).toMatch(/^⏳ Leyendo .+…$/);
+      expect(shown.at(-1)).toBe('⏳ Buscando suscripciones…');
+      const percents = shown.slice(1, -1).map((text) => {
+        const match = /^⏳ Leyendo la imagen… (\d+) %$/.exec(text);
+        expect(match, text).not.toBeNull();
+        return Number(match?.[1]);
+      });
+      // Several steps, each a new figure (an edit only when the text changes), rising to 100.
+      expect(percents.length).toBeGreaterThanOrEqual(3);
+      expect(percents).toEqual([...new Set(percents)].sort((a, b) => a - b));
+      expect(percents.at(-1)).toBe(100);
+      expect(percents.every((p) => p % 10 === 0)).toBe(true);
+      expect(card).not.toMatch(/^⏳/);
+      expect(result.text).toContain('Suscripciones encontradas: 2.');
+      expect(w.logged).toEqual([]);
+    },
+    OCR_CASE,
+  );
 
-  it('edits no more often than the channel allows: a quick read shows only its result', async () => {
-    w = await createWorld();
-    const ana = w.tg.user(1001, 'Ana', 'en');
-    await seedHousehold(w.cores[0]!, ana);
-    await w.start({ streaming: { editIntervalMs: 60_000 } });
-    const [lines = []] = statementLines(1);
-    const photo = await statementPicture(lines);
+  it(
+    'edits no more often than the channel allows: a quick read shows only its result',
+    async () => {
+      w = await createWorld();
+      const ana = w.tg.user(1001, 'Ana', 'en');
+      await seedHousehold(w.cores[0]!, ana);
+      await w.start({ streaming: { editIntervalMs: 60_000 } });
+      const [lines = []] = statementLines(1);
+      const photo = await statementPicture(lines);
 
-    const { shown } = await texts(ana, () => w.tg.sendPhoto(ana, photo));
-    // The photo's steps came within the minute after the message was sent: none was shown, and
-    // the one waiting its turn was dropped when the review replaced the message.
-    expect(shown).toHaveLength(2);
-    expect(shown[0]).toMatch(/^⏳ Reading .+…$/);
-    expect(shown[1]).toContain('Subscriptions found: 2.');
-  });
+      const { shown } = await texts(ana, () => w.tg.sendPhoto(ana, photo));
+      // The photo's steps came within the minute after the message was sent: none was shown, and
+      // the one waiting its turn was dropped when the review replaced the message.
+      expect(shown).toHaveLength(2);
+      expect(shown[0]).toMatch(/^⏳ Reading .+…$/);
+      expect(shown[1]).toContain('Subscriptions found: 2.');
+    },
+    OCR_CASE,
+  );
 });
