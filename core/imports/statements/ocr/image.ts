@@ -15,10 +15,11 @@ export const IMAGE_LIMITS = {
   pixels: 40_000_000,
   /**
    * The most pixels handed to tesseract, whose memory grows with them (a phone screenshot of 3 MP
-   * peaks the process at 303 MB read as it is, 280 MB at 2.4 MP): a screenshot's text, 40 pixels
-   * high or more, still reads exactly when scaled to fit, and an A4 scan keeps 1300 pixels of width.
+   * peaks the process at 295–305 MB read as it is, 275–290 MB at 2 MP): a screenshot's text, 40
+   * pixels high or more, still reads exactly when scaled to fit, and an A4 scan keeps 1190 pixels
+   * of width.
    */
-  ocrPixels: 2_400_000,
+  ocrPixels: 2_000_000,
   /** The longest sharp may spend on one picture. */
   sharpSeconds: 20,
 } as const;
@@ -54,7 +55,7 @@ function undecodable(kind: ImageKind): OpError {
  * The width to read a picture at. Narrow pictures are scaled up to 1600 pixels (a statement's
  * small print is then 20–30 pixels high, what tesseract reads best); every picture is kept under
  * OCR_PIXELS, since tesseract's memory grows with the pixels it reads (a phone screenshot,
- * 1170×2532, is read at 1052×2277).
+ * 1170×2532, is read at 961×2080).
  */
 function ocrWidth(width: number, height: number): number {
   const wanted = width < 1100 ? 1600 : Math.min(width, 2600);
