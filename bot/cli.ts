@@ -138,6 +138,7 @@ const commands: Record<string, Command> = {
         dryRun: values['dry-run'],
         input: process.stdin,
         output: process.stdout,
+        status: process.stderr.isTTY ? process.stderr : undefined,
       });
     } finally {
       await runtime.close();

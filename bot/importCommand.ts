@@ -2,8 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { createInterface } from 'node:readline';
 
-import { type Actor, t } from '../core/index.ts';
-import { cycleText, formatDate, money } from '../core/chat/index.ts';
+import { type Actor, t, withReadProgress } from '../core/index.ts';
+import { cycleText, formatDate, money, readStepText } from '../core/chat/index.ts';
 import type { AppCore } from './runtime.ts';
 
 /**
@@ -22,6 +22,11 @@ export interface ImportOptions {
   dryRun: boolean;
   input: NodeJS.ReadableStream;
   output: NodeJS.WritableStream;
+  /**
+   * A terminal to show the reading's progress on, one line rewritten in place ("Reading page 2 of
+   * 3…"), cleared before the review is printed; none when the output is not a terminal.
+   */
+  status?: NodeJS.WritableStream | undefined;
 }
 
 /** A file the command cannot open: told as a sentence, exit code 2. */
@@ -59,9 +64,23 @@ export async function runImport(o: ImportOptions): Promise<number> {
     content: bytes.toString('base64'),
     encoding: 'base64' as const,
   };
-  const { output: summary } = await o.core.invoke('read_statement', o.actor, file, {
-    surface: 'cli',
-  });
+  let statusLine = '';
+  const status = (line: string): void => {
+    if (!o.status || line === statusLine) return;
+    // Back to the line's start, the new text, and the rest of a longer old one blanked.
+    // (Lengths in code units: an emoji is two columns, hence the margin of two.)
+    o.status.write(`\r${line}${' '.repeat(Math.max(0, statusLine.length + 2 - line.length))}`);
+    statusLine = line;
+  };
+  let summary;
+  try {
+    ({ output: summary } = await withReadProgress(
+      (step) => status(`⏳ ${readStepText(locale, step)}`),
+      () => o.core.invoke('read_statement', o.actor, file, { surface: 'cli' }),
+    ));
+  } finally {
+    if (statusLine !== '') o.status?.write(`\r${' '.repeat(statusLine.length + 2)}\r`);
+  }
   const tx = summary.transactions;
   say(`📄 ${file.file_name}`);
   if (tx.first_date && tx.last_date)

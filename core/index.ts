@@ -119,4 +119,4 @@ export { refreshEcbRates } from './fx/refresh.ts';
 // Statement pictures: the OCR worker is ended at shutdown (stopOcr), and a chat shows OCR's
 // progress by wrapping its read_statement call (withReadProgress).
 export { stopOcr } from './imports/statements/ocr/worker.ts';
-export { withReadProgress } from './imports/statements/progress.ts';
+export { type ReadStep, withReadProgress } from './imports/statements/progress.ts';

@@ -33,6 +33,12 @@ export class TelegramChannel implements Channel {
     },
   ) {}
 
+  /** Progress messages are edited no more often than streamed answers are (live.ts). */
+  get editEveryMs(): number {
+    const streaming = this.options.streaming ?? STREAMING;
+    return this.options.privateChat ? streaming.editIntervalMs : streaming.groupEditIntervalMs;
+  }
+
   private extra(message: TelegramMessage) {
     return {
       parse_mode: 'HTML' as const,

@@ -30,3 +30,5 @@ export type {
   ReplyFile,
   SentRef,
 } from './types.ts';
+// A statement's reading steps as a progress line (`exhale import` on a terminal).
+export { readStepText } from './progress.ts';

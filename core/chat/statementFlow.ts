@@ -5,9 +5,9 @@ import type { Database } from '../store/connection.ts';
 import { defineFlow, type Flow } from '../store/repos/flows.ts';
 
 /**
- * A statement review in chat: one `flows` row (kind `statement`) holding the file as it was sent,
- * what the review card showed (so a toggle redraws it without reading the file again) and the
- * member's choices. Buttons carry only `<button row>.<index>`, and their actions only this row's
+ * A statement review in chat: one `flows` row (kind `statement`) holding the file as it was sent
+ * (until the review ends), what the review card showed (so a toggle redraws it without reading
+ * the file again) and the member's choices. Buttons carry only `<button row>.<index>`, and their actions only this row's
  * id: the candidates never travel in a button (Telegram's callback_data is 64 bytes).
  */
 
@@ -29,7 +29,11 @@ export type ShownCandidate = z.infer<typeof Shown>;
 
 export const ReviewSchema = z.object({
   file_name: z.string(),
-  /** The file's bytes, base64: import_candidates reads it again, exactly as read_statement did. */
+  /**
+   * The file's bytes, base64: import_candidates reads it again, exactly as read_statement did.
+   * The one copy of the file (the import's pending change refers to this row); emptied when the
+   * review ends (imported or replaced), and gone with the row when it expires.
+   */
   content: z.string(),
   summary: z.object({
     count: z.int(),

@@ -57,6 +57,11 @@ export interface Channel {
   send(reply: Reply): Promise<SentRef | null>;
   /** Replaces a message the engine sent earlier (text, card and buttons). */
   edit(ref: SentRef, reply: Reply): Promise<void>;
+  /**
+   * The least time between two edits of one message that the platform takes well (Telegram
+   * throttles bursts); progress messages are edited no more often. Unset: a second.
+   */
+  readonly editEveryMs?: number;
   /** Takes the buttons off a message (after its one-time action ran). */
   clearButtons?(ref: SentRef): Promise<void>;
   /** Shows that an answer is coming (Telegram's "typing…"). */

@@ -58,6 +58,15 @@ export interface PendingOptions {
   clock?: () => Date;
   /** The prefix of the ids it hands out (`cfm` on MCP); `pnd` by default. */
   idPrefix?: string;
+  /**
+   * How a change's arguments are kept in its row, when not as they are: `keep` gives what is
+   * stored (a reference in place of a large document kept elsewhere, so it is stored once) and
+   * `restore` the arguments again at confirm, or throws the refusal when what it refers to is gone.
+   */
+  args?: {
+    keep(args: Record<string, unknown>): Record<string, unknown>;
+    restore(kept: Record<string, unknown>, change: PendingChange): Promise<Record<string, unknown>>;
+  };
 }
 
 /** What a dry run showed: the card, the fingerprint, and the run's own result (nothing stored). */
@@ -167,7 +176,7 @@ export function pendingChanges(core: Core, options: PendingOptions): PendingChan
         ttlMs,
         payload: {
           op: preview.op.name,
-          args: preview.args,
+          args: options.args ? options.args.keep(preview.args) : preview.args,
           token_id: actor.agent?.tokenId ?? null,
           channel: actor.channel,
           changes: preview.fingerprint,
@@ -211,8 +220,11 @@ export function pendingChanges(core: Core, options: PendingOptions): PendingChan
       if (!offers(op, actor, surface)) throw new OpError('forbidden');
       let payload: PendingPayload | undefined;
       let result: InvokeResult;
+      const args = options.args
+        ? await options.args.restore(change.payload.args, change)
+        : change.payload.args;
       try {
-        result = await core.invoke(op, actor, change.payload.args, {
+        result = await core.invoke(op, actor, args, {
           surface,
           expectChanges: change.payload.changes,
           // The claim commits with the change: a failure anywhere before the commit leaves the

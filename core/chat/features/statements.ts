@@ -1,4 +1,5 @@
 import { isOpError, OpError } from '../../errors/index.ts';
+import { withReadProgress } from '../../imports/statements/progress.ts';
 import { STATEMENT_LIMITS } from '../../imports/statements/read.ts';
 import type { Core } from '../../kernel/core.ts';
 import { type PendingChanges, pendingChanges } from '../../pending/index.ts';
@@ -6,6 +7,7 @@ import { importCandidates } from '../../ops/statements/importCandidates.ts';
 import { readStatement } from '../../ops/statements/readStatement.ts';
 import { canReconcile } from './reconcile.ts';
 import { defineFeature } from '../feature.ts';
+import { progressOf, readStepText } from '../progress.ts';
 import { choosable, PAGE_SIZE, reviewOf, reviewReply, summaryLines } from '../statementCard.ts';
 import { loadReview, type Review, saveReview, updateReview } from '../statementFlow.ts';
 import type { Turn } from '../turn.ts';
@@ -24,12 +26,27 @@ const IMPORT_TTL_MS = 10 * 60_000;
 /** Undo works on the result card for a day, the longest a pending change is kept. */
 const UNDO_WINDOW_MS = 24 * 3_600_000;
 
-function imports(core: Core): PendingChanges {
+/**
+ * The chat's import service. Given the review an import is prepared from, its pending change
+ * keeps a reference to that review instead of the file (stored once, in the review, for as long
+ * as the review is open) and reads the file back from the review at confirm.
+ */
+function imports(core: Core, reviewId?: string): PendingChanges {
   return pendingChanges(core, {
     surface: 'chat',
     ttlMs: IMPORT_TTL_MS,
     undoWindowMs: UNDO_WINDOW_MS,
     refusals: { used: 'chat.statements.used', not_found: 'chat.statements.gone' },
+    args: {
+      keep: ({ content: _file, ...rest }) => ({ ...rest, review: reviewId ?? null }),
+      async restore({ review: id, ...rest }, change) {
+        const row = typeof id === 'string' ? await loadReview(core.db, id, core.clock()) : null;
+        if (!row || row.memberId !== change.memberId)
+          throw new OpError('not_found', 'chat.statements.gone');
+        if (row.payload.status !== 'open') throw new OpError('conflict', 'chat.statements.used');
+        return { ...rest, content: row.payload.content };
+      },
+    },
   });
 }
 
@@ -66,8 +83,11 @@ export async function readSentFile(
   const name = (file.name ?? 'file').slice(0, 120);
   if (file.size !== null && file.size > STATEMENT_LIMITS.bytes)
     throw new OpError('too_large', 'errors.statements.too_large', { max: '20 MB' });
-  const progress = await turn.say(`⏳ ${turn.t('chat.statements.reading', { name })}`);
+  const reading = `⏳ ${turn.t('chat.statements.reading', { name })}`;
+  const progress = await turn.say(reading);
+  const live = progressOf(turn, progress, reading, options.log);
   const show = async (reply: ReturnType<Turn['reply']>): Promise<void> => {
+    await live.settle();
     await turn.update(progress, reply);
   };
   let data: Uint8Array;
@@ -83,15 +103,20 @@ export async function readSentFile(
   try {
     summary = (
       await turn.withTyping(() =>
-        turn.core.invoke(
-          readStatement,
-          turn.actor,
-          { file_name: name, content, encoding: 'base64' },
-          { surface: 'chat' },
+        withReadProgress(
+          (step) => live.set(`⏳ ${readStepText(turn.locale, step)}`),
+          () =>
+            turn.core.invoke(
+              readStatement,
+              turn.actor,
+              { file_name: name, content, encoding: 'base64' },
+              { surface: 'chat' },
+            ),
         ),
       )
     ).output;
   } catch (error) {
+    await live.settle();
     if (isOpError(error) && NOT_A_STATEMENT.has(error.key))
       return { kind: 'other', data, progress, sentence: error.render(turn.locale) };
     if (isOpError(error) && error.code !== 'internal') {
@@ -100,6 +125,7 @@ export async function readSentFile(
     }
     throw error;
   }
+  await live.settle();
   if (summary.candidates.length === 0 && !summary.imported_before && options.assistantOn) {
     return { kind: 'other', data, progress, sentence: null };
   }
@@ -161,7 +187,7 @@ async function importChosen(turn: Turn, id: string, ref: SentRef | null) {
   const r = await review(turn, id);
   if (r.status !== 'open') throw new OpError('conflict', 'chat.statements.used');
   if (r.selected.length === 0) throw new OpError('invalid_input', 'chat.statements.none_chosen');
-  const service = imports(turn.core);
+  const service = imports(turn.core, id);
   const args = {
     file_name: r.file_name,
     content: r.content,
@@ -188,7 +214,14 @@ async function importChosen(turn: Turn, id: string, ref: SentRef | null) {
   }
   const change = await service.store(turn.actor, preview);
   const applied = await service.confirm(turn.actor, change.id);
-  await updateReview(turn.db, id, { ...r, status: 'imported', pending_id: change.id });
+  // The review has ended: its file goes (Undo needs only the pending change's audit entry), unless
+  // the result card offers Reconcile, which reads the file again (it goes with the review's day).
+  await updateReview(turn.db, id, {
+    ...r,
+    status: 'imported',
+    pending_id: change.id,
+    content: r.reconcile ? r.content : '',
+  });
   const done = importCandidates.output.parse(applied.result.output);
   const reply = turn.reply();
   const lines = summaryLines(turn, r);
@@ -238,7 +271,7 @@ async function refresh(turn: Turn, id: string, old: Review, ref: SentRef | null)
     },
     turn.now,
   );
-  await updateReview(turn.db, id, { ...old, status: 'replaced' });
+  await updateReview(turn.db, id, { ...old, status: 'replaced', content: '' });
   await turn.update(ref, reviewReply(turn, newId, fresh, `ℹ️ ${turn.t('chat.statements.stale')}`));
 }
 

@@ -6,7 +6,7 @@ import { imageKind } from './ocr/image.ts';
 import { imageText, type OcrOptions, scannedPdfText } from './ocr/read.ts';
 import { looksLikeOfx, readOfx } from './ofx.ts';
 import { pdfText } from './pdf.ts';
-import { progressHook } from './progress.ts';
+import { stepReporter } from './progress.ts';
 import type { ReadStatement } from './types.ts';
 import { unreadable } from './unreadable.ts';
 
@@ -16,7 +16,8 @@ import { unreadable } from './unreadable.ts';
  * rendered and OCR'd), a picture (JPEG, PNG, WebP, TIFF, HEIF/AVIF) by its magic bytes (OCR,
  * then the line reader), else text: CSV first, and the line reader when no CSV columns are found
  * (pdftotext output, a pasted statement). OCR is slow (seconds a picture), bounded in time, and
- * reports its progress to `options.onProgress`, else to the hook of withReadProgress().
+ * reports its progress to `options.onProgress` and to the hook of withReadProgress() (as
+ * `picture` or `page` steps; the hook's `finding` step is the op's to report).
  * Limits are checked before any parsing, so an oversized file costs nothing; each is refused
  * with an OpError whose text says which limit and, for an unreadable file, which formats work.
  */
@@ -55,7 +56,19 @@ export async function readStatementFile(
   bytes: Uint8Array,
   options: OcrOptions = {},
 ): Promise<ReadStatement & { encoding: string }> {
-  const ocr: OcrOptions = { ...options, onProgress: options.onProgress ?? progressHook() };
+  const report = stepReporter();
+  const picture: OcrOptions = {
+    ...options,
+    onProgress: (done) => {
+      options.onProgress?.(done);
+      report({ step: 'picture', done });
+    },
+  };
+  const scanned = {
+    ...options,
+    onPage: (page: number, pages: number, done: number) =>
+      report({ step: 'page', page, pages, done }),
+  };
   if (bytes.length > STATEMENT_LIMITS.bytes)
     throw new OpError('too_large', 'errors.statements.too_large', { max: '20 MB' });
   if (bytes.length === 0) throw unreadable();
@@ -67,14 +80,14 @@ export async function readStatementFile(
       throw unreadable();
     }
     // No text at all: the pages are pictures (a scan).
-    if (text.trim() === '') return fromOcr(await scannedPdfText(bytes, ocr), 'ocr');
+    if (text.trim() === '') return fromOcr(await scannedPdfText(bytes, scanned), 'ocr');
     checkText(text);
     const read = readLines(text, 'pdf');
     if (read.transactions.length === 0) throw unreadable();
     return { ...read, encoding: 'pdf' };
   }
   const kind = imageKind(bytes);
-  if (kind) return fromOcr(await imageText(bytes, kind, ocr), 'ocr');
+  if (kind) return fromOcr(await imageText(bytes, kind, picture), 'ocr');
   // Text: a NUL byte means a binary file (a photo, a spreadsheet) that no text reader can use.
   if (bytes.subarray(0, 8192).includes(0) && !(bytes[0] === 0xff || bytes[0] === 0xfe))
     throw unreadable();

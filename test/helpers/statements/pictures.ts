@@ -79,28 +79,48 @@ export function pngClaiming(width: number, height: number): Buffer {
   ]);
 }
 
+/** A page of a scanned PDF: a JPEG and its size in pixels. */
+export interface ScannedPage {
+  jpeg: Buffer;
+  width: number;
+  height: number;
+}
+
 /**
  * A scanned statement: a one-page PDF whose only content is a JPEG picture of the page (no
- * text), as a scanner or a phone's "scan document" makes it. Written by hand (a dozen objects'
- * worth of PDF syntax) so no PDF library is needed.
+ * text), as a scanner or a phone's "scan document" makes it.
  */
 export function scannedPdf(jpeg: Buffer, width: number, height: number): Buffer {
-  // The page is the picture at 72 dpi: one point a pixel.
-  const content = `q ${width} 0 0 ${height} 0 0 cm /Im0 Do Q`;
+  return scannedPdfPages([{ jpeg, width, height }]);
+}
+
+/**
+ * A scanned statement of several pages, each only a JPEG picture of the page. Written by hand (a
+ * few objects' worth of PDF syntax a page) so no PDF library is needed.
+ */
+export function scannedPdfPages(pages: readonly ScannedPage[]): Buffer {
+  // Objects 1 and 2 are the catalog and the page tree; page i is objects 3+3i (the page), 4+3i
+  // (its picture) and 5+3i (its content). Each page is its picture at 72 dpi: one point a pixel.
+  const kids = pages.map((_, i) => `${3 + 3 * i} 0 R`).join(' ');
   const objects: Array<Buffer | string> = [
     '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${width} ${height}] /Resources << /XObject << /Im0 4 0 R >> >> /Contents 5 0 R >>`,
-    Buffer.concat([
-      Buffer.from(
-        `<< /Type /XObject /Subtype /Image /Width ${width} /Height ${height} /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /DCTDecode /Length ${jpeg.length} >>\nstream\n`,
-        'latin1',
-      ),
-      jpeg,
-      Buffer.from('\nendstream', 'latin1'),
-    ]),
-    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+    `<< /Type /Pages /Kids [${kids}] /Count ${pages.length} >>`,
   ];
+  pages.forEach(({ jpeg, width, height }, i) => {
+    const content = `q ${width} 0 0 ${height} 0 0 cm /Im0 Do Q`;
+    objects.push(
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${width} ${height}] /Resources << /XObject << /Im0 ${4 + 3 * i} 0 R >> >> /Contents ${5 + 3 * i} 0 R >>`,
+      Buffer.concat([
+        Buffer.from(
+          `<< /Type /XObject /Subtype /Image /Width ${width} /Height ${height} /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /DCTDecode /Length ${jpeg.length} >>\nstream\n`,
+          'latin1',
+        ),
+        jpeg,
+        Buffer.from('\nendstream', 'latin1'),
+      ]),
+      `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+    );
+  });
   const parts: Buffer[] = [Buffer.from('%PDF-1.4\n', 'latin1')];
   const offsets: number[] = [];
   let at = parts[0]?.length ?? 0;

@@ -27,20 +27,32 @@ export async function imageText(
   return text;
 }
 
-/** The text of every page of a scanned PDF; progress runs 0 to 1 over all its pages. */
-export async function scannedPdfText(bytes: Uint8Array, options: OcrOptions = {}): Promise<string> {
+/**
+ * The text of every page of a scanned PDF; `onProgress` runs 0 to 1 over all its pages, and
+ * `onPage` hears each page (1-based) with its own share read, 0 to 1.
+ */
+export async function scannedPdfText(
+  bytes: Uint8Array,
+  options: OcrOptions & {
+    onPage?: ((page: number, pages: number, done: number) => void) | undefined;
+  } = {},
+): Promise<string> {
   const key = pictureKey(bytes);
   const known = recentText(key);
   if (known !== undefined) return known;
   const pages = await renderPdfPages(bytes);
   const texts: string[] = [];
   for (const [i, page] of pages.entries()) {
+    const { onProgress, onPage } = options;
+    onPage?.(i + 1, pages.length, 0);
     const png = await prepareImage(page, 'png');
-    const onProgress = options.onProgress;
     texts.push(
       await recognizeText(png, {
         timeoutMs: options.timeoutMs,
-        onProgress: onProgress && ((done) => onProgress((i + done) / pages.length)),
+        onProgress: (done) => {
+          onProgress?.((i + done) / pages.length);
+          onPage?.(i + 1, pages.length, done);
+        },
       }),
     );
   }

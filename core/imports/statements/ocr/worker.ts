@@ -58,6 +58,9 @@ async function start(): Promise<Running> {
         if (m.status === 'recognizing text') report?.(m.progress);
       },
     });
+    // tesseract has read the models into its own memory: the unzipped copies tesseract.js wrote
+    // to the worker's in-memory file system (about 20 MB for eng+spa) are not read again.
+    for (const code of OCR_LANGUAGES) await worker.FS('unlink', [`${code}.traineddata`]);
     return { worker, folder };
   } catch (error) {
     await removeLanguageFolder(folder);

@@ -8,6 +8,7 @@ import {
   type Reason,
 } from '../../../imports/statements/detect.ts';
 import { merchantKey } from '../../../imports/statements/merchant.ts';
+import { stepReporter } from '../../../imports/statements/progress.ts';
 import { readStatementFile } from '../../../imports/statements/read.ts';
 import type { StatementTransaction } from '../../../imports/statements/types.ts';
 import type { OpContext } from '../../../kernel/op.ts';
@@ -98,7 +99,9 @@ export async function analyseStatement(
   input: { content: string; encoding: 'text' | 'base64'; currency?: string | undefined },
 ): Promise<Analysis> {
   const hh = household(ctx);
+  const report = stepReporter();
   const read = await readStatementFile(statementBytes(input.content, input.encoding));
+  report({ step: 'finding' });
   const currency = read.currency ?? input.currency ?? hh.currency;
   const transactions: StatementTransaction[] = read.transactions.map((tx) => ({
     ...tx,

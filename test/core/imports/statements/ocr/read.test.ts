@@ -119,7 +119,10 @@ describe('readStatementFile with pictures (OCR)', () => {
     const seen: number[] = [];
     const photo = await statementPicture(ENGLISH.slice(0, 3));
     await withReadProgress(
-      (done) => seen.push(done),
+      (step) => {
+        expect(step.step).toBe('picture');
+        if (step.step === 'picture') seen.push(step.done);
+      },
       () => readStatementFile(photo),
     );
     expect(seen.length).toBeGreaterThan(1);
