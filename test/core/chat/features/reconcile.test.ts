@@ -130,4 +130,14 @@ describe(`reconciling a statement in chat (${TEST_DIALECT})`, () => {
     await press(payload(channel.messages[0]!, 'Import 3'));
     expect(text(channel.messages[0]!)).toContain('and 12 past charges as paid');
   });
+  it('reconciles from the import card too: the statement is kept for it until the review expires', async () => {
+    await track();
+    await send();
+    const importLabel = labels(channel.messages[0]!).find((l) => l.startsWith('Import '));
+    expect(importLabel).toBeDefined();
+    await press(payload(channel.messages[0]!, importLabel!));
+    expect(labels(channel.messages[0]!)).toContain('🔎 Reconcile');
+    await press(payload(channel.messages[0]!, '🔎 Reconcile'));
+    expect(text(channel.messages[0]!)).toContain('🔎 Reconciled card.csv');
+  });
 });
