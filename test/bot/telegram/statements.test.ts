@@ -84,10 +84,11 @@ describe('statements in Telegram', () => {
     expect(await names()).toEqual(['Iron Gym', 'Netflix']);
     expect(await imports()).toHaveLength(1);
 
-    // The same file again: the review says when it was imported, and offers no Import.
+    // The same file again: the review says when it was imported, and offers no Import; only
+    // Reconcile (matching its lines to the charges now tracked).
     const again = await send(ana, FOUR_MONTHS);
     expect(again.text).toContain('This statement was already imported on');
-    expect(labels(again)).toEqual([]);
+    expect(labels(again)).toEqual(['🔎 Reconcile']);
 
     await w.tg.tap(ana, result, 'Undo');
     const undone = w.tg.message(ana.id, card.message_id)!;
