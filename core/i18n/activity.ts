@@ -1,4 +1,5 @@
 import { formatDate } from './dates.ts';
+import { decimal } from './numbers.ts';
 import { type Locale, type Text, t, TEXT_KEYS } from './index.ts';
 
 /**
@@ -24,8 +25,8 @@ export function renderActivity(locale: Locale, text: ActivityText): string {
 }
 
 /**
- * Parameters as the reader reads them: a `date` (YYYY-MM-DD) written out in their language, a
- * token `scope` in their words. Stored raw, so each reader gets their own.
+ * Parameters as the reader reads them: a `date` (YYYY-MM-DD) written out in their language, an
+ * `amount` ("9.99") with their decimal mark, a token `scope` in their words. Stored raw, so each reader gets their own.
  */
 /**
  * The line of an entry as undone, in the reader's words: `<key>.undo` when the locales have one,
@@ -68,6 +69,7 @@ function localParams(
   const out = { ...params };
   if (typeof out.date === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(out.date))
     out.date = formatDate(out.date, locale);
+  if (typeof out.amount === 'string') out.amount = decimal(out.amount, locale);
   if (typeof out.scope === 'string' && TEXT_KEYS.includes(`activity.scope.${out.scope}`))
     out.scope = t(locale, `activity.scope.${out.scope}`);
   for (const name of LANGUAGE_PARAMS) {

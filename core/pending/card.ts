@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 import { formatAmount, NO_CURRENCY } from '../domain/money.ts';
 import { formatDate } from '../i18n/dates.ts';
-import { type Locale, t, TEXT_KEYS } from '../i18n/index.ts';
+import { catalogFor, type Locale, t, TEXT_KEYS } from '../i18n/index.ts';
 import { money } from '../i18n/numbers.ts';
 import type { AnyOp } from '../kernel/op.ts';
 import type { Change, Row } from '../store/tracked.ts';
@@ -66,10 +66,20 @@ export async function previewCard(
 
 function subjectName(output: unknown, changes: readonly Change[]): string | null {
   if (isObj(output)) {
-    for (const key of ['name', 'subscription_name'])
+    // `client_name`: the app a connect or disconnect is about ("Disconnect Claude.ai?").
+    for (const key of ['name', 'subscription_name', 'client_name'])
       if (typeof output[key] === 'string') return output[key];
-    // `target`: what a merge keeps ("Merge categories into Streaming?").
-    for (const key of ['subscription', 'category', 'tag', 'payment_method', 'member', 'target']) {
+    // `target`: what a merge keeps ("Merge categories into Streaming?"); `household` before
+    // `member`: creating or joining a household is about the household ("Join Casa García?").
+    for (const key of [
+      'subscription',
+      'category',
+      'tag',
+      'payment_method',
+      'household',
+      'member',
+      'target',
+    ]) {
       const inner = output[key];
       if (isObj(inner) && typeof inner.name === 'string') return inner.name;
     }
@@ -82,29 +92,57 @@ function subjectName(output: unknown, changes: readonly Change[]): string | null
 /** One line: whatever a name holds, a card's layout is Exhale's. */
 const oneLine = (text: string): string => text.replace(/[\p{Cc}\u2028\u2029]+/gu, ' ');
 
+/**
+ * The title, in the reader's language, for every write op: `assistant.propose.<op>` when what it
+ * needs is known (a `{name}`, a `{count}` above zero), else `assistant.propose.unnamed.<op>` ("Add a
+ * subscription?"). The op's English `title` is the last resort of an op with neither key (a test
+ * walks the catalog so that no write op reaches it).
+ */
 function titleOf(op: AnyOp, output: unknown, changes: readonly Change[], locale: Locale): string {
   const found = subjectName(output, changes);
   const name = found === null ? null : oneLine(found);
+  const count = countOf(output, changes);
+  // A bulk change that only deletes says so ("Delete 4 subscriptions?"), like a single delete.
+  const deletesOnly =
+    changes.some((c) => c.table === 'subscriptions') &&
+    changes.every((c) => c.table !== 'subscriptions' || c.after === null);
+  const base =
+    op.name === 'bulk_update_subscriptions' && deletesOnly ? 'bulk_delete_subscriptions' : op.name;
+  const specific = `assistant.propose.${base}`;
+  const template = catalogFor('en')[specific];
+  const params = { name: name ?? '', count, currency: currencyOf(output) ?? '' };
+  const known = (placeholder: string, value: boolean) =>
+    template === undefined || !template.includes(`{${placeholder}}`) || value;
+  if (
+    template !== undefined &&
+    known('name', name !== null) &&
+    known('count', count > 0) &&
+    known('currency', params.currency !== '')
+  ) {
+    // One reads in the singular ("Delete 1 subscription?"): `<key>_one` when there is one.
+    const key = count === 1 && TEXT_KEYS.includes(`${specific}_one`) ? `${specific}_one` : specific;
+    return t(locale, key, params);
+  }
+  const unnamed = `assistant.propose.unnamed.${base}`;
+  if (TEXT_KEYS.includes(unnamed)) return t(locale, unnamed);
+  return t(locale, 'assistant.propose.generic', { title: op.title });
+}
+
+/** How many things the change is about: entries an undo takes back, else subscriptions touched. */
+function countOf(output: unknown, changes: readonly Change[]): number {
+  if (isObj(output) && Array.isArray(output.undone)) return output.undone.length;
   const touched = new Set<string>();
   for (const c of changes) {
     const image = c.after ?? c.before;
     if (c.table === 'subscriptions') touched.add(c.id);
     else if (image && typeof image.subscription_id === 'string') touched.add(image.subscription_id);
   }
-  const count = touched.size;
-  // A bulk change that only deletes says so ("Delete 4 subscriptions?"), like a single delete.
-  const deletesOnly =
-    changes.some((c) => c.table === 'subscriptions') &&
-    changes.every((c) => c.table !== 'subscriptions' || c.after === null);
-  const specific =
-    op.name === 'bulk_update_subscriptions' && deletesOnly
-      ? 'assistant.propose.bulk_delete_subscriptions'
-      : `assistant.propose.${op.name}`;
-  // One subscription reads in the singular ("Delete 1 subscription?"): `<key>_one` when there is one.
-  const key = count === 1 && TEXT_KEYS.includes(`${specific}_one`) ? `${specific}_one` : specific;
-  if (TEXT_KEYS.includes(specific) && (name !== null || count > 0))
-    return t(locale, key, { name: name ?? '', count });
-  return t(locale, 'assistant.propose.generic', { title: op.title });
+  return touched.size;
+}
+
+/** The currency a change is about (an exchange rate's), when its output names one. */
+function currencyOf(output: unknown): string | null {
+  return isObj(output) && typeof output.currency === 'string' ? oneLine(output.currency) : null;
 }
 
 async function referenceNames(db: Knex, changes: readonly Change[]): Promise<Map<string, string>> {
@@ -230,13 +268,16 @@ function linesOf(changes: readonly Change[], names: Map<string, string>, locale:
         lines.push(`✏️ ${describeRow(change.after, names, locale) || label}: ${diffs.join(', ')}`);
     }
   }
+  // Records without a name are counted in words ("Tags: 3 added, 1 removed").
   for (const [table, c] of counts) {
-    const parts = [
-      c.added ? `+${c.added}` : '',
-      c.removed ? `−${c.removed}` : '',
-      c.changed ? `~${c.changed}` : '',
-    ].filter(Boolean);
-    lines.push(`${tableLabel(table, locale)}: ${parts.join(' ')}`);
+    const parts = (['added', 'removed', 'changed'] as const)
+      .filter((kind) => c[kind] > 0)
+      .map((kind) =>
+        t(locale, `assistant.card.count.${kind}.${c[kind] === 1 ? 'one' : 'other'}`, {
+          count: c[kind],
+        }),
+      );
+    lines.push(`${tableLabel(table, locale)}: ${parts.join(', ')}`);
   }
   if (lines.length > MAX_LINES)
     return [

@@ -47,16 +47,16 @@ describe('the terminal chat manages a subscription', () => {
     expect(printed).toContain('┌ ✅ Paused Netflix');
     expect(printed).toContain('┌ ✅ Resumed Netflix');
     expect(printed).toContain(
-      '┌ 📝 Change Netflix?\n│ ✏️ Netflix · 17.99 EUR · every month: amount 15.99 EUR → 17.99 EUR\n│ Price history: +1\n│ From Wed, 1 Apr 2026\n└\n[5] ✅ Confirm   [6] ✖️ Discard',
+      '┌ 📝 Change Netflix?\n│ ✏️ Netflix · 17.99 EUR · every month: amount 15.99 EUR → 17.99 EUR\n│ Price history: 1 added\n│ From Wed, 1 Apr 2026\n└\n[5] ✅ Confirm   [6] ✖️ Discard',
     );
     expect(printed).toContain(
-      '┌ ⚠️ Delete Netflix?\n│ 🗑 Subscription: Netflix · 17.99 EUR · every month\n│ Price history: −1\n└\n[8] 🗑️ Yes, delete   [9] ✖️ Discard',
+      '┌ ⚠️ Delete Netflix?\n│ 🗑 Subscription: Netflix · 17.99 EUR · every month\n│ Price history: 1 removed\n└\n[8] 🗑️ Yes, delete   [9] ✖️ Discard',
     );
     expect(printed).toContain(
       '┌ ✅ Updated Netflix\n│ 15.99 EUR · every month\n│ Next charge: Thu, 5 Mar 2026\n│ The new price applies from Wed, 1 Apr 2026.',
     );
     expect(printed).toContain(
-      '┌ ✅ Deleted the subscription\n│ 🗑 Subscription: Netflix · 17.99 EUR · every month\n│ Price history: −1\n└\n[10] ↩️ Undo',
+      '┌ ✅ Deleted the subscription\n│ 🗑 Subscription: Netflix · 17.99 EUR · every month\n│ Price history: 1 removed\n└\n[10] ↩️ Undo',
     );
     expect(printed).toContain('┌ ↩️ Undone\n│ Deleted Netflix');
     expect(await netflix()).toMatchObject({ status: 'active', amount_minor: 1799 });

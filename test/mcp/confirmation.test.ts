@@ -67,7 +67,7 @@ describe.each(ERAS)('confirming agent changes (%s era)', (era) => {
       changes: expect.any(String),
       card: {
         title: 'Change Netflix?',
-        lines: [expect.stringContaining('15.99 EUR → 17.99 EUR'), 'Price history: +1'],
+        lines: [expect.stringContaining('15.99 EUR → 17.99 EUR'), 'Price history: 1 added'],
         destructive: false,
       },
       status: 'pending',

@@ -81,6 +81,20 @@ async function untilEvent(page: Page, name: string, key: string, value: unknown)
   );
 }
 
+/** A calendar date as stored ("2026-12-06") or an amount as an op writes it ("119.88 EUR"). */
+const RAW_DATE = /\b\d{4}-\d{2}-\d{2}\b/;
+const RAW_AMOUNT = /\b\d+\.\d{2} [A-Z]{3}\b/;
+
+/**
+ * The open screen's text shows dates and amounts in the reader's format only: no ISO date in any
+ * language, and no "119.88 EUR" for a Spanish reader (whose decimal mark is a comma).
+ */
+async function expectReaderFormat(page: Page, locale: 'en' | 'es', screen: string): Promise<void> {
+  const text = await page.locator('main').innerText();
+  expect(text, `${screen} in ${locale}`).not.toMatch(RAW_DATE);
+  if (locale === 'es') expect(text, `${screen} in ${locale}`).not.toMatch(RAW_AMOUNT);
+}
+
 function mainButton(
   events: { name: string; params?: Record<string, unknown> }[],
 ): Record<string, unknown> | undefined {
@@ -117,6 +131,10 @@ describe('the Mini App in Telegram', () => {
       expect(await page.getAttribute('html', 'lang')).toBe(run.locale);
       const tag = `${run.locale}-${run.theme}`;
       await screenshot(page, `overview-${tag}`);
+      // The demo's trial ending and price rise need attention, written the reader's way.
+      const attention = await page.locator('[data-testid="attention"]').innerText();
+      expect(attention).toContain(run.locale === 'es' ? 'La prueba de' : 'trial ends');
+      await expectReaderFormat(page, run.locale, 'overview');
 
       await page.click('[data-tab="subscriptions"]');
       await settled(page, 'subscriptions');
@@ -128,6 +146,7 @@ describe('the Mini App in Telegram', () => {
       );
       expect(await page.locator('[data-testid="sub-row"]').count()).toBe(list.total);
       await screenshot(page, `subscriptions-${tag}`);
+      await expectReaderFormat(page, run.locale, 'subscriptions');
       // Search is the op's: accent- and case-insensitive.
       await page.fill('[data-testid="search"]', 'NETFLÍX');
       // One row left (the page's CSP allows no string evaluation: locators only).
@@ -137,11 +156,13 @@ describe('the Mini App in Telegram', () => {
       await page.waitForSelector('[data-testid="price-chart"]');
       expect(await page.locator('[data-testid="charges"] .row').count()).toBeGreaterThan(3);
       await screenshot(page, `detail-${tag}`);
+      await expectReaderFormat(page, run.locale, 'detail');
 
       for (const tab of ['calendar', 'insights', 'more'] as const) {
         await page.click(`[data-tab="${tab}"]`);
         await settled(page, tab);
         await screenshot(page, `${tab}-${tag}`);
+        await expectReaderFormat(page, run.locale, tab);
       }
       for (const screen of ['activity', 'settings', 'connect'] as const) {
         await page.click('[data-tab="more"]');
@@ -149,6 +170,7 @@ describe('the Mini App in Telegram', () => {
         await page.click(`[data-testid="more-${screen}"]`);
         await settled(page, screen);
         await screenshot(page, `${screen}-${tag}`);
+        await expectReaderFormat(page, run.locale, screen);
       }
       await page.close();
     });

@@ -38,6 +38,40 @@ export function money(amount: string | number | null | undefined, currency: stri
   return f.format(value);
 }
 
+/** Digits after the decimal point of a decimal string ("0.9140" has 4): kept as sent. */
+function fractionDigits(value: string): number {
+  return value.split('.')[1]?.length ?? 0;
+}
+
+/** A decimal string that is not money (an exchange rate, "0.9140") in the reader's format: "0,9140". */
+export function decimal(value: string | null | undefined): string {
+  if (value === null || value === undefined || value === '') return '—';
+  const digits = fractionDigits(value);
+  const tag = locale.value;
+  const f = numberFormat(`d:${tag}:${digits}`, () => {
+    return new Intl.NumberFormat(tag, {
+      minimumFractionDigits: digits,
+      maximumFractionDigits: digits,
+    });
+  });
+  return f.format(Number(value));
+}
+
+/** A change in percent ("20.0") in the reader's format, signed: "+20.0%", "+20,0 %". */
+export function percent(value: string): string {
+  const digits = fractionDigits(value);
+  const tag = locale.value;
+  const f = numberFormat(`p:${tag}:${digits}`, () => {
+    return new Intl.NumberFormat(tag, {
+      style: 'percent',
+      signDisplay: 'exceptZero',
+      minimumFractionDigits: digits,
+      maximumFractionDigits: digits,
+    });
+  });
+  return f.format(Number(value) / 100);
+}
+
 /** A whole-unit amount for chart labels ("€202"). */
 export function moneyShort(amount: string | number, currency: string): string {
   const tag = locale.value;

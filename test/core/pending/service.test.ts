@@ -37,7 +37,7 @@ describe('the pending-change service', () => {
       title: 'Change Netflix?',
       lines: [
         '✏️ Netflix · 17.99 EUR · every month: amount 15.99 EUR → 17.99 EUR',
-        'Price history: +1',
+        'Price history: 1 added',
       ],
       destructive: false,
     });

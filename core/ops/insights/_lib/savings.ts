@@ -3,8 +3,10 @@ import { z } from 'zod';
 import { localeOrder } from '../../../domain/text.ts';
 import { chargesPerMonth } from '../../../domain/cycles.ts';
 import { addDays, addMonths } from '../../../domain/dates.ts';
-import { displayMoney, formatAmount } from '../../../domain/money.ts';
-import { t } from '../../../i18n/index.ts';
+import { formatAmount } from '../../../domain/money.ts';
+import { formatDate } from '../../../i18n/dates.ts';
+import { type Locale, t } from '../../../i18n/index.ts';
+import { decimal, money } from '../../../i18n/numbers.ts';
 import type { OpContext } from '../../../kernel/op.ts';
 import { cycleOf, monthlyMinor, type InsightRow } from '../../../store/repos/subscriptions.ts';
 import type { Converter } from './convert.ts';
@@ -64,6 +66,9 @@ export async function collectSavings(
   const running = subs.filter((s) => RUNNING.includes(s.status));
   const locale = ctx.actor.locale;
   const today = ctx.today;
+  // Sentences for people: amounts and dates in the reader's way ("119,88 EUR", "vie, 6 mar 2026").
+  const amount = (minor: number, currency: string): string => readerMoney(minor, currency, locale);
+  const day = (iso: string): string => formatDate(iso, locale);
   // A saving without a rate stays null; its subscription is listed as left out once, with its yearly cost.
   const unconverted = new Map<string, InsightRow>();
   const inTarget = (sub: InsightRow, minor: number): number | null => {
@@ -99,8 +104,8 @@ export async function collectSavings(
       'insights.savings.trial_converting',
       () => ({
         name: sub.name,
-        date: ends,
-        yearly: displayMoney(Math.round(monthlyMinor(sub) * 12), sub.currency),
+        date: day(ends),
+        yearly: amount(Math.round(monthlyMinor(sub) * 12), sub.currency),
       }),
       yearly(sub),
     );
@@ -145,11 +150,11 @@ export async function collectSavings(
       'insights.savings.price_increase',
       () => ({
         name: sub.name,
-        old: displayMoney(change.old_amount_minor, change.currency),
-        new: displayMoney(change.new_amount_minor, change.currency),
-        date: change.effective_date,
-        percent,
-        yearly: displayMoney(Math.round(extra), change.currency),
+        old: amount(change.old_amount_minor, change.currency),
+        new: amount(change.new_amount_minor, change.currency),
+        date: day(change.effective_date),
+        percent: decimal(percent, locale),
+        yearly: amount(Math.round(extra), change.currency),
       }),
       inTarget(sub, extra),
     );
@@ -170,8 +175,8 @@ export async function collectSavings(
       'insights.savings.yearly_vs_monthly',
       () => ({
         name: sub.name,
-        since: sub.first_charge_date,
-        yearly: displayMoney(sub.amount_minor * 12, sub.currency),
+        since: day(sub.first_charge_date),
+        yearly: amount(sub.amount_minor * 12, sub.currency),
       }),
       null,
     );
@@ -192,6 +197,11 @@ export async function collectSavings(
       s.saving === null ? null : formatAmount(Math.round(s.saving), converter.target),
   }));
   return { count: out.length, findings };
+}
+
+/** An amount in minor units as a reader writes it ("119.88 EUR", "119,88 EUR"). */
+function readerMoney(minor: number, currency: string, locale: Locale): string {
+  return money(formatAmount(minor, currency), currency, locale);
 }
 
 /** A comparable form of a name: accents, case, spaces and punctuation dropped ("Disney+ " is "disney"). */

@@ -55,7 +55,7 @@ describe('activity summaries', () => {
       params: { name: 'Gym', amount: '30.00', currency: 'EUR', date: '2026-02-01' },
     });
     expect((await summaries(luis))[0]).toBe(
-      'Se marcó como pagado el cobro de Gym (30.00 EUR, dom, 1 feb 2026)',
+      'Se marcó como pagado el cobro de Gym (30,00 EUR, dom, 1 feb 2026)',
     );
   });
 

@@ -68,7 +68,7 @@ describe('find_savings', () => {
         kind: 'trial_converting',
         subscription_ids: [soon],
         explanation:
-          'La prueba de Max termina el 2026-03-06; después cuesta unos 119.88 EUR al año.',
+          'La prueba de Max termina el vie, 6 mar 2026; después cuesta unos 119,88 EUR al año.',
         estimated_yearly_saving: '119.88',
       },
     ]);
@@ -98,10 +98,37 @@ describe('find_savings', () => {
         kind: 'price_increase',
         subscription_ids: [up],
         explanation:
-          'Disney+ went up from 9.99 EUR to 11.99 EUR on 2025-10-01 (+20%): about 24.00 EUR more a year.',
+          'Disney+ went up from 9.99 EUR to 11.99 EUR on Wed, 1 Oct 2025 (+20%): about 24.00 EUR more a year.',
         estimated_yearly_saving: '24.00',
       },
     ]);
+  });
+
+  it('writes a Spanish reader’s sentences with their dates, amounts and decimal marks, never ISO dates or 9.99 EUR', async () => {
+    const luis = await h.addMember('Luis', 'es');
+    const up = await add({ name: 'Disney+', amount: '9.99', first_charge_date: '2026-02-01' });
+    await h.core.invoke('update_subscription', h.owner, {
+      id: up,
+      amount: '10.99',
+      price_effective_date: '2025-10-01',
+    });
+    const [found] = await findings('price_increase', luis);
+    expect(found?.explanation).toBe(
+      'Disney+ subió de 9,99 EUR a 10,99 EUR el mié, 1 oct 2025 (+10 %): unos 12,00 EUR más al año.',
+    );
+    const dropbox = await add({
+      name: 'Dropbox',
+      amount: '11.99',
+      first_charge_date: '2025-06-10',
+    });
+    const long = (await findings('yearly_vs_monthly', luis)).find((f) =>
+      f.subscription_ids.includes(dropbox),
+    );
+    for (const text of [found?.explanation, long?.explanation]) {
+      expect(text).not.toMatch(/\d{4}-\d{2}-\d{2}/);
+      expect(text).not.toMatch(/\d\.\d{2} EUR/);
+    }
+    expect(long?.explanation).toContain('143,88 EUR');
   });
 
   it('points at monthly plans older than 6 months with what they cost a year, without inventing a saving', async () => {
@@ -120,7 +147,7 @@ describe('find_savings', () => {
         kind: 'yearly_vs_monthly',
         subscription_ids: [long],
         explanation:
-          'Dropbox has been paid monthly since 2025-06-10: 143.88 EUR a year. A yearly plan is often cheaper.',
+          'Dropbox has been paid monthly since Tue, 10 Jun 2025: 143.88 EUR a year. A yearly plan is often cheaper.',
         estimated_yearly_saving: null,
       },
     ]);

@@ -95,7 +95,7 @@ describe('get_context', () => {
         {
           kind: 'trial_converting',
           ids: [ids.max],
-          note: 'The Max trial ends on 2026-03-06; after that it costs about 119.88 EUR a year.',
+          note: 'The Max trial ends on Fri, 6 Mar 2026; after that it costs about 119.88 EUR a year.',
           saving: '119.88',
         },
       ],
@@ -125,7 +125,7 @@ describe('get_context', () => {
     expect(output.you).toMatchObject({ name: 'Luis', role: 'member' });
     expect(output.subscriptions.items.map((s) => s.name)).toContain('Secret');
     expect(output.attention.items[0]?.note).toBe(
-      'La prueba de Max termina el 2026-03-06; después cuesta unos 119.88 EUR al año.',
+      'La prueba de Max termina el vie, 6 mar 2026; después cuesta unos 119,88 EUR al año.',
     );
     expect(output.guide.glossary.trial).toContain('periodo gratuito');
   });
