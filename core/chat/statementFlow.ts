@@ -54,6 +54,13 @@ export const ReviewSchema = z.object({
   status: z.enum(['open', 'imported', 'replaced']),
   /** The pending change (surface chat) the import was applied through, for Undo. */
   pending_id: z.string().nullable(),
+  /**
+   * The assistant's tidy names the card shows for new candidates (candidate id → name), which the
+   * import gives them (statementNames.ts); absent or empty: the names as read.
+   */
+  names: z.record(z.string(), z.string()).optional(),
+  /** The assistant was asked to tidy the names and gave none: the card says they are the bank's. */
+  names_raw: z.boolean().optional(),
   /** The card offers "Reconcile" (features/reconcile.ts): the member sees a subscription. */
   reconcile: z.boolean().optional(),
 });
