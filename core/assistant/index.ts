@@ -315,12 +315,28 @@ export function createAssistant(deps: AssistantDeps): Assistant {
     },
 
     async tidyNames(actor, descriptions) {
-      if (!actor.householdId) return null;
+      const { householdId, memberId } = actor;
+      if (!householdId || !memberId) return null;
       try {
-        const settings = await settingsFor(actor.householdId);
+        const settings = await settingsFor(householdId);
         if (!settings) return null;
         const client = createClient(settings, fetchFn, deps.http);
-        return await tidyNamesWith(client, descriptions, limits.tidyTimeoutMs, log);
+        const tidied = await tidyNamesWith(client, descriptions, limits.tidyTimeoutMs, log);
+        // One usage row, as for a question: the cost figures count every call made.
+        await recordUsage(db, {
+          id: core.newId('asu'),
+          householdId,
+          memberId,
+          channel: actor.channel,
+          provider: settings.provider,
+          model: settings.model,
+          calls: 1,
+          usage: tidied.usage,
+          costMicros: costMicros(tidied.usage, priceOf(settings.model, settings.prices)),
+          outcome: tidied.outcome,
+          at: clock(),
+        });
+        return tidied.names;
       } catch (error) {
         log('assistant: tidying merchant names failed', error);
         return null;

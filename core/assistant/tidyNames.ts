@@ -1,8 +1,8 @@
 import { z } from 'zod';
 
 import { Name } from '../domain/schemas.ts';
-import type { ModelClient, ToolSpec } from './model.ts';
-import { toolCallsOf } from './model.ts';
+import { emptyUsage, type ModelClient, type ToolSpec, toolCallsOf, type Usage } from './model.ts';
+import type { Outcome } from './usage.ts';
 
 /**
  * Merchant tidying: the model-free detector's names ("Netflix Com", "Amzn Prime") made tidy by the
@@ -103,18 +103,30 @@ export function tidyAnswer(args: Record<string, unknown>, count: number): Map<nu
   return out;
 }
 
+/** What one tidying call gave: the names by index (null: none that count), and what it cost. */
+export interface Tidied {
+  names: Map<number, string> | null;
+  usage: Usage;
+  outcome: Outcome;
+}
+
 /**
- * Asks the model once, within `timeoutMs`. Resolves to the tidy names by index, or null when the
- * model gave none that count (the caller keeps the model-free names); never rejects.
+ * Asks the model once, within `timeoutMs`. `names` is null when the model gave none that count
+ * (the caller keeps the model-free names); never rejects.
  */
 export async function tidyNamesWith(
   client: ModelClient,
   descriptions: readonly string[],
   timeoutMs: number,
   log: (message: string, error?: unknown) => void,
-): Promise<Map<number, string> | null> {
+): Promise<Tidied> {
   const request = tidyRequest(descriptions);
-  if (request.count === 0) return null;
+  const none = (outcome: Outcome, usage = emptyUsage()): Tidied => ({
+    names: null,
+    usage,
+    outcome,
+  });
+  if (request.count === 0) return none('answered');
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), timeoutMs);
   try {
@@ -126,14 +138,14 @@ export async function tidyNamesWith(
       maxTokens: 2_048,
       signal: deadline.signal,
     });
-    if (response.stop === 'refusal') return null;
+    if (response.stop === 'refusal') return none('refused', response.usage);
     const call = toolCallsOf(response.parts).find((c) => c.name === TIDY_NAMES.name && !c.invalid);
-    if (!call) return null;
-    const names = tidyAnswer(call.arguments, request.count);
-    return names.size > 0 ? names : null;
+    const names = call ? tidyAnswer(call.arguments, request.count) : new Map<number, string>();
+    if (names.size === 0) return none('failed', response.usage);
+    return { names, usage: response.usage, outcome: 'answered' };
   } catch (error) {
     log('assistant: tidying merchant names failed; the names stay as the bank wrote them', error);
-    return null;
+    return none('failed');
   } finally {
     clearTimeout(timer);
   }

@@ -208,6 +208,10 @@ describe(`merchant names tidied by the model in the statement review (${TEST_DIA
       expect(card).toContain('Amazon Prime');
       expect(card).not.toContain('Prime Amzn');
       expect(card).not.toContain('Names as the bank wrote them.');
+      // The call is counted as the assistant's questions are: one usage row, never the words.
+      expect(await s.h.db.knex('assistant_usage').select('calls', 'outcome')).toEqual([
+        { calls: 1, outcome: 'answered' },
+      ]);
       await s.press('Import 3');
       expect(text(s.channel.messages[0]!)).toContain('Amazon Prime');
       expect(await s.names()).toEqual(['Amazon Prime', 'Ignore Previous', 'Netflix']);
@@ -220,6 +224,7 @@ describe(`merchant names tidied by the model in the statement review (${TEST_DIA
     await s.send();
     await expectModelFree(s);
     expect(s.logged.some((m) => m.includes('tidying merchant names failed'))).toBe(true);
+    expect(await s.h.db.knex('assistant_usage').select('outcome')).toEqual([{ outcome: 'failed' }]);
   });
 
   it('keeps the names when the provider is slower than the tidying time limit', async () => {
