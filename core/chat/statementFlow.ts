@@ -103,10 +103,14 @@ export async function reviewFile(
   id: string,
   memberId: string,
   now: Date,
-): Promise<{ file_name: string; content: string } | null> {
+): Promise<{ file_name: string; content: string; names?: Record<string, string> } | null> {
   const row = await loadReview(db, id, now);
   if (!row || row.memberId !== memberId || row.payload.status !== 'open') return null;
-  return { file_name: row.payload.file_name, content: row.payload.content };
+  const { file_name, content, names } = row.payload;
+  // The names the card showed (tidied by the assistant): the app shows and imports the same.
+  return names && Object.keys(names).length > 0
+    ? { file_name, content, names }
+    : { file_name, content };
 }
 
 /** Replaces what the review holds (a toggle, a page, the import that settled it). */
