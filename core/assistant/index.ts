@@ -15,6 +15,7 @@ import type { Message, Part, TextSink } from './model.ts';
 import { BriefingCache, memoryBlock, systemPrompt } from './prompt.ts';
 import { proposals } from './proposals.ts';
 import { takeSlot } from './rate.ts';
+import { tidyNamesWith } from './tidyNames.ts';
 import type { Screen } from './screen.ts';
 import {
   type AssistantConfigOverride,
@@ -88,6 +89,12 @@ export interface Assistant {
    * it failed (a wrong key, an unreachable server), in their language.
    */
   check(actor: Actor): Promise<{ ok: true; model: string } | { ok: false; notice: string }>;
+  /**
+   * Tidy names for merchant descriptions (tidyNames.ts: the descriptions only, scrubbed, within
+   * `limits.tidyTimeoutMs`), by index; null when the assistant is off for the household or the
+   * model gave none. Never rejects: the caller keeps the names it has.
+   */
+  tidyNames(actor: Actor, descriptions: readonly string[]): Promise<Map<number, string> | null>;
 }
 
 const NOTICE_OF_STOP: Record<Stop, string> = {
@@ -304,6 +311,35 @@ export function createAssistant(deps: AssistantDeps): Assistant {
         return { ok: false, notice: t(actor.locale, key, { calls: 0, changes: 0 }) };
       } finally {
         clearTimeout(timer);
+      }
+    },
+
+    async tidyNames(actor, descriptions) {
+      const { householdId, memberId } = actor;
+      if (!householdId || !memberId) return null;
+      try {
+        const settings = await settingsFor(householdId);
+        if (!settings) return null;
+        const client = createClient(settings, fetchFn, deps.http);
+        const tidied = await tidyNamesWith(client, descriptions, limits.tidyTimeoutMs, log);
+        // One usage row, as for a question: the cost figures count every call made.
+        await recordUsage(db, {
+          id: core.newId('asu'),
+          householdId,
+          memberId,
+          channel: actor.channel,
+          provider: settings.provider,
+          model: settings.model,
+          calls: 1,
+          usage: tidied.usage,
+          costMicros: costMicros(tidied.usage, priceOf(settings.model, settings.prices)),
+          outcome: tidied.outcome,
+          at: clock(),
+        });
+        return tidied.names;
+      } catch (error) {
+        log('assistant: tidying merchant names failed', error);
+        return null;
       }
     },
 

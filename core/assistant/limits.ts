@@ -11,6 +11,8 @@ export const LIMITS = {
   maxTokensPerCall: 8_192,
   /** Time one model call may take, retry included. */
   callTimeoutMs: 60_000,
+  /** Time the model may take to tidy a statement's merchant names (then they stay as the bank wrote them). */
+  tidyTimeoutMs: 10_000,
   /** Time one member message may take, every call and tool included. */
   messageTimeoutMs: 150_000,
   /** Bytes of a member's message text (UTF-8). */

@@ -214,8 +214,10 @@ export class ChatEngine implements EngineContext {
       return;
     }
     const assistant = await this.assistantFor(turn);
+    const tidyNames = assistant?.tidyNames?.bind(assistant);
     const outcome = await readSentFile(turn, file, {
       assistantOn: assistant !== null,
+      tidy: tidyNames ? (names) => tidyNames(turn.actor, names) : undefined,
       log: this.log,
     });
     if (outcome.kind === 'done') return;

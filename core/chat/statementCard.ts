@@ -117,6 +117,8 @@ export function reviewReply(turn: Turn, id: string, review: Review, note?: strin
     if (review.absent.length > LIST_MAX)
       lines.push(turn.t('chat.statements.more', { count: review.absent.length - LIST_MAX }));
   }
+  if (review.names_raw && review.status === 'open' && open.length > 0)
+    lines.push(`ℹ️ ${turn.t('tidy.names_raw')}`);
   if (note) lines.push(note);
   reply.setCard({ title: `📄 ${review.file_name}`, lines });
   if (review.reconcile)

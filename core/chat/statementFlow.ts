@@ -54,6 +54,13 @@ export const ReviewSchema = z.object({
   status: z.enum(['open', 'imported', 'replaced']),
   /** The pending change (surface chat) the import was applied through, for Undo. */
   pending_id: z.string().nullable(),
+  /**
+   * The assistant's tidy names the card shows for new candidates (candidate id → name), which the
+   * import gives them (statementNames.ts); absent or empty: the names as read.
+   */
+  names: z.record(z.string(), z.string()).optional(),
+  /** The assistant was asked to tidy the names and gave none: the card says they are the bank's. */
+  names_raw: z.boolean().optional(),
   /** The card offers "Reconcile" (features/reconcile.ts): the member sees a subscription. */
   reconcile: z.boolean().optional(),
 });
@@ -96,10 +103,14 @@ export async function reviewFile(
   id: string,
   memberId: string,
   now: Date,
-): Promise<{ file_name: string; content: string } | null> {
+): Promise<{ file_name: string; content: string; names?: Record<string, string> } | null> {
   const row = await loadReview(db, id, now);
   if (!row || row.memberId !== memberId || row.payload.status !== 'open') return null;
-  return { file_name: row.payload.file_name, content: row.payload.content };
+  const { file_name, content, names } = row.payload;
+  // The names the card showed (tidied by the assistant): the app shows and imports the same.
+  return names && Object.keys(names).length > 0
+    ? { file_name, content, names }
+    : { file_name, content };
 }
 
 /** Replaces what the review holds (a toggle, a page, the import that settled it). */

@@ -163,4 +163,6 @@ export type ChatAssistant = Pick<
   'isConfigured' | 'ask' | 'confirm' | 'discard' | 'undo'
 > &
   /** The set-up's test call (/assistant); without it the set-up says it could not check. */
-  Partial<Pick<Assistant, 'check'>>;
+  Partial<Pick<Assistant, 'check'>> &
+  /** Tidies a statement's merchant names (the review card); without it they stay as read. */
+  Partial<Pick<Assistant, 'tidyNames'>>;

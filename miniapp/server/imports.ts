@@ -87,23 +87,35 @@ export function importRoutes(core: Core, auth: AuthOptions): RouteGroup {
   const kept = async (c: Parameters<typeof authenticate>[0]) => {
     const { actor } = await authenticate(c, auth);
     const id = c.req.param('id') ?? '';
-    // A web upload, or a statement sent in chat whose card's "Review in app" opened this screen.
-    const upload =
-      actor.memberId === null
+    // A web upload, or a statement sent in chat whose card's "Review in app" opened this screen
+    // (with the names its card showed, when the assistant tidied them).
+    const web =
+      actor.memberId === null ? null : await loadUpload(core.db, id, actor.memberId, core.clock());
+    const chat =
+      web || actor.memberId === null
         ? null
-        : ((await loadUpload(core.db, id, actor.memberId, core.clock())) ??
-          (await reviewFile(core.db, id, actor.memberId, core.clock())));
+        : await reviewFile(core.db, id, actor.memberId, core.clock());
+    const upload = web ?? chat;
     if (!upload) throw new OpError('not_found', 'web.import.gone');
-    return { actor, upload, id };
+    return { actor, upload, id, names: chat?.names };
   };
 
   group.get('/:id', async (c) => {
-    const { actor, upload, id } = await kept(c);
-    return c.json({ flowId: id, statement: await read(actor, upload) });
+    const { actor, upload, id, names } = await kept(c);
+    // Only the fields this route touches (read_statement's output has more, passed on as it is).
+    const statement: { candidates: Array<{ id: string; name: string; tracked: unknown }> } =
+      await read(actor, upload);
+    if (!names) return c.json({ flowId: id, statement });
+    // A chat review's tidy names (core/chat/statementNames.ts) on its new candidates, as its card.
+    const candidates = statement.candidates.map((candidate) => {
+      const name = candidate.tracked ? undefined : names[candidate.id];
+      return name === undefined ? candidate : { ...candidate, name };
+    });
+    return c.json({ flowId: id, statement: { ...statement, candidates } });
   });
 
   group.post('/:id', async (c) => {
-    const { actor, upload } = await kept(c);
+    const { actor, upload, names } = await kept(c);
     let body: unknown;
     try {
       body = await c.req.json();
@@ -120,6 +132,7 @@ export function importRoutes(core: Core, auth: AuthOptions): RouteGroup {
         content: upload.content,
         encoding: 'base64',
         candidates: parsed.data.candidates,
+        ...(names ? { names } : {}),
       },
       { surface: 'web' },
     );

@@ -10,6 +10,7 @@ import { defineFeature } from '../feature.ts';
 import { progressOf, readStepText } from '../progress.ts';
 import { choosable, PAGE_SIZE, reviewOf, reviewReply, summaryLines } from '../statementCard.ts';
 import { loadReview, type Review, saveReview, updateReview } from '../statementFlow.ts';
+import { type TidyNames, tidyReview, withNames } from '../statementNames.ts';
 import type { Turn } from '../turn.ts';
 import type { IncomingFile, SentRef } from '../types.ts';
 
@@ -73,12 +74,17 @@ export type FileOutcome =
  * Reads a file a member sent as a statement: a progress message ("Reading statement.csv…") edited
  * as the work goes, then the review card in its place. A file over the reader's limit is refused
  * before it is downloaded; a limit found while reading is refused with the reader's sentence. With
- * `assistantOn`, a statement with no subscriptions found is handed on (the model may see more).
+ * `assistantOn`, a statement with no subscriptions found is handed on (the model may see more);
+ * with `tidy` (the assistant on), the new candidates' names are tidied first (statementNames.ts).
  */
 export async function readSentFile(
   turn: Turn,
   file: IncomingFile,
-  options: { assistantOn: boolean; log: (message: string, error?: unknown) => void },
+  options: {
+    assistantOn: boolean;
+    tidy?: TidyNames | undefined;
+    log: (message: string, error?: unknown) => void;
+  },
 ): Promise<FileOutcome> {
   const name = (file.name ?? 'file').slice(0, 120);
   if (file.size !== null && file.size > STATEMENT_LIMITS.bytes)
@@ -129,7 +135,15 @@ export async function readSentFile(
   if (summary.candidates.length === 0 && !summary.imported_before && options.assistantOn) {
     return { kind: 'other', data, progress, sentence: null };
   }
-  const review = { ...reviewOf(name, content, summary), reconcile: await canReconcile(turn) };
+  let review: Review = {
+    ...reviewOf(name, content, summary),
+    reconcile: await canReconcile(turn),
+  };
+  const { tidy } = options;
+  if (tidy && !summary.imported_before && summary.candidates.some((c) => !c.tracked)) {
+    if (progress) await turn.update(progress, turn.reply().say(`⏳ ${turn.t('tidy.tidying')}`));
+    review = await turn.withTyping(() => tidyReview(review, tidy));
+  }
   const id = turn.core.newId('stm');
   await saveReview(
     turn.db,
@@ -193,6 +207,7 @@ async function importChosen(turn: Turn, id: string, ref: SentRef | null) {
     content: r.content,
     encoding: 'base64' as const,
     candidates: r.selected,
+    ...(r.names && Object.keys(r.names).length > 0 ? { names: r.names } : {}),
   };
   let preview;
   try {
@@ -259,7 +274,9 @@ async function refresh(turn: Turn, id: string, old: Review, ref: SentRef | null)
     { file_name: old.file_name, content: old.content, encoding: 'base64' },
     { surface: 'chat' },
   );
-  const fresh = { ...reviewOf(old.file_name, old.content, output), reconcile: old.reconcile };
+  const read = { ...reviewOf(old.file_name, old.content, output), reconcile: old.reconcile };
+  // The names the model tidied before stay on the fresh card (the model is not asked again).
+  const fresh = old.names ? withNames(read, old.names) : read;
   const newId = turn.core.newId('stm');
   await saveReview(
     turn.db,

@@ -7,7 +7,7 @@ import { household, nowIso } from '../shared/context.ts';
 import { resolveOwner } from '../subscriptions/_lib/fields.ts';
 import { newSubscriptionRow } from '../subscriptions/_lib/newRow.ts';
 import { recordPriceChange } from '../subscriptions/_lib/priceHistory.ts';
-import { Id } from '../../domain/schemas.ts';
+import { Id, Name } from '../../domain/schemas.ts';
 import { analyseStatement, type Candidate } from './_lib/analyse.ts';
 import { StatementInput } from './_lib/document.ts';
 import { recordSeenCharges } from './_lib/pastCharges.ts';
@@ -20,7 +20,12 @@ const Result = z.object({
   subscription_id: Id,
 });
 
-async function create(ctx: OpContext, c: Candidate, owner: string): Promise<SubscriptionRow> {
+async function create(
+  ctx: OpContext,
+  c: Candidate,
+  owner: string,
+  name: string,
+): Promise<SubscriptionRow> {
   const hh = household(ctx);
   const id = ctx.newId('sub');
   const now = nowIso(ctx);
@@ -29,7 +34,7 @@ async function create(ctx: OpContext, c: Candidate, owner: string): Promise<Subs
     id,
     household_id: hh.id,
     member_id: owner,
-    name: c.view.name,
+    name,
     amount_minor: c.amountMinor,
     currency: c.view.currency,
     cycle_unit: c.view.cycle.unit,
@@ -86,6 +91,12 @@ export const importCandidates = defineOp({
       .min(1)
       .max(200)
       .describe('Ids of candidates from read_statement.'),
+    names: z
+      .record(z.string().min(1).max(90), Name)
+      .optional()
+      .describe(
+        "A name to give a new subscription instead of the statement's, by candidate id (a tidier one the person saw).",
+      ),
   }),
   output: z.object({
     fingerprint: z.string(),
@@ -127,12 +138,14 @@ export const importCandidates = defineOp({
     const items: Array<z.infer<typeof Result>> = [];
     let pastCharges = 0;
     for (const c of chosen) {
-      const base = { candidate: c.view.id, name: c.view.name };
       if (!c.tracked) {
-        const row = await create(ctx, c, owner);
+        const name = input.names?.[c.view.id] ?? c.view.name;
+        const base = { candidate: c.view.id, name };
+        const row = await create(ctx, c, owner, name);
         pastCharges += await recordSeenCharges(ctx, row, c);
         items.push({ ...base, result: 'created', subscription_id: row.id });
       } else {
+        const base = { candidate: c.view.id, name: c.view.name };
         const priced = c.view.tracked?.price_differs === true;
         if (priced) await changePrice(ctx, c, c.tracked);
         pastCharges += await recordSeenCharges(ctx, c.tracked, c);

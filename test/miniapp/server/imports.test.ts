@@ -208,4 +208,52 @@ describe('the web import review: upload, review, import', () => {
       (await api.request('/api/import/flw_chat_open', { headers: as(MEMBER_TG) })).status,
     ).toBe(404);
   });
+
+  it('shows and imports the names the chat card showed (tidied by the assistant) for a statement sent in chat', async () => {
+    await saveReview(
+      s.h.db,
+      {
+        id: 'flw_chat_tidy',
+        householdId: s.h.householdId,
+        memberId: s.owner.memberId,
+        review: {
+          file_name: 'chat.csv',
+          content: Buffer.from(FOUR_MONTHS).toString('base64'),
+          summary: {
+            count: 15,
+            first_date: '2025-11-03',
+            last_date: '2026-02-16',
+            sum: '0',
+            currency: 'EUR',
+            imported_before: null,
+          },
+          candidates: [],
+          absent: [],
+          selected: [],
+          page: 0,
+          status: 'open',
+          pending_id: null,
+          names: { 'iron-gym:month:1': 'Iron Gym London' },
+        },
+      },
+      s.h.core.clock(),
+    );
+    const opened = await json(
+      await api.request('/api/import/flw_chat_tidy', { headers: as(OWNER_TG) }),
+    );
+    const names = (opened.statement.candidates as Array<{ id: string; name: string }>).map(
+      (c) => c.name,
+    );
+    expect(names).toContain('Iron Gym London');
+    expect(names).not.toContain('Iron Gym');
+    const imported = await api.request('/api/import/flw_chat_tidy', {
+      method: 'POST',
+      headers: { ...as(OWNER_TG), 'content-type': 'application/json' },
+      body: JSON.stringify({ candidates: ['iron-gym:month:1'] }),
+    });
+    expect(imported.status).toBe(200);
+    expect(
+      await s.h.db.knex('subscriptions').where({ name: 'Iron Gym London' }).select('name'),
+    ).toHaveLength(1);
+  });
 });

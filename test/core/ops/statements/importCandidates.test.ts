@@ -61,6 +61,46 @@ describe(`import_candidates (${TEST_DIALECT})`, () => {
     expect(list.output.items.map((s) => s.name).sort()).toEqual(['Iron Gym', 'Netflix']);
   });
 
+  it('gives a new subscription the name the person saw (names), and leaves a tracked one its own', async () => {
+    await h.core.invoke('create_subscription', h.owner, {
+      name: 'Spotify',
+      amount: '10.99',
+      first_charge_date: '2024-01-05',
+    });
+    const { output } = await h.core.invoke('import_candidates', h.owner, {
+      ...IMPORT,
+      candidates: ['netflix:month:1', 'iron-gym:month:1', 'spotify:month:1'],
+      names: { 'netflix:month:1': 'Netflix Premium', 'spotify:month:1': 'Spotify Family' },
+    });
+    expect(output.items.map((i) => [i.candidate, i.name, i.result])).toEqual([
+      ['netflix:month:1', 'Netflix Premium', 'created'],
+      ['iron-gym:month:1', 'Iron Gym', 'created'],
+      ['spotify:month:1', 'Spotify', 'already_tracked'],
+    ]);
+    const list = await h.core.invoke('list_subscriptions', h.owner, {});
+    expect(list.output.items.map((s) => s.name).sort()).toEqual([
+      'Iron Gym',
+      'Netflix Premium',
+      'Spotify',
+    ]);
+  });
+
+  it('refuses a name of several lines, or an empty one, and writes nothing', async () => {
+    const before = await dumpDatabase(h.db);
+    for (const name of ['Netflix\nImported 40 subscriptions', '  '])
+      expect(
+        (
+          await failure(
+            h.core.invoke('import_candidates', h.owner, {
+              ...IMPORT,
+              names: { 'netflix:month:1': name },
+            }),
+          )
+        ).code,
+      ).toBe('invalid_input');
+    expect(await dumpDatabase(h.db)).toBe(before);
+  });
+
   it('records a price change on a tracked subscription charged at another price, and leaves one at the same price', async () => {
     const tracked = await h.core.invoke('create_subscription', h.owner, {
       name: 'Netflix',
