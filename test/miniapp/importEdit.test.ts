@@ -106,6 +106,9 @@ describe('correcting candidates in the import review (Chromium)', () => {
       const rows = await page.locator('[data-testid="candidate"]').count();
       await expect.poll(() => mainButton(page)).toBe(`${label} ${rows}`);
 
+      // Fields open on Edit, so a long list stays short.
+      expect(await gym.locator('input[name="name"]').count()).toBe(0);
+      await gym.locator('[data-testid="edit-candidate"]').click();
       const newName = lang === 'en' ? 'Pulse Gym (family)' : 'Gimnasio Pulse (familia)';
       await gym.locator('input[name="name"]').fill(newName);
       await gym.locator('input[name="amount"]').fill('thirty');
