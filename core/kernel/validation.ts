@@ -75,6 +75,21 @@ function plain(locale: Locale, issue: RawIssue): string | null {
   }
 }
 
+/**
+ * A union none of whose branches fit, where every branch but one failed on the value's very type
+ * (an id where `"x" | {id, …}` was asked, given an object): the issues of that one branch, at
+ * their own paths (`candidates.2.cycle.unit`), rather than one "invalid input" at the union.
+ */
+function branchIssues(issue: z.core.$ZodIssue): z.core.$ZodIssue[] {
+  if (issue.code !== 'invalid_union') return [issue];
+  const typeOnly = (branch: z.core.$ZodIssue[]) =>
+    branch.every((i) => i.code === 'invalid_type' && i.path.length === 0);
+  const fitting = issue.errors.filter((branch) => !typeOnly(branch));
+  const only = fitting[0];
+  if (fitting.length !== 1 || !only) return [issue];
+  return only.flatMap(branchIssues).map((i) => ({ ...i, path: [...issue.path, ...i.path] }));
+}
+
 /** Parses an op input; a failure is an `invalid_input` OpError listing each issue in the locale. */
 export function parseInput<S extends z.ZodType>(
   schema: S,
@@ -85,7 +100,7 @@ export function parseInput<S extends z.ZodType>(
   if (jsonTooDeep(input)) throw tooDeep();
   const result = schema.safeParse(input ?? {}, { error: errorMap(locale) });
   if (result.success) return result.data;
-  const issues: InputIssue[] = result.error.issues.map((issue) => ({
+  const issues: InputIssue[] = result.error.issues.flatMap(branchIssues).map((issue) => ({
     path: issue.path.map(String).join('.'),
     message: issue.message,
   }));

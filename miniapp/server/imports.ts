@@ -19,7 +19,8 @@ export const IMPORT_UPLOAD_LIMITS = {
   '/api/import/': { maxBytes: UPLOAD_MAX_BYTES, key: 'errors.statements.too_large' },
 } as const;
 
-const ImportBody = z.object({ candidates: z.array(z.string().min(1).max(90)).min(1).max(200) });
+/** Ids, or `{id, …corrected fields}`: import_candidates validates them, its issues at `candidates.N.field`. */
+const ImportBody = z.object({ candidates: z.array(z.unknown()).min(1).max(200) });
 
 /**
  * The import review's routes, mounted at `/api/import`: what is not an op is only keeping the
@@ -31,8 +32,9 @@ const ImportBody = z.object({ candidates: z.array(z.string().min(1).max(90)).min
  *   answers `{ flowId, statement }`.
  * - `GET /api/import/:id`: the same statement again (read_statement answers a file read moments ago
  *   from its cache), for a reload of the review screen.
- * - `POST /api/import/:id` `{ candidates }`: import_candidates on the kept file; the op's answer
- *   with its audit id (for Undo).
+ * - `POST /api/import/:id` `{ candidates }` (ids, or `{id, name, amount, cycle, category…}` with
+ *   corrections): import_candidates on the kept file; the op's answer with its audit id (for
+ *   Undo), or its field errors.
  */
 function isFile(value: unknown): value is Blob & { name?: string } {
   return typeof value === 'object' && value !== null && 'arrayBuffer' in value && 'size' in value;

@@ -9,6 +9,14 @@ import { newSubscriptionRow } from '../subscriptions/_lib/newRow.ts';
 import { recordPriceChange } from '../subscriptions/_lib/priceHistory.ts';
 import { Id, Name } from '../../domain/schemas.ts';
 import { analyseStatement, type Candidate } from './_lib/analyse.ts';
+import {
+  CandidateChoice,
+  choiceId,
+  distinctChoices,
+  plan,
+  type Planned,
+  refuseTrackedEdit,
+} from './_lib/edits.ts';
 import { StatementInput } from './_lib/document.ts';
 import { recordSeenCharges } from './_lib/pastCharges.ts';
 import { recordStatement } from './_lib/record.ts';
@@ -20,32 +28,28 @@ const Result = z.object({
   subscription_id: Id,
 });
 
-async function create(
-  ctx: OpContext,
-  c: Candidate,
-  owner: string,
-  name: string,
-): Promise<SubscriptionRow> {
+async function create(ctx: OpContext, p: Planned, owner: string): Promise<SubscriptionRow> {
   const hh = household(ctx);
   const id = ctx.newId('sub');
   const now = nowIso(ctx);
-  const first = c.steps[0]?.oldMinor ?? c.amountMinor;
+  const first = p.steps[0]?.oldMinor ?? p.amountMinor;
   const row = newSubscriptionRow({
     id,
     household_id: hh.id,
     member_id: owner,
-    name,
-    amount_minor: c.amountMinor,
-    currency: c.view.currency,
-    cycle_unit: c.view.cycle.unit,
-    cycle_every: c.view.cycle.every,
-    first_charge_date: c.view.first_charge,
+    name: p.name,
+    amount_minor: p.amountMinor,
+    currency: p.currency,
+    cycle_unit: p.cycle.unit,
+    cycle_every: p.cycle.every,
+    first_charge_date: p.firstCharge,
+    category_id: p.categoryId,
     created_at: now,
   });
   await ctx.tx.insert('subscriptions', { ...row });
   // The price history the statement shows: each rise on the day it was first charged.
   let old = first;
-  for (const step of c.steps) {
+  for (const step of p.steps) {
     await ctx.tx.insert('price_changes', {
       id: ctx.newId('pc'),
       household_id: hh.id,
@@ -53,7 +57,7 @@ async function create(
       effective_date: step.date,
       old_amount_minor: old,
       new_amount_minor: step.newMinor,
-      currency: c.view.currency,
+      currency: p.currency,
       created_at: now,
     });
     old = step.newMinor;
@@ -87,15 +91,17 @@ export const importCandidates = defineOp({
   input: z.object({
     ...StatementInput,
     candidates: z
-      .array(z.string().min(1).max(90))
+      .array(CandidateChoice)
       .min(1)
       .max(200)
-      .describe('Ids of candidates from read_statement.'),
+      .describe(
+        'Ids of candidates from read_statement; {id, …fields} imports a new one with fields corrected.',
+      ),
     names: z
       .record(z.string().min(1).max(90), Name)
       .optional()
       .describe(
-        "A name to give a new subscription instead of the statement's, by candidate id (a tidier one the person saw).",
+        "A name to give a new subscription instead of the statement's, by candidate id (a tidier one the person saw); a corrected name wins.",
       ),
   }),
   output: z.object({
@@ -122,10 +128,12 @@ export const importCandidates = defineOp({
       throw new OpError('conflict', 'errors.statements.imported_before', {
         date: summary.imported_before.slice(0, 10),
       });
-    const chosen = [...new Set(input.candidates)].map((id) => {
+    const chosen = distinctChoices(ctx, input.candidates).map(({ choice, index }) => {
+      const id = choiceId(choice);
       const found = analysis.candidates.find((c) => c.view.id === id);
       if (!found) throw new OpError('not_found', 'errors.statements.no_candidate', { id });
-      return found;
+      if (found.tracked) refuseTrackedEdit(ctx, choice, index);
+      return { c: found, choice, index };
     });
     // The statement's row first: a second import of it running at the same time stops here.
     await recordStatement(ctx, {
@@ -137,15 +145,14 @@ export const importCandidates = defineOp({
     const owner = await resolveOwner(ctx, undefined);
     const items: Array<z.infer<typeof Result>> = [];
     let pastCharges = 0;
-    for (const c of chosen) {
+    for (const { c, choice, index } of chosen) {
+      const base = { candidate: c.view.id, name: c.view.name };
       if (!c.tracked) {
-        const name = input.names?.[c.view.id] ?? c.view.name;
-        const base = { candidate: c.view.id, name };
-        const row = await create(ctx, c, owner, name);
+        const planned = await plan(ctx, c, choice, index, input.names?.[c.view.id]);
+        const row = await create(ctx, planned, owner);
         pastCharges += await recordSeenCharges(ctx, row, c);
-        items.push({ ...base, result: 'created', subscription_id: row.id });
+        items.push({ ...base, name: row.name, result: 'created', subscription_id: row.id });
       } else {
-        const base = { candidate: c.view.id, name: c.view.name };
         const priced = c.view.tracked?.price_differs === true;
         if (priced) await changePrice(ctx, c, c.tracked);
         pastCharges += await recordSeenCharges(ctx, c.tracked, c);

@@ -78,6 +78,36 @@ describe('the web import review: upload, review, import', () => {
     expect((await names()).sort()).toEqual([...before].sort());
   });
 
+  it('imports a candidate with corrected fields, and answers a bad one 400 with its issue at candidates.N.field, writing nothing', async () => {
+    const sent = await json(
+      await api.request('/api/import', upload(FOUR_MONTHS, 'card.csv', as(OWNER_TG))),
+    );
+    const fresh = sent.statement.candidates.filter((c: { tracked: unknown }) => c.tracked === null);
+    const first: string = fresh[0].id;
+    const before = await names();
+    const bad = await api.request(
+      `/api/import/${sent.flowId}`,
+      post({ candidates: [{ id: first, name: 'Gym (family)', amount: '30.123' }] }, as(OWNER_TG)),
+    );
+    expect(bad.status).toBe(400);
+    const body = await json(bad);
+    expect(body.issues).toEqual([
+      { path: ['candidates', '0', 'amount'], message: expect.stringContaining('decimal') },
+    ]);
+    expect(body.field).toBe('candidates.0.amount');
+    expect(await names()).toEqual(before);
+
+    const ok = await api.request(
+      `/api/import/${sent.flowId}`,
+      post({ candidates: [{ id: first, name: 'Gym (family)', amount: '31.50' }] }, as(OWNER_TG)),
+    );
+    expect(ok.status).toBe(200);
+    const done = await json(ok);
+    expect(done.output.created).toBe(1);
+    const row = await s.h.db.knex('subscriptions').where({ name: 'Gym (family)' }).first();
+    expect(Number(row.amount_minor)).toBe(3150);
+  });
+
   it('keeps an upload for its member only, and refuses a request without a file or a choice in the reader’s language', async () => {
     const { flowId } = await json(
       await api.request('/api/import', upload(FOUR_MONTHS, 'card.csv', as(OWNER_TG))),
