@@ -15,9 +15,10 @@ import { connectClient, createMcpTestHousehold, ERAS, type McpTestHousehold } fr
  * passes, and 32 kB (read), 75 kB (write) and 76 kB (trusted) before output outlines, shapes named
  * by the tool that spells them out, and one-or-two-sentence descriptions; a change that makes it
  * grow past these budgets has to say why here. Raised for reconcile_statement and
- * mark_charges_paid, and for import_candidates' corrected fields per candidate (~0.6 kB).
+ * mark_charges_paid, and for import_candidates' corrected fields per candidate (~0.6 kB) and
+ * its tidy `names` (~0.2 kB).
  */
-const BUDGET = { read: 17_500, write: 47_700, trusted: 48_900 } as const;
+const BUDGET = { read: 17_500, write: 48_000, trusted: 49_200 } as const;
 
 describe.each(ERAS)('a lean tools/list (%s era)', (era) => {
   let h: McpTestHousehold;
