@@ -6,8 +6,6 @@ import type { RouteGroup } from './http/app.ts';
 import type { FetchHandler } from './http/fetchHandler.ts';
 import type { AppCore } from './runtime.ts';
 import { type Scheduler, startScheduler } from './scheduler.ts';
-import { connectSlack } from './slack/connect.ts';
-import { SlackRefused } from './slack/index.ts';
 import { telegramAdapter } from './telegram/adapter.ts';
 import {
   ChannelRegistry,
@@ -91,6 +89,12 @@ export async function startChannels(
       : undefined;
   let slack: { status: string; stop(): void } | null = null;
   if (config.EXHALE_SLACK_BOT_TOKEN) {
+    // Loaded only when Slack is configured: @slack/bolt and its web client are ~50 MB resident
+    // and most of a second of start on this machine, for a server that may never talk to Slack.
+    const [{ connectSlack }, { SlackRefused }] = await Promise.all([
+      import('./slack/connect.ts'),
+      import('./slack/index.ts'),
+    ]);
     try {
       slack = await connectSlack(
         core,
