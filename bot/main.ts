@@ -18,7 +18,7 @@ import { startTracing } from './tracing.ts';
 import { describeDatabase, openRuntime, type Runtime } from './runtime.ts';
 import { stopInPhases, stopOnSignals } from './shutdown.ts';
 import { EVENTS_PATH } from './slack/paths.ts';
-import { WEBHOOK_PATH } from './telegram/index.ts';
+import { WEBHOOK_PATH } from './telegram/paths.ts';
 
 export interface RunningExhale {
   runtime: Runtime;
