@@ -45,7 +45,7 @@ export const suite: BenchSuite = {
         name: '4 heavy queries at once, read pool of 3 (sqlite file)',
         median: sqlPool,
         unit: 'ms',
-        note: `${(sqlOne / sqlPool).toFixed(2)}x faster`,
+        note: `one connection / pool ${(sqlOne / sqlPool).toFixed(2)}x`,
       });
       // The same through the kernel: four get_totals of a month's charges, as four requests would.
       const coreOne = new Core({ db: one, catalog });
@@ -67,7 +67,7 @@ export const suite: BenchSuite = {
         name: '4 get_totals of February at once, read pool (sqlite file)',
         median: opPool,
         unit: 'ms',
-        note: `${(opOne / opPool).toFixed(2)}x faster`,
+        note: `one connection / pool ${(opOne / opPool).toFixed(2)}x`,
       });
     } finally {
       await one.close();
