@@ -1,6 +1,7 @@
 import { viewsByIds } from '../core/store/repos/subscriptions.ts';
 import { Core } from '../core/kernel/core.ts';
 import { catalog } from '../core/ops/catalog.ts';
+import { breakdownOf, breakdownRow } from './breakdown.ts';
 import { largeHousehold } from './largeHousehold.ts';
 import { type BenchRow, type BenchSuite, interleavedMs, medianMs } from './types.ts';
 
@@ -46,6 +47,18 @@ export const suite: BenchSuite = {
         median: directMs,
         unit: 'ms',
       });
+
+      // Where each read's time goes (SQL, series/domain, kernel, serialization), 500 subscriptions.
+      rows.push(
+        breakdownRow(
+          `breakdown get_subscription, 500 subs (${dialect})`,
+          await breakdownOf(small.db, small.owner, 'get_subscription', { id }, 200, 50),
+        ),
+        breakdownRow(
+          `breakdown list_subscriptions limit 20, 500 subs (${dialect})`,
+          await breakdownOf(small.db, small.owner, 'list_subscriptions', { limit: 20 }, 100, 20),
+        ),
+      );
 
       const ids = small.subscriptionIds;
       let bulkMs = 0;
@@ -119,6 +132,19 @@ export const suite: BenchSuite = {
         5,
       );
       await time('get_context', () => big.core.invoke('get_context', big.owner, {}), 5);
+      // The same reads, broken down (the read model cached, as between two changes).
+      for (const [op, input] of [
+        ['get_upcoming', {}],
+        ['get_context', {}],
+        ['get_totals', {}],
+        ['list_subscriptions', { sort: 'next_charge_date' }],
+      ] as const)
+        rows.push(
+          breakdownRow(
+            `breakdown ${op}, 10k subs (${dialect})`,
+            await breakdownOf(big.db, big.owner, op, input, 15, 3),
+          ),
+        );
     } finally {
       await big.close();
     }

@@ -24,8 +24,12 @@ export async function largeHousehold(options: {
   subscriptions: number;
   charges: number;
   url?: string;
+  /** A SQLite file instead of memory (it must not exist yet), with its read pool. */
+  sqliteFile?: string;
 }): Promise<BenchHousehold> {
-  const db = openDatabase(options.url ? { url: options.url } : { sqliteFile: ':memory:' });
+  const db = openDatabase(
+    options.url ? { url: options.url } : { sqliteFile: options.sqliteFile ?? ':memory:' },
+  );
   await migrate(db);
   const core = new Core({ db, catalog });
   const created = await core.invoke('create_household', newcomerActor('cli', 'en'), {

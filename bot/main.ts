@@ -17,8 +17,8 @@ import { startMetrics } from './metrics.ts';
 import { startTracing } from './tracing.ts';
 import { describeDatabase, openRuntime, type Runtime } from './runtime.ts';
 import { stopInPhases, stopOnSignals } from './shutdown.ts';
-import { EVENTS_PATH } from './slack/index.ts';
-import { WEBHOOK_PATH } from './telegram/index.ts';
+import { EVENTS_PATH } from './slack/paths.ts';
+import { WEBHOOK_PATH } from './telegram/paths.ts';
 
 export interface RunningExhale {
   runtime: Runtime;

@@ -1,5 +1,3 @@
-import pg from 'pg';
-
 import { type Config, ConfigError } from './config.ts';
 import {
   catalog,
@@ -54,6 +52,9 @@ export async function openRuntime(config: Config): Promise<Runtime> {
 async function openBus(db: Database, config: Config): Promise<EventBus> {
   const url = config.EXHALE_DATABASE_URL;
   if (db.dialect !== 'postgres' || !url) return new InMemoryEventBus();
+  // The pg driver is loaded only for PostgreSQL (knex loads its own the same way): a SQLite
+  // server never pays for it at start.
+  const { default: pg } = await import('pg');
   const bus = new PostgresEventBus({ db, connect: () => new pg.Client({ connectionString: url }) });
   try {
     await bus.start();

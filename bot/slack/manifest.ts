@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 
-import { EVENTS_PATH } from './receiver.ts';
+import { EVENTS_PATH } from './paths.ts';
 
 const PLACEHOLDER = `https://EXHALE_PUBLIC_URL${EVENTS_PATH}`;
 

@@ -9,7 +9,9 @@ import type { EdgeEnv, RouteGroup } from '../http/app.ts';
 /** Slack retries a request that was not acknowledged within 3 s; Exhale acknowledges before that. */
 export const ACK_WITHIN_MS = 2_500;
 
-export const EVENTS_PATH = '/slack/events';
+import { EVENTS_PATH } from './paths.ts';
+
+export { EVENTS_PATH };
 
 export interface EdgeReceiverOptions {
   signingSecret: string;

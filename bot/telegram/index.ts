@@ -7,6 +7,7 @@ import type { FetchHandler } from '../http/fetchHandler.ts';
 import { ALLOWED_UPDATES, createBot } from './bot.ts';
 import { TelegramChannel } from './channel.ts';
 import type { StreamingOptions } from './live.ts';
+import { WEBHOOK_PATH } from './paths.ts';
 import { startPolling } from './polling.ts';
 import { registerCommands, registerMiniApp } from './setup.ts';
 import type { Core } from '../../core/index.ts';
@@ -44,7 +45,7 @@ export interface TelegramHandle {
   username: string;
 }
 
-export const WEBHOOK_PATH = '/telegram/webhook';
+export { WEBHOOK_PATH };
 
 /** A webhook secret derived from the bot token, so every process of one deployment agrees on it. */
 export function deriveWebhookSecret(token: string): string {

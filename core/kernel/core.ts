@@ -207,9 +207,10 @@ export class Core<C extends readonly AnyOp[] = readonly AnyOp[]> {
     };
 
     // Reads need no transaction (they write nothing), which keeps the kernel's overhead small.
-    // A dry run of a read is the read itself: nothing to roll back.
+    // A dry run of a read is the read itself: nothing to roll back. On a SQLite file they run on
+    // the read pool (`Database.reader`), in parallel with each other and with the writer.
     if (op.effect === 'read') {
-      const { output } = await runOp(this.db.knex);
+      const { output } = await runOp(this.db.reader ?? this.db.knex);
       return { output, changes: [], dryRun: false, auditId: null };
     }
 

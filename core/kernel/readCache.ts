@@ -153,7 +153,9 @@ export class ReadCache {
   }
 
   /**
-   * SQLite's `PRAGMA data_version`, read once for every caller that asks before the read reaches
+   * SQLite's `PRAGMA data_version` (always on the writer's one connection: the value is per
+   * connection, so only one connection's readings compare; the writer's moves at every commit of
+   * any other connection, and read-only connections never commit), read once for every caller that asks before the read reaches
    * the connection. A caller that joins a waiting read still gets a value read after it asked (the
    * query is sent later, when the pool hands it the one connection: knex's `query` event), so
    * nothing committed before the ask is missed; a caller asking once the query is sent starts the
@@ -200,6 +202,8 @@ export function readCacheOf(db: Database): ReadCache {
   if (!cache) {
     cache = new ReadCache(db);
     caches.set(db.knex, cache);
+    // Reads on the read pool share it: its freshness is checked on the writer (see `dataVersion`).
+    if (db.reader) caches.set(db.reader, cache);
   }
   return cache;
 }

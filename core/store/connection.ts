@@ -8,7 +8,17 @@ import { ImmediateSqliteClient } from './sqliteClient.ts';
 export type Dialect = 'sqlite' | 'postgres';
 
 export interface Database {
+  /** The one writer (SQLite) or the pool (PostgreSQL): writes, and every read inside a write. */
   knex: Knex;
+  /**
+   * SQLite files only: a small pool of read-only connections beside the writer, for reads outside
+   * a transaction (the kernel runs read ops on it), so heavy reads run in parallel instead of
+   * queueing on the writer's one connection (node-sqlite3 runs one statement at a time per
+   * connection). Each statement there starts its own WAL snapshot, so it sees every commit made
+   * before it was sent, by this process or another. Absent on PostgreSQL (its pool already runs
+   * reads in parallel) and for `:memory:` (a second connection would be another database).
+   */
+  reader?: Knex;
   dialect: Dialect;
   close(): Promise<void>;
 }
@@ -18,7 +28,37 @@ export interface DatabaseOptions {
   url?: string | undefined;
   /** The SQLite file, or `:memory:`. */
   sqliteFile?: string | undefined;
+  /** SQLite files: how many read-only connections `reader` may open (default 3; 0: none). */
+  readers?: number | undefined;
 }
+
+/** The default size of a SQLite file's read pool: beside the writer, on a machine of 2–4 cores. */
+const DEFAULT_READERS = 3;
+
+/** node-sqlite3's connection, as knex's `afterCreate` hands it over. */
+interface SqliteConnection {
+  run: (sql: string, cb: (err: Error | null) => void) => void;
+}
+
+/** Runs `pragmas` one after another on a new connection, then hands it to knex's pool. */
+function withPragmas(pragmas: readonly string[]) {
+  return (conn: SqliteConnection, done: (err: Error | null, conn: unknown) => void): void => {
+    const next = (i: number): void => {
+      const sql = pragmas[i];
+      if (sql === undefined) return done(null, conn);
+      conn.run(sql, (err) => (err ? done(err, conn) : next(i + 1)));
+    };
+    next(0);
+  };
+}
+
+/** knex's default logger writes to stdout, which `exhale mcp` keeps for protocol messages only. */
+const stderrLog = {
+  warn: (m: unknown) => console.error(String(m)),
+  error: (m: unknown) => console.error(String(m)),
+  deprecate: (m: unknown) => console.error(String(m)),
+  debug: (m: unknown) => console.error(String(m)),
+};
 
 /** Opens the database named by the options (PostgreSQL for a URL, SQLite otherwise). */
 export function openDatabase(options: DatabaseOptions): Database {
@@ -48,37 +88,51 @@ export function openDatabase(options: DatabaseOptions): Database {
     client: ImmediateSqliteClient,
     connection: { filename },
     useNullAsDefault: true,
-    // knex's default logger writes to stdout, which `exhale mcp` keeps for protocol messages only.
-    log: {
-      warn: (m: unknown) => console.error(String(m)),
-      error: (m: unknown) => console.error(String(m)),
-      deprecate: (m: unknown) => console.error(String(m)),
-      debug: (m: unknown) => console.error(String(m)),
-    },
+    log: stderrLog,
     pool: {
       min: 1,
       max: 1,
-      afterCreate: (
-        conn: { run: (sql: string, cb: (err: Error | null) => void) => void },
-        done: (err: Error | null, conn: unknown) => void,
-      ) => {
-        conn.run('PRAGMA foreign_keys = ON', (e1) => {
-          if (e1) return done(e1, conn);
-          conn.run('PRAGMA journal_mode = WAL', (e2) => {
-            if (e2) return done(e2, conn);
-            // In WAL, NORMAL syncs at checkpoints rather than at every commit: a commit stays
-            // atomic and consistent, and a power loss (not a crash of the process) may lose the
-            // last commits. It spares a durable fsync per button row and per reply.
-            conn.run('PRAGMA busy_timeout = 5000', (e3) => {
-              if (e3) return done(e3, conn);
-              conn.run('PRAGMA synchronous = NORMAL', (e4) => done(e4, conn));
-            });
-          });
-        });
-      },
+      // In WAL, synchronous=NORMAL syncs at checkpoints rather than at every commit: a commit
+      // stays atomic and consistent, and a power loss (not a crash of the process) may lose the
+      // last commits. It spares a durable fsync per button row and per reply.
+      afterCreate: withPragmas([
+        'PRAGMA foreign_keys = ON',
+        'PRAGMA journal_mode = WAL',
+        'PRAGMA busy_timeout = 5000',
+        'PRAGMA synchronous = NORMAL',
+      ]),
     },
   });
-  return { knex: k, dialect: 'sqlite', close: () => k.destroy() };
+  const readers = filename === ':memory:' ? 0 : (options.readers ?? DEFAULT_READERS);
+  if (readers <= 0) return { knex: k, dialect: 'sqlite', close: () => k.destroy() };
+  // Opened when first needed (min 0). `query_only` makes a write sent here by mistake fail loudly
+  // instead of taking a second write path beside the writer's BEGIN IMMEDIATE. No transaction is
+  // ever opened here, so each statement reads its own fresh WAL snapshot and holds it only while
+  // it runs (checkpoints are never starved by a reader).
+  const reader = knex({
+    client: ImmediateSqliteClient,
+    connection: { filename },
+    useNullAsDefault: true,
+    log: stderrLog,
+    pool: {
+      min: 0,
+      max: readers,
+      afterCreate: withPragmas([
+        'PRAGMA query_only = ON',
+        'PRAGMA busy_timeout = 5000',
+        'PRAGMA foreign_keys = ON',
+      ]),
+    },
+  });
+  return {
+    knex: k,
+    reader,
+    dialect: 'sqlite',
+    close: async () => {
+      await reader.destroy();
+      await k.destroy();
+    },
+  };
 }
 
 export { migrate } from './migrate.ts';
