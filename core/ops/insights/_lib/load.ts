@@ -103,7 +103,22 @@ const INSIGHT_COLUMNS: ReadonlyArray<keyof InsightRow> = [
  * household or the day turns, so get_upcoming, get_context, get_totals and find_savings of an
  * unchanged household read no subscription row again.
  */
+/**
+ * The rows one op call read, by its transaction: where the cache does not serve (PostgreSQL
+ * without a listening bus, a write transaction) the name order and the visible rows of one call
+ * still share one query, from one snapshot.
+ */
+const rowsOfCall = new WeakMap<object, Promise<readonly InsightRow[]>>();
+
 function householdRows(ctx: OpContext): Promise<readonly InsightRow[]> {
+  const known = rowsOfCall.get(ctx.tx);
+  if (known) return known;
+  const rows = readHouseholdRows(ctx);
+  rowsOfCall.set(ctx.tx, rows);
+  return rows;
+}
+
+function readHouseholdRows(ctx: OpContext): Promise<readonly InsightRow[]> {
   const householdId = household(ctx).id;
   return cachedRead(ctx.tx.trx, householdId, 'rows', ctx.today, async () => {
     const rows = (await visibleSubscriptions(ctx.tx.trx, SYSTEM_VIEWER, householdId)
