@@ -38,7 +38,8 @@ interface Shown {
   isNew: boolean;
 }
 
-async function firstLine(input: NodeJS.ReadableStream): Promise<string | null> {
+/** The person's answer at a prompt: the input's first line, or null when it ended first. */
+export async function firstLine(input: NodeJS.ReadableStream): Promise<string | null> {
   const lines = createInterface({ input, terminal: false });
   for await (const line of lines) {
     lines.close();
@@ -47,23 +48,27 @@ async function firstLine(input: NodeJS.ReadableStream): Promise<string | null> {
   return null;
 }
 
+/** A statement file as the statement ops take it; one it cannot open is an ImportFileError. */
+export async function statementFile(
+  path: string,
+  locale: Actor['locale'],
+): Promise<{ file_name: string; content: string; encoding: 'base64' }> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(path);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ImportFileError(t(locale, 'chat.terminal.file_unreadable', { path, reason }));
+  }
+  return { file_name: basename(path), content: bytes.toString('base64'), encoding: 'base64' };
+}
+
 export async function runImport(o: ImportOptions): Promise<number> {
   const locale = o.actor.locale;
   const say = (line = ''): void => void o.output.write(`${line}\n`);
   const tr = (key: string, params?: Record<string, string | number>): string =>
     t(locale, key, params);
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(o.path);
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new ImportFileError(tr('chat.terminal.file_unreadable', { path: o.path, reason }));
-  }
-  const file = {
-    file_name: basename(o.path),
-    content: bytes.toString('base64'),
-    encoding: 'base64' as const,
-  };
+  const file = await statementFile(o.path, locale);
   let statusLine = '';
   const status = (line: string): void => {
     if (!o.status || line === statusLine) return;

@@ -1,10 +1,6 @@
-import { readFile } from 'node:fs/promises';
-import { basename } from 'node:path';
-import { createInterface } from 'node:readline';
-
 import { type Actor, t } from '../core/index.ts';
 import { reconcileLines } from '../core/chat/index.ts';
-import { ImportFileError } from './importCommand.ts';
+import { firstLine, statementFile } from './importCommand.ts';
 import type { AppCore } from './runtime.ts';
 
 /**
@@ -25,32 +21,12 @@ export interface ReconcileOptions {
   output: NodeJS.WritableStream;
 }
 
-async function firstLine(input: NodeJS.ReadableStream): Promise<string | null> {
-  const lines = createInterface({ input, terminal: false });
-  for await (const line of lines) {
-    lines.close();
-    return line;
-  }
-  return null;
-}
-
 export async function runReconcile(o: ReconcileOptions): Promise<number> {
   const locale = o.actor.locale;
   const say = (line = ''): void => void o.output.write(`${line}\n`);
   const tr = (key: string, params?: Record<string, string | number>): string =>
     t(locale, key, params);
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(o.path);
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new ImportFileError(tr('chat.terminal.file_unreadable', { path: o.path, reason }));
-  }
-  const file = {
-    file_name: basename(o.path),
-    content: bytes.toString('base64'),
-    encoding: 'base64' as const,
-  };
+  const file = await statementFile(o.path, locale);
   const { output } = await o.core.invoke('reconcile_statement', o.actor, file, { surface: 'cli' });
   say(tr('reconcile.chat.title', { file: file.file_name }));
   for (const line of reconcileLines(locale, output)) say(line);
