@@ -40,15 +40,40 @@ async function migratePostgres(k: Knex): Promise<string[]> {
 /** Longest a starting process waits for another one's migrations on SQLite. */
 const SQLITE_WAIT_MS = 30_000;
 
+/** A lock row with no migration applied for this long was left by a migrator that failed. */
+const SQLITE_STALE_LOCK_MS = 5_000;
+
 async function migrateSqlite(k: Knex): Promise<string[]> {
   const started = Date.now();
+  let applied = -1;
+  let progressAt = Date.now();
   for (let attempt = 0; ; attempt++) {
     try {
       return await latest(k);
     } catch (error) {
       if (!isMigrationRace(error) || Date.now() - started > SQLITE_WAIT_MS) throw error;
+      if (error instanceof Error && error.name === 'MigrationLocked') {
+        // A migrator that lost its file to a busy neighbour can fail to free knex's lock row;
+        // while migrations still get applied someone holds it, once none has for a while it is
+        // stale and freed (migrations here take well under a second each).
+        const now = await appliedCount(k);
+        if (now !== applied) [applied, progressAt] = [now, Date.now()];
+        else if (Date.now() - progressAt > SQLITE_STALE_LOCK_MS) {
+          await k.migrate.forceFreeMigrationsLock({ migrationSource }).catch(() => undefined);
+          progressAt = Date.now();
+        }
+      }
       await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 25 * 2 ** attempt)));
     }
+  }
+}
+
+async function appliedCount(k: Knex): Promise<number> {
+  try {
+    const [row] = (await k('knex_migrations').count({ n: '*' })) as Array<{ n: number | string }>;
+    return Number(row?.n ?? 0);
+  } catch {
+    return -1;
   }
 }
 
