@@ -72,8 +72,9 @@ export function percent(value: string): string {
   return f.format(Number(value) / 100);
 }
 
-/** A whole-unit amount for chart labels ("€202"). */
-export function moneyShort(amount: string | number, currency: string): string {
+/** A whole-unit amount for chart labels ("€202"); a missing amount is "—", as in `money`. */
+export function moneyShort(amount: string | number | undefined, currency: string): string {
+  if (amount === undefined || amount === '') return '—';
   const tag = locale.value;
   const f = numberFormat(`ms:${tag}:${currency}`, () => {
     try {
