@@ -1,6 +1,12 @@
-import type { AssistantMessage, AssistantReply, ProposalView } from '../../assistant/index.ts';
+import type {
+  AssistantMessage,
+  AssistantReply,
+  ProposalView,
+  Screen,
+} from '../../assistant/index.ts';
 import { LIMITS } from '../../assistant/limits.ts';
 import { isOpError, OpError } from '../../errors/index.ts';
+import { type AppScreen, appButton } from '../appLinks.ts';
 import type { ReplyBuilder } from '../reply.ts';
 import type { Turn } from '../turn.ts';
 import type { Channel, ChatAssistant, IncomingFile, SentRef } from '../types.ts';
@@ -42,6 +48,52 @@ export function proposalReply(turn: Turn, card: ProposalView): ReplyBuilder {
 }
 
 /**
+ * The web app's screen that shows an assistant's screen better: one subscription's detail (a list
+ * of one, or one subscription's charges), the subscriptions, the calendar on the first day of the
+ * charges (`calendar?day=`), the insights for totals.
+ */
+export function appScreenOf(screen: Screen): AppScreen {
+  switch (screen.kind) {
+    case 'subscriptions': {
+      const [only, ...others] = screen.items;
+      return only && others.length === 0 && typeof only.id === 'string'
+        ? `subscriptions/${encodeURIComponent(only.id)}`
+        : 'subscriptions';
+    }
+    case 'charges': {
+      const ids = new Set(screen.items.map((c) => c.subscription_id));
+      const [only] = ids;
+      return ids.size === 1 && typeof only === 'string'
+        ? `subscriptions/${encodeURIComponent(only)}`
+        : `calendar?day=${screen.from}`;
+    }
+    case 'totals':
+      return 'insights';
+    default: {
+      const unreachable: never = screen;
+      return unreachable;
+    }
+  }
+}
+
+/**
+ * A screen the model asked for, as Exhale's card, with "Open in app" to the app's screen of the
+ * same thing where an app can open (appLinks.ts: a Web App button in Telegram, a link in Slack and
+ * the terminal, the screen itself in the app's Ask).
+ */
+function screenReply(turn: Turn, screen: Screen): ReplyBuilder {
+  const reply = turn.reply().setCard({ title: screen.title, lines: screen.lines });
+  const open = appButton(
+    turn,
+    reply,
+    `📱 ${turn.t('chat.sub.button.open_app')}`,
+    appScreenOf(screen),
+  );
+  if (open) reply.row(open);
+  return reply;
+}
+
+/**
  * One message to the assistant, answered live: "typing…", the model's text as it is written
  * (through the channel's live view when it has one), then the finished text, the screen, one
  * card per proposal and Exhale's notice (a limit, a model error). Errors from `ask` (off, too large, too fast, empty) are
@@ -69,8 +121,7 @@ export async function askLive(
   }
   if (live) await live.finish(reply.text);
   else if (reply.text.trim() !== '') await turn.say(reply.text);
-  if (reply.screen)
-    await turn.send(turn.reply().setCard({ title: reply.screen.title, lines: reply.screen.lines }));
+  if (reply.screen) await turn.send(screenReply(turn, reply.screen));
   for (const card of reply.cards) await turn.send(proposalReply(turn, card));
   if (reply.notice) await turn.say(`ℹ️ ${reply.notice}`);
 }

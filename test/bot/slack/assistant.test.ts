@@ -165,4 +165,41 @@ describe('the assistant in Slack', () => {
     await w.handle.idle();
     expect(await amount()).toBe(1799);
   });
+  it('puts an Open in app link button on a screen it shows, to the web app on that subscription', async () => {
+    const steps: ScriptStep[] = [
+      () => ({
+        calls: [
+          { name: 'show_screen', args: { kind: 'subscriptions', subscription_ids: [netflix] } },
+        ],
+      }),
+      { text: 'There it is.' },
+    ];
+    w = await createSlackWorld({
+      webUrl: 'https://exhale.example/app',
+      assistant: (core) => scriptedAssistant(core, steps, { gapMs: 1 }).assistant,
+    });
+    ana = w.slack.user('U1001', 'Ana', 'en-US');
+    actor = (await seedSlackHousehold(w.core, ana, 'en')).actor;
+    netflix = (
+      (
+        await w.core.invoke('create_subscription', actor, {
+          name: 'Netflix',
+          amount: '15.99',
+          first_charge_date: '2026-01-12',
+        })
+      ).output as { id: string }
+    ).id;
+    await w.post(slackRequests.dm(ana, 'show me Netflix'));
+    const screen = await w.slack.until(() =>
+      w.slack.messagesIn('D1001').find((m) => readable(m).includes('Subscriptions (1)')),
+    );
+    expect(readable(screen)).toContain('Netflix · 15.99 EUR');
+    expect(buttonsOf(screen)).toEqual([
+      expect.objectContaining({
+        label: '📱 Open in app',
+        url: `https://exhale.example/app/subscriptions/${netflix}`,
+      }),
+    ]);
+    expect(w.logged).toEqual([]);
+  });
 });

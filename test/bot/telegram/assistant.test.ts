@@ -53,10 +53,15 @@ describe('the assistant in Telegram', () => {
 
   async function go(
     steps: ScriptStep[],
-    options: { gapMs?: number; limits?: Partial<Limits>; configured?: boolean } = {},
+    options: {
+      gapMs?: number;
+      limits?: Partial<Limits>;
+      configured?: boolean;
+      miniAppUrl?: string;
+    } = {},
   ): Promise<void> {
     model = scriptedAssistant(core, steps, { gapMs: options.gapMs ?? 10, ...options });
-    await w.start({ assistant: model.assistant, streaming: FAST });
+    await w.start({ assistant: model.assistant, streaming: FAST, miniAppUrl: options.miniAppUrl });
   }
 
   const amount = async (id: string): Promise<number> =>
@@ -221,6 +226,68 @@ describe('the assistant in Telegram', () => {
       payload: string;
     };
     expect(JSON.parse(row.payload).status).toBe('discarded');
+  });
+
+  it("puts an Open in app Web App button on each screen it shows, to the app's screen of the same thing", async () => {
+    const shows = (args: Record<string, unknown>): ScriptStep[] => [
+      { calls: [{ name: 'show_screen', args }] },
+      { text: 'Here it is.' },
+    ];
+    await go(
+      [
+        ...shows({ kind: 'subscriptions', subscription_ids: [ids.gym] }),
+        ...shows({ kind: 'subscriptions', subscription_ids: [ids.gym, ids.netflix] }),
+        ...shows({ kind: 'charges', from: '2026-03-01', to: '2026-03-31' }),
+        ...shows({
+          kind: 'charges',
+          from: '2026-01-01',
+          to: '2026-03-31',
+          subscription_id: ids.spotify,
+        }),
+        ...shows({ kind: 'totals', group_by: 'category' }),
+      ],
+      { miniAppUrl: 'https://app.example.test/app/' },
+    );
+    const opened: string[] = [];
+    for (const question of ['gym', 'two', 'march', 'spotify', 'totals']) {
+      const [text, screen] = await asks(question, 2);
+      expect(text!.text).toBe('Here it is.');
+      expect(labels(screen)).toEqual(['📱 Open in app']);
+      const button = screen!.reply_markup!.inline_keyboard.flat()[0]!;
+      expect(button.callback_data).toBeUndefined();
+      opened.push(button.web_app!.url);
+    }
+    expect(opened).toEqual([
+      `https://app.example.test/app/subscriptions/${ids.gym}`,
+      'https://app.example.test/app/subscriptions',
+      'https://app.example.test/app/calendar?day=2026-03-01',
+      `https://app.example.test/app/subscriptions/${ids.spotify}`,
+      'https://app.example.test/app/insights',
+    ]);
+  });
+
+  it('shows a screen without an app button when the app is not served over https', async () => {
+    await go(
+      [{ calls: [{ name: 'show_screen', args: { kind: 'totals' } }] }, { text: 'Your totals.' }],
+      { miniAppUrl: 'http://app.example.test/app/' },
+    );
+    const [, screen] = await asks('totals', 2);
+    expect(screen!.text).toMatch(/^Totals/);
+    expect(screen!.reply_markup).toBeUndefined();
+  });
+
+  it('shows a screen in a group without an app button (it would open for whoever taps it)', async () => {
+    const group = await w.tg.group(-100501, 'Family', ana);
+    await go(
+      [{ calls: [{ name: 'show_screen', args: { kind: 'totals' } }] }, { text: 'Your totals.' }],
+      { miniAppUrl: 'https://app.example.test/app/' },
+    );
+    const [offer] = await w.tg.waitForMessages(group.id, 1);
+    await w.tg.tap(ana, offer!, 'Link this group');
+    await asks('@exhale_test_bot totals', 2, group);
+    const screen = w.tg.botMessages(group.id).find((m) => m.text?.startsWith('Totals'));
+    expect(screen).toBeDefined();
+    expect(screen!.reply_markup).toBeUndefined();
   });
 
   it('answers a group member who mentions the bot by editing one message, no faster than the group pace', async () => {
