@@ -15,16 +15,25 @@ import './style.css';
  * the sign-in screen says how to get a link. A start parameter opens the screen it names.
  * Marks `exhale:main` and `exhale:mounted` are read by `npm run bench -- miniapp`.
  */
+/** The screen a start parameter names, on the Overview only; one it does not name: a note. */
+function openStartParam(param: string): void {
+  const path = pathForStartParam(param);
+  if (path && route.value.name === 'overview') replace(path);
+  else if (!path) openStale();
+}
+
 const launch = startTelegram();
 if (launch) {
   useTelegramAuth(launch.initDataRaw);
   setLocale(pickLocale(launch.languageCode));
-  const path = launch.startParam ? pathForStartParam(launch.startParam) : null;
-  if (path && route.value.name === 'overview') replace(path);
-  // A start parameter naming no screen of this app: the Overview, with a note.
-  else if (launch.startParam && !path) openStale();
+  if (launch.startParam) openStartParam(launch.startParam);
 } else {
   setLocale(pickLocale(navigator.language));
+  // A t.me-style link opened in a plain browser (`/app/?startapp=sub_<id>`) opens its screen too
+  // (after sign-in when there is no session yet: lib/afterSignIn.ts).
+  const query = new URLSearchParams(location.search);
+  const param = query.get('startapp') ?? query.get('tgWebAppStartParam');
+  if (param) openStartParam(param);
   const dark = window.matchMedia('(prefers-color-scheme: dark)');
   const apply = (): void => {
     document.documentElement.dataset.scheme = dark.matches ? 'dark' : 'light';

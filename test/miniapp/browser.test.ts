@@ -47,6 +47,21 @@ async function signInLink(): Promise<string> {
   return `${hh.server.url}${path}`;
 }
 
+/** Ana's subscription of that name, read through the command line. */
+async function subscriptionId(name: string): Promise<string> {
+  const listed = await runExhale({ EXHALE_DATA_DIR: hh.dataDir }, [
+    'op',
+    'list_subscriptions',
+    '--as',
+    'Ana',
+  ]);
+  expect(listed.code, listed.stderr).toBe(0);
+  const { items } = JSON.parse(listed.stdout) as { items: { id: string; name: string }[] };
+  const found = items.find((s) => s.name === name);
+  expect(found, name).toBeDefined();
+  return found!.id;
+}
+
 async function settled(page: Page, screen: string): Promise<void> {
   await page.waitForSelector(`[data-screen="${screen}"]`);
   await page.locator('[data-testid="skeleton"]').waitFor({ state: 'detached' });
@@ -131,5 +146,86 @@ describe('the Mini App in a plain browser', () => {
       'Netflix',
     );
     await ctx.close();
+  });
+  describe('a deep link opened without a session lands on its screen once signed in', () => {
+    it('a subscription link, then the sign-in link opened in another tab', async () => {
+      const id = await subscriptionId('Netflix');
+      const ctx = await context('en-GB', 'light');
+      const asked = await ctx.newPage();
+      await asked.goto(`${hh.server.url}/app/subscriptions/${id}`);
+      await asked.waitForSelector('[data-testid="auth-problem"]');
+      // The link from /web opens in a new tab, which has no sessionStorage of the first.
+      const signIn = await ctx.newPage();
+      await signIn.goto(await signInLink());
+      await settled(signIn, 'subscription');
+      expect(new URL(signIn.url()).pathname).toBe(`/app/subscriptions/${id}`);
+      expect(await signIn.textContent('header h1')).toBe('Netflix');
+      // Taken once: the next sign-in opens the Overview.
+      await signIn.goto(await signInLink());
+      await settled(signIn, 'overview');
+      await ctx.close();
+    });
+
+    it('a hash link (/app/#/subscriptions/<id>) with the code pasted on the sign-in screen (Spanish)', async () => {
+      const id = await subscriptionId('Spotify Family');
+      const ctx = await context('es-ES', 'dark');
+      const page = await ctx.newPage();
+      await page.goto(`${hh.server.url}/app/#/subscriptions/${id}`);
+      await page.waitForSelector('[data-testid="auth-problem"]');
+      expect(new URL(page.url()).pathname).toBe(`/app/subscriptions/${id}`);
+      await page.fill('[data-testid="code"]', await signInLink());
+      await page.click('[data-testid="signin"]');
+      await settled(page, 'subscription');
+      expect(await page.textContent('header h1')).toBe('Spotify Family');
+      expect(new URL(page.url()).pathname).toBe(`/app/subscriptions/${id}`);
+      await ctx.close();
+    });
+
+    it('a start parameter link (?startapp=) and a calendar day, through the sign-in link in the same tab', async () => {
+      const id = await subscriptionId('Netflix');
+      const ctx = await context('en-GB', 'light');
+      const page = await ctx.newPage();
+      await page.goto(`${hh.server.url}/app/?startapp=${id}`);
+      await page.waitForSelector('[data-testid="auth-problem"]');
+      await page.goto(await signInLink());
+      await settled(page, 'subscription');
+      expect(new URL(page.url()).pathname).toBe(`/app/subscriptions/${id}`);
+
+      // Signed in, a calendar link with a day opens that month with the day chosen.
+      await page.goto(`${hh.server.url}/app/calendar?day=2027-05-14`);
+      await settled(page, 'calendar');
+      expect(await page.textContent('[data-testid="month-title"]')).toBe('May 2027');
+      expect(await page.getAttribute('[data-day="2027-05-14"]', 'class')).toContain('sel');
+      await ctx.close();
+    });
+
+    it('never leaves the app: a stored target that is not an in-app route opens the Overview', async () => {
+      const ctx = await context('en-GB', 'light');
+      const page = await ctx.newPage();
+      await page.goto(`${hh.server.url}/app/`);
+      await page.waitForSelector('[data-testid="auth-problem"]');
+      for (const path of [
+        'https://evil.example/app/',
+        '//evil.example/app/',
+        '/app//evil.example/',
+        '/app/\\evil.example',
+        '/elsewhere',
+        '/app/signin?code=x',
+      ]) {
+        await page.evaluate(
+          (kept) =>
+            localStorage.setItem(
+              'exhale:after-sign-in',
+              JSON.stringify({ path: kept, at: Date.now() }),
+            ),
+          path,
+        );
+        await page.goto(await signInLink());
+        await settled(page, 'overview');
+        expect(page.url(), path).toBe(`${hh.server.url}/app/`);
+        await ctx.clearCookies();
+      }
+      await ctx.close();
+    });
   });
 });

@@ -51,6 +51,19 @@ export function parse(pathname: string, search = ''): Route {
   return { name: SIMPLE[head] ?? 'overview', id: null, query };
 }
 
+/**
+ * A hash link (`/app/#/subscriptions/<id>`, as other apps write them) names the screen of its
+ * path: the address is rewritten to `/app/subscriptions/<id>` before the first route is read.
+ * Telegram's own hash (`#tgWebAppData=…`) does not start with `#/` and is left alone.
+ */
+function pathFromHash(): void {
+  if (!location.hash.startsWith('#/')) return;
+  if (location.pathname !== BASE && location.pathname !== `${BASE}/`) return;
+  const rest = location.hash.slice(2).replace(/^\/+/, '');
+  history.replaceState(history.state, '', `${BASE}/${rest}`);
+}
+pathFromHash();
+
 export const route = ref<Route>(parse(location.pathname, location.search));
 /** How many screens were pushed on top of the first one (the back button shows when > 0). */
 export const depth = ref(0);
