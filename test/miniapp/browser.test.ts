@@ -212,19 +212,23 @@ describe('the Mini App in a plain browser', () => {
         '/elsewhere',
         '/app/signin?code=x',
       ]) {
+        // What the app would have kept, written by hand (a string: the test's TypeScript has no DOM).
         await page.evaluate(
-          (kept) =>
-            localStorage.setItem(
-              'exhale:after-sign-in',
-              JSON.stringify({ path: kept, at: Date.now() }),
-            ),
-          path,
+          `localStorage.setItem('exhale:after-sign-in', JSON.stringify({ path: ${JSON.stringify(path)}, at: Date.now() }))`,
         );
         await page.goto(await signInLink());
         await settled(page, 'overview');
         expect(page.url(), path).toBe(`${hh.server.url}/app/`);
         await ctx.clearCookies();
       }
+      // The same hand-written entry with an in-app route is followed: the check above is the guard's.
+      await page.goto(`${hh.server.url}/app/`);
+      await page.waitForSelector('[data-testid="auth-problem"]');
+      await page.evaluate(
+        `localStorage.setItem('exhale:after-sign-in', JSON.stringify({ path: '/app/insights', at: Date.now() }))`,
+      );
+      await page.goto(await signInLink());
+      await settled(page, 'insights');
       await ctx.close();
     });
   });
