@@ -18,9 +18,10 @@ import {
 
 /**
  * The import review's corrections, in Chromium against a real `exhale` (the demo household):
- * a candidate's name and amount are changed before Import; a bad amount is refused by
- * import_candidates and its sentence shows under that candidate's amount, in the member's
- * language, with nothing imported; corrected, the subscription is created as edited.
+ * a candidate's name and amount are changed before Import; an amount the app cannot read gets
+ * the app's sentence (a decimal comma counts), one it reads but the op refuses gets
+ * import_candidates' sentence, each under that candidate's amount, in the member's language,
+ * with nothing imported; corrected, the subscription is created as edited.
  */
 let hh: Household;
 let browser: Browser;
@@ -86,7 +87,7 @@ describe('correcting candidates in the import review (Chromium)', () => {
     [ANA_TG, 'light', 'en'],
     [BEN_TG, 'dark', 'es'],
   ] as const) {
-    it(`edits a name and an amount, shows the op's error under the field, and imports as edited (${lang}, ${theme})`, async () => {
+    it(`edits a name and an amount, shows the app's and then the op's error under the field, and imports as edited (${lang}, ${theme})`, async () => {
       const initData = signInitData(hh.telegram.token, tg);
       const before = await api<{ items: Sub[] }>(hh.server.url, initData, 'list_subscriptions');
       const page = await openInTelegram(browser, hh.server.url, initData, theme, '/app/more');
@@ -121,14 +122,29 @@ describe('correcting candidates in the import review (Chromium)', () => {
       expect(await page.locator('[data-testid="toast"]').textContent()).toContain(
         lang === 'en' ? 'Check the fields marked in red' : 'Revisa los campos en rojo',
       );
-      expect(await error.textContent()).toMatch(
-        lang === 'en' ? /Must be an amount like "15\.99"/ : /Debe ser un importe/,
+      // The app's own sentence, in the member's language: its fields take a decimal comma, so
+      // the op's sentence about the dot form would be wrong here.
+      expect((await error.textContent())?.trim()).toBe(
+        lang === 'en'
+          ? 'Enter an amount like 12.99 or 12,99.'
+          : 'Escribe un importe como 12,99 o 12.99.',
       );
       await screenshot(page, `import-edit-error-${lang}-${theme}`);
       // Refused as a whole: nothing was imported, the review is still open.
       const still = await api<{ items: Sub[] }>(hh.server.url, initData, 'list_subscriptions');
       expect(still.items.length).toBe(before.items.length);
       expect(await page.locator('[data-screen="import"]').count()).toBe(1);
+
+      // An amount the app reads but the op refuses (three decimals): the op's sentence, which
+      // names no separator, and still nothing imported.
+      await gym.locator('input[name="amount"]').fill('31,555');
+      await tgEmit(page, 'main_button_pressed');
+      await expect
+        .poll(async () => (await error.count()) > 0 && (await error.textContent())?.trim())
+        .toMatch(lang === 'en' ? /at most 2 decimals/ : /como máximo 2 decimales/);
+      expect(await error.textContent()).not.toMatch(/15[.,]99|12[.,]99/);
+      const still2 = await api<{ items: Sub[] }>(hh.server.url, initData, 'list_subscriptions');
+      expect(still2.items.length).toBe(before.items.length);
 
       // A decimal comma as people type it: the app sends "31.50".
       await gym.locator('input[name="amount"]').fill('31,50');

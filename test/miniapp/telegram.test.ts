@@ -220,7 +220,7 @@ describe('the Mini App in Telegram', () => {
     await page.close();
   });
 
-  it('shows the op’s own error under the field it names, and saves nothing', async () => {
+  it('shows the app’s sentence for a price it cannot read, the op’s own for one the op refuses, under the field, and saves nothing', async () => {
     const spotify = await subByName(anaData, 'Spotify Family');
     const page = await open(anaData, 'light', `/app/subscriptions/${spotify.id}`);
     await settled(page, 'subscription');
@@ -228,9 +228,16 @@ describe('the Mini App in Telegram', () => {
     await page.waitForSelector('[data-testid="edit-form"]');
     await page.fill('input[name="amount"]', 'twelve');
     await tgEmit(page, 'main_button_pressed');
-    const error = await page.waitForSelector('[data-testid="error-amount"]');
-    expect((await error.textContent())?.length).toBeGreaterThan(5);
+    const error = page.locator('[data-testid="error-amount"]');
+    await error.waitFor();
+    expect((await error.textContent())?.trim()).toBe('Enter an amount like 12.99 or 12,99.');
     await screenshot(page, 'edit-error-en-light');
+    // Read by the app (a decimal comma), refused by update_subscription: its sentence.
+    await page.fill('input[name="amount"]', '12,999');
+    await tgEmit(page, 'main_button_pressed');
+    await expect
+      .poll(async () => (await error.textContent())?.trim())
+      .toBe('EUR amounts have at most 2 decimals.');
     expect(
       (await api<Sub>(hh.server.url, anaData, 'get_subscription', { id: spotify.id })).amount,
     ).toBe(spotify.amount);

@@ -4,8 +4,14 @@ import { fileURLToPath } from 'node:url';
 
 import { describe, expect, it } from 'vitest';
 
-import en from '../../core/i18n/locales/en/web.json' with { type: 'json' };
-import es from '../../core/i18n/locales/es/web.json' with { type: 'json' };
+import enWeb from '../../core/i18n/locales/en/web.json' with { type: 'json' };
+import enPolish from '../../core/i18n/locales/en/webPolish.json' with { type: 'json' };
+import esWeb from '../../core/i18n/locales/es/web.json' with { type: 'json' };
+import esPolish from '../../core/i18n/locales/es/webPolish.json' with { type: 'json' };
+
+/** The app's catalogs, as miniapp/src/lib/i18n.ts merges them. */
+const en: Record<string, string> = { ...enWeb, ...enPolish };
+const es: Record<string, string> = { ...esWeb, ...esPolish };
 
 /**
  * Every text the app shows is a `web.ui.*` key of both locale files: a `t('…')` of the app's

@@ -273,7 +273,7 @@ const usdRate = async (): Promise<Rate | undefined> =>
   );
 
 describe('Settings: exchange rates and the assistant', () => {
-  it('the owner sets a rate by hand (the op’s error under the field first), and Undo removes it (en, light)', async () => {
+  it('the owner sets a rate by hand (the app’s sentence for a rate it cannot read, the op’s for a future date, under their fields first), and Undo removes it (en, light)', async () => {
     const before = await usdRate();
     const page = await openScreen(anaData, 'light', '/app/settings', 'settings');
     await page.click('[data-testid="rate-set-USD"]');
@@ -282,10 +282,22 @@ describe('Settings: exchange rates and the assistant', () => {
     await page.click('[data-testid="rate-save"]');
     const bad = page.locator('[data-testid="error-rate"]');
     await bad.waitFor();
-    expect((await bad.textContent())?.length).toBeGreaterThan(5);
+    expect((await bad.textContent())?.trim()).toBe(
+      'Enter a rate above 0 like 1.0939 or 1,0939: units of the currency per 1 EUR.',
+    );
     expect((await usdRate())?.per_eur).toBe(before?.per_eur);
     await page.locator('[data-testid="rates"]').scrollIntoViewIfNeeded();
     await screenshot(page, 'settings-rate-error-en-light');
+    // A rate the app reads (a comma) from a day the op refuses: its sentence under the date.
+    await page.fill('[data-testid="rate-value"]', '1,25');
+    await page.fill('[data-testid="rate-date"]', '2099-01-01');
+    await page.click('[data-testid="rate-save"]');
+    const badDate = page.locator('[data-testid="error-date"]');
+    await badDate.waitFor();
+    expect((await badDate.textContent())?.trim()).toBe("A rate can't start in the future.");
+    expect(await bad.count()).toBe(0);
+    expect((await usdRate())?.per_eur).toBe(before?.per_eur);
+    await page.fill('[data-testid="rate-date"]', '');
 
     await page.fill('[data-testid="rate-value"]', '1.2500');
     await page.click('[data-testid="rate-save"]');

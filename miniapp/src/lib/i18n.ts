@@ -1,15 +1,21 @@
 import { ref } from 'vue';
 
 import en from '../../../core/i18n/locales/en/web.json';
+import enPolish from '../../../core/i18n/locales/en/webPolish.json';
 import es from '../../../core/i18n/locales/es/web.json';
+import esPolish from '../../../core/i18n/locales/es/webPolish.json';
 
 /**
- * The app's texts: `web.ui.*` keys of core/i18n/locales/{en,es}/web.json (the core's tests check
+ * The app's texts: `web.ui.*` keys of core/i18n/locales/{en,es}/web.json and webPolish.json (the
+ * field sentences of the app's own input rules; the core's tests check
  * both have the same keys and placeholders). The locale is the member's once /api/me answered,
  * the browser's (or the Telegram user's) before that.
  */
 export type Locale = 'en' | 'es';
-const catalogs: Record<Locale, Record<string, string>> = { en, es };
+const catalogs: Record<Locale, Record<string, string>> = {
+  en: { ...en, ...enPolish },
+  es: { ...es, ...esPolish },
+};
 
 export const locale = ref<Locale>(pickLocale(navigator.language));
 
