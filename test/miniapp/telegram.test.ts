@@ -155,6 +155,23 @@ describe('the Mini App in Telegram', () => {
       await settled(page, 'subscription');
       await page.waitForSelector('[data-testid="price-chart"]');
       expect(await page.locator('[data-testid="charges"] .row').count()).toBeGreaterThan(3);
+      // A charge whose day has passed unrecorded is "not marked paid", never "expected".
+      const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Madrid' }).format(
+        new Date(),
+      );
+      const badges: Array<[string, string]> = [];
+      for (const row of await page.locator('[data-testid="charge-row"]').all())
+        badges.push([
+          (await row.getAttribute('data-due')) ?? '',
+          (await row.locator('.badge').innerText()).trim(),
+        ]);
+      const past = badges.filter(([due]) => due < today).map(([, label]) => label);
+      const ahead = badges.filter(([due]) => due >= today).map(([, label]) => label);
+      expect(past.length).toBeGreaterThan(0);
+      expect(past).not.toContain(run.locale === 'en' ? 'Expected' : 'Previsto');
+      expect(past).toContain(run.locale === 'en' ? 'Not marked paid' : 'Sin marcar como pagado');
+      for (const label of ahead)
+        expect(['Expected', 'Previsto', 'Paid', 'Pagado', 'Skipped', 'Omitido']).toContain(label);
       await screenshot(page, `detail-${tag}`);
       await expectReaderFormat(page, run.locale, 'detail');
 

@@ -51,6 +51,7 @@ describe('the Mini App’s texts', () => {
       'web.ui.charge.': ['expected', 'paid', 'skipped'],
       'web.ui.cycle.one.': ['day', 'week', 'month', 'year'],
       'web.ui.cycle.many.': ['day', 'week', 'month', 'year'],
+      'web.ui.polish.unit_one.': ['day', 'week', 'month', 'year'],
       'web.ui.channel.': [
         'telegram',
         'slack',

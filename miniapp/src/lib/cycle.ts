@@ -6,3 +6,8 @@ export function cycleText(cycle: Subscription['cycle']): string {
   if (cycle.every === 1) return t(`cycle.one.${cycle.unit}`);
   return t(`cycle.many.${cycle.unit}`, { n: cycle.every });
 }
+
+/** A unit as the cycle picker shows it after its "Every" field: "month" after 1, "months" after 3. */
+export function unitLabel(unit: Subscription['cycle']['unit'], every: string): string {
+  return every.trim() === '1' ? t(`polish.unit_one.${unit}`) : t(`unit.${unit}`);
+}
