@@ -61,7 +61,16 @@ type Obj = Record<string, unknown>;
 /** What a channel shows: the records as the read op returned them, and a card Exhale wrote from them. */
 export type Screen =
   | { kind: 'subscriptions'; items: Obj[]; title: string; lines: string[] }
-  | { kind: 'charges'; from: string; to: string; items: Obj[]; title: string; lines: string[] }
+  | {
+      kind: 'charges';
+      from: string;
+      to: string;
+      /** The one subscription asked for, or null for every charge of the period. */
+      subscription_id: string | null;
+      items: Obj[];
+      title: string;
+      lines: string[];
+    }
   | { kind: 'totals'; totals: Obj; title: string; lines: string[] };
 
 export type ScreenResult =
@@ -145,6 +154,7 @@ export async function showScreen(
             kind: 'charges',
             from: input.from,
             to: input.to,
+            subscription_id: input.subscription_id ?? null,
             items: out.items,
             title: t(locale, 'assistant.screen.charges', { from: input.from, to: input.to }),
             lines,

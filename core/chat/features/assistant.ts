@@ -49,8 +49,8 @@ export function proposalReply(turn: Turn, card: ProposalView): ReplyBuilder {
 
 /**
  * The web app's screen that shows an assistant's screen better: one subscription's detail (a list
- * of one, or one subscription's charges), the subscriptions, the calendar on the first day of the
- * charges (`calendar?day=`), the insights for totals.
+ * of one, or the charges of the one subscription asked for), the subscriptions, the calendar on
+ * the first day of a period's charges (`calendar?day=`), the insights for totals.
  */
 export function appScreenOf(screen: Screen): AppScreen {
   switch (screen.kind) {
@@ -60,13 +60,10 @@ export function appScreenOf(screen: Screen): AppScreen {
         ? `subscriptions/${encodeURIComponent(only.id)}`
         : 'subscriptions';
     }
-    case 'charges': {
-      const ids = new Set(screen.items.map((c) => c.subscription_id));
-      const [only] = ids;
-      return ids.size === 1 && typeof only === 'string'
-        ? `subscriptions/${encodeURIComponent(only)}`
+    case 'charges':
+      return screen.subscription_id
+        ? `subscriptions/${encodeURIComponent(screen.subscription_id)}`
         : `calendar?day=${screen.from}`;
-    }
     case 'totals':
       return 'insights';
     default: {
