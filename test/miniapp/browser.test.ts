@@ -154,6 +154,10 @@ describe('the Mini App in a plain browser', () => {
       const asked = await ctx.newPage();
       await asked.goto(`${hh.server.url}/app/subscriptions/${id}`);
       await asked.waitForSelector('[data-testid="auth-problem"]');
+      expect(await asked.textContent('[data-testid="signin-return"]')).toContain(
+        'Exhale opens the screen your link asked for',
+      );
+      await screenshot(asked, 'signin-deeplink-en-light');
       // The link from /web opens in a new tab, which has no sessionStorage of the first.
       const signIn = await ctx.newPage();
       await signIn.goto(await signInLink());
@@ -172,6 +176,9 @@ describe('the Mini App in a plain browser', () => {
       const page = await ctx.newPage();
       await page.goto(`${hh.server.url}/app/#/subscriptions/${id}`);
       await page.waitForSelector('[data-testid="auth-problem"]');
+      expect(await page.textContent('[data-testid="signin-return"]')).toContain(
+        'Exhale abrirá la pantalla',
+      );
       expect(new URL(page.url()).pathname).toBe(`/app/subscriptions/${id}`);
       await page.fill('[data-testid="code"]', await signInLink());
       await page.click('[data-testid="signin"]');
@@ -204,6 +211,8 @@ describe('the Mini App in a plain browser', () => {
       const page = await ctx.newPage();
       await page.goto(`${hh.server.url}/app/`);
       await page.waitForSelector('[data-testid="auth-problem"]');
+      // The Overview is no deep link: nothing to promise.
+      expect(await page.locator('[data-testid="signin-return"]').count()).toBe(0);
       for (const path of [
         'https://evil.example/app/',
         '//evil.example/app/',
