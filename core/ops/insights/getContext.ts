@@ -3,10 +3,11 @@ import { z } from 'zod';
 import { formatAmount } from '../../domain/money.ts';
 import { t } from '../../i18n/index.ts';
 import { defineOp } from '../../kernel/op.ts';
-import { monthlyMinor, nextChargeDate } from '../../store/repos/subscriptions.ts';
+import { type InsightRow, monthlyMinor } from '../../store/repos/subscriptions.ts';
 import { household } from '../shared/context.ts';
 import { Conversion, Id } from '../../domain/schemas.ts';
-import { fullRows, nameOrder, RUNNING } from './_lib/load.ts';
+import { nextCharges } from '../shared/readModel.ts';
+import { fullRows, RUNNING } from './_lib/load.ts';
 import { collectSavings } from './_lib/savings.ts';
 import { Tally } from './_lib/tally.ts';
 import { collectUpcoming } from './_lib/upcoming.ts';
@@ -119,26 +120,27 @@ export const getContext = defineOp({
     // The briefing's conversion facts are those of the cost now, like get_totals without dates.
     const converter = upcomingRates.fork();
     const tally = new Tally();
+    const priced = new Map<string, boolean>(); // per currency: has a rate today (one lookup each)
     for (const sub of subs) {
       const monthly = monthlyMinor(sub);
-      if (converter.rate(sub.currency, ctx.today) === null)
-        converter.omit(sub.id, sub.currency, monthly);
+      let known = priced.get(sub.currency);
+      if (known === undefined) {
+        known = converter.rate(sub.currency, ctx.today) !== null;
+        priced.set(sub.currency, known);
+      }
+      if (!known) converter.omit(sub.id, sub.currency, monthly);
       else tally.add('', 'monthly', sub.currency, monthly);
     }
     const { figures } = tally.figures('', 'now', converter, ctx.today);
-    // Ties by the read model's name order: no collator call per pair of 10,000 subscriptions.
-    const order = await nameOrder(ctx);
-    const rank = (id: string): number => order.get(id) ?? 0;
-    const listed = subs
-      .map((sub) => ({ sub, next: nextChargeDate(sub, ctx.today) }))
-      .sort((a, b) =>
-        (a.next ?? '9999') < (b.next ?? '9999')
-          ? -1
-          : (a.next ?? '9999') > (b.next ?? '9999')
-            ? 1
-            : rank(a.sub.id) - rank(b.sub.id),
-      )
-      .slice(0, MAX_LISTED);
+    // The first subscriptions by next charge, ties by name: the read model's order for the day,
+    // kept to those of `subs`, with no series or sort per call.
+    const { next: nextOf, byDateThenName } = await nextCharges(ctx);
+    const mine = new Set(subs.map((s) => s.id));
+    const listed: Array<{ sub: InsightRow; next: string | null }> = [];
+    for (const sub of byDateThenName) {
+      if (listed.length === MAX_LISTED) break;
+      if (mine.has(sub.id)) listed.push({ sub, next: nextOf.get(sub.id) ?? null });
+    }
     const me = memberRows.find((m) => m.id === ctx.actor.memberId);
     return {
       household: {

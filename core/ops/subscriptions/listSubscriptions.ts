@@ -14,6 +14,7 @@ import {
   whereStatusOn,
 } from '../../store/repos/subscriptions.ts';
 import { household, requireOwned } from '../shared/context.ts';
+import { pageByNextCharge } from './_lib/byNextCharge.ts';
 import { Id, IsoDate, Paging, Subscription, SubscriptionStatus } from '../../domain/schemas.ts';
 
 const SORT_COLUMNS = [
@@ -25,6 +26,7 @@ const SORT_COLUMNS = [
   'cycle_every',
   'first_charge_date',
   'status',
+  'trial_ends_on',
   'paused_on',
   'cancelled_on',
 ] as const;
@@ -76,9 +78,30 @@ export const listSubscriptions = defineOp({
       await requireOwned(ctx, 'payment_methods', 'payment_method', input.payment_method_id);
     if (input.tag_id) await requireOwned(ctx, 'tags', 'tag', input.tag_id);
     if (input.member_id) await requireOwned(ctx, 'members', 'member', input.member_id);
+    const statuses = typeof input.status === 'string' ? [input.status] : input.status;
+    // By next charge (the heaviest sort: a series per subscription), the page's ids come from the
+    // read model, where each next charge is derived once for the day; then the page, whole.
+    if (input.sort === 'next_charge_date' && !input.text) {
+      const tagged = input.tag_id
+        ? new Set(
+            (
+              (await ctx.tx
+                .from('subscription_tags')
+                .where('tag_id', input.tag_id)
+                .select('subscription_id')) as Array<{ subscription_id: string }>
+            ).map((r) => r.subscription_id),
+          )
+        : undefined;
+      const page = await pageByNextCharge(ctx, { ...input, statuses, tagged });
+      return {
+        total: page.total,
+        offset: input.offset,
+        limit: input.limit,
+        items: await viewsByIds(ctx.tx.trx, ctx.actor, household(ctx).id, page.ids, ctx.today),
+      };
+    }
     const q = visibleSubscriptions(ctx.tx.trx, ctx.actor, household(ctx).id);
-    if (input.status)
-      whereStatusOn(q, typeof input.status === 'string' ? [input.status] : input.status, ctx.today);
+    if (statuses) whereStatusOn(q, statuses, ctx.today);
     if (input.category_id) q.where('subscriptions.category_id', input.category_id);
     if (input.payment_method_id)
       q.where('subscriptions.payment_method_id', input.payment_method_id);

@@ -1,21 +1,20 @@
 import type { Knex } from 'knex';
 
 import type { OpContext } from '../../../kernel/op.ts';
-import { cachedRead } from '../../../kernel/readCache.ts';
 import {
-  atTodaysPrice,
   type InsightRow,
   PRICE_NOW_SQL,
   type SubscriptionRow,
-  type Viewer,
   visibleSubscriptions,
 } from '../../../store/repos/subscriptions.ts';
 import { household } from '../../shared/context.ts';
+import { householdRows, visibleTo } from '../../shared/readModel.ts';
 import type { NamedRow } from '../../../store/repos/rows.ts';
 import { groupBy } from '../../../domain/groupBy.ts';
-import { localeOrder } from '../../../domain/text.ts';
 
 export type { InsightRow };
+/** The read model's name order (core/ops/shared/readModel.ts), for the insight ops. */
+export { nameOrder } from '../../shared/readModel.ts';
 
 /** Statuses that cost money now: paused and cancelled subscriptions are not charged. */
 export const RUNNING: ReadonlyArray<SubscriptionRow['status']> = ['active', 'trial'];
@@ -73,84 +72,6 @@ export async function runningCostRowsIn(
       ...COST_COLUMNS.filter((c) => c !== 'subscriptions.amount_minor'),
       ctx.tx.trx.raw(`${PRICE_NOW_SQL} as amount_minor`, [ctx.today]),
     ])) as CostRow[];
-}
-
-const INSIGHT_COLUMNS: ReadonlyArray<keyof InsightRow> = [
-  'id',
-  'household_id',
-  'member_id',
-  'name',
-  'vendor',
-  'amount_minor',
-  'currency',
-  'cycle_unit',
-  'cycle_every',
-  'first_charge_date',
-  'status',
-  'trial_ends_on',
-  'paused_on',
-  'cancelled_on',
-  'contract_ends_on',
-  'notice_days',
-  'category_id',
-  'payment_method_id',
-  'private',
-];
-
-/**
- * The household's read model: every subscription row at today's price, by name then id, as the
- * database orders them. Kept in the read cache (core/kernel/readCache.ts) until a change to the
- * household or the day turns, so get_upcoming, get_context, get_totals and find_savings of an
- * unchanged household read no subscription row again.
- */
-/**
- * The rows one op call read, by its transaction: where the cache does not serve (PostgreSQL
- * without a listening bus, a write transaction) the name order and the visible rows of one call
- * still share one query, from one snapshot.
- */
-const rowsOfCall = new WeakMap<object, Promise<readonly InsightRow[]>>();
-
-function householdRows(ctx: OpContext): Promise<readonly InsightRow[]> {
-  const known = rowsOfCall.get(ctx.tx);
-  if (known) return known;
-  const rows = readHouseholdRows(ctx);
-  rowsOfCall.set(ctx.tx, rows);
-  return rows;
-}
-
-function readHouseholdRows(ctx: OpContext): Promise<readonly InsightRow[]> {
-  const householdId = household(ctx).id;
-  return cachedRead(ctx.tx.trx, householdId, 'rows', ctx.today, async () => {
-    const rows = (await visibleSubscriptions(ctx.tx.trx, SYSTEM_VIEWER, householdId)
-      .orderBy('subscriptions.name')
-      .orderBy('subscriptions.id')
-      .select(INSIGHT_COLUMNS.map((c) => `subscriptions.${c}`))) as InsightRow[];
-    return atTodaysPrice(ctx.tx.trx, rows, ctx.today);
-  });
-}
-
-/**
- * Each subscription's rank by name then id as people sort them (the cached collator), kept in the
- * read model beside the rows: the insight ops order thousands of charges by it without comparing
- * names again.
- */
-export function nameOrder(ctx: OpContext): Promise<ReadonlyMap<string, number>> {
-  return cachedRead(ctx.tx.trx, household(ctx).id, 'name_order', ctx.today, async () => {
-    const sorted = [...(await householdRows(ctx))].sort(
-      (a, b) => localeOrder(a.name, b.name) || localeOrder(a.id, b.id),
-    );
-    return new Map(sorted.map((row, i) => [row.id, i]));
-  });
-}
-
-const SYSTEM_VIEWER: Viewer = { kind: 'system', memberId: null };
-
-/** What visibleSubscriptions keeps, for rows already read (the same rule, in JavaScript). */
-function visibleTo(viewer: Viewer, row: InsightRow): boolean {
-  if (Number(row.private) === 0) return true;
-  if (viewer.audience === 'shared') return false;
-  if (viewer.kind === 'system' && viewer.memberId === null) return true;
-  return row.member_id === viewer.memberId;
 }
 
 /** Whole visible subscriptions (optionally only some statuses; RUNNING as `running` says), by name. */

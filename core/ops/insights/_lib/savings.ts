@@ -1,6 +1,5 @@
 import { z } from 'zod';
 
-import { localeOrder } from '../../../domain/text.ts';
 import { chargesPerMonth } from '../../../domain/cycles.ts';
 import { addDays, addMonths } from '../../../domain/dates.ts';
 import { formatAmount } from '../../../domain/money.ts';
@@ -8,6 +7,9 @@ import { formatDate } from '../../../i18n/dates.ts';
 import { type Locale, t } from '../../../i18n/index.ts';
 import { decimal, money } from '../../../i18n/numbers.ts';
 import type { OpContext } from '../../../kernel/op.ts';
+import { cachedRead } from '../../../kernel/readCache.ts';
+import { household } from '../../shared/context.ts';
+import { householdRows, nameOrder } from '../../shared/readModel.ts';
 import { cycleOf, monthlyMinor, type InsightRow } from '../../../store/repos/subscriptions.ts';
 import type { Converter } from './convert.ts';
 import { priceChangesBetween, RUNNING } from './load.ts';
@@ -36,6 +38,14 @@ export const Finding = z.object({
     ),
 });
 export type Finding = z.infer<typeof Finding>;
+
+/** Findings are listed by kind in this order (then by saving, largest first). */
+const KIND_RANK: Record<SavingKind, number> = {
+  trial_converting: 0,
+  duplicate: 1,
+  price_increase: 2,
+  yearly_vs_monthly: 3,
+};
 
 /** Days ahead in which a converting trial needs attention. */
 export const TRIAL_WINDOW_DAYS = 7;
@@ -111,7 +121,8 @@ export async function collectSavings(
     );
   }
 
-  for (const group of duplicateGroups(running)) {
+  const [keys, rank] = await Promise.all([duplicateKeys(ctx), nameOrder(ctx)]);
+  for (const group of duplicateGroups(running, keys, rank)) {
     const costs = group.map(yearly);
     const known = costs.every((c) => c !== null) ? (costs as number[]) : null;
     push(
@@ -184,11 +195,7 @@ export async function collectSavings(
 
   for (const sub of unconverted.values())
     converter.omit(sub.id, sub.currency, monthlyMinor(sub) * 12);
-  const order = new Map(SAVING_KINDS.map((k, i) => [k, i]));
-  out.sort(
-    (a, b) =>
-      (order.get(a.kind) ?? 0) - (order.get(b.kind) ?? 0) || (b.saving ?? -1) - (a.saving ?? -1),
-  );
+  out.sort((a, b) => KIND_RANK[a.kind] - KIND_RANK[b.kind] || (b.saving ?? -1) - (a.saving ?? -1));
   const findings = out.slice(0, limit).map((s): Finding => ({
     kind: s.kind,
     subscription_ids: s.ids,
@@ -214,16 +221,45 @@ export function normalizeName(text: string): string {
 }
 
 /**
- * Groups of two or more subscriptions with the same normalised name or the same normalised
- * vendor; a group found both ways is reported once.
+ * The keys a subscription is grouped by when looking for duplicates: its normalised name
+ * (`n:…`) and vendor (`v:…`), those not empty, and only those another subscription of the
+ * household shares (a key of one subscription never makes a group, whoever reads). Kept in the
+ * household's read model for the day (core/ops/shared/readModel.ts): normalising 10,000 names
+ * is most of the briefing's search, and most subscriptions then have no key to group by.
  */
-export function duplicateGroups(subs: readonly InsightRow[]): InsightRow[][] {
+function duplicateKeys(ctx: OpContext): Promise<ReadonlyMap<string, readonly string[]>> {
+  return cachedRead(ctx.tx.trx, household(ctx).id, 'duplicate_keys', ctx.today, async () => {
+    const own = new Map<string, string[]>();
+    const uses = new Map<string, number>();
+    for (const sub of await householdRows(ctx)) {
+      const name = normalizeName(sub.name);
+      const vendor = sub.vendor === null ? '' : normalizeName(sub.vendor);
+      const keys = [name && `n:${name}`, vendor && `v:${vendor}`].filter((k) => k !== '');
+      own.set(sub.id, keys);
+      for (const key of keys) uses.set(key, (uses.get(key) ?? 0) + 1);
+    }
+    const shared = new Map<string, string[]>();
+    for (const [id, keys] of own) {
+      const kept = keys.filter((key) => (uses.get(key) ?? 0) > 1);
+      if (kept.length > 0) shared.set(id, kept);
+    }
+    return shared;
+  });
+}
+
+/**
+ * Groups of two or more subscriptions with the same normalised name or the same normalised
+ * vendor (`keys`, by duplicateKeys), each by name then id (`rank`, the read model's nameOrder);
+ * a group found both ways is reported once.
+ */
+export function duplicateGroups(
+  subs: readonly InsightRow[],
+  keys: ReadonlyMap<string, readonly string[]>,
+  rank: ReadonlyMap<string, number>,
+): InsightRow[][] {
   const groups = new Map<string, InsightRow[]>();
   for (const sub of subs) {
-    const name = normalizeName(sub.name);
-    const vendor = sub.vendor === null ? '' : normalizeName(sub.vendor);
-    for (const key of [name && `n:${name}`, vendor && `v:${vendor}`]) {
-      if (!key) continue;
+    for (const key of keys.get(sub.id) ?? []) {
       const list = groups.get(key);
       if (list) list.push(sub);
       else groups.set(key, [sub]);
@@ -233,9 +269,7 @@ export function duplicateGroups(subs: readonly InsightRow[]): InsightRow[][] {
   const out: InsightRow[][] = [];
   for (const group of groups.values()) {
     if (group.length < 2) continue;
-    const sorted = [...group].sort(
-      (a, b) => localeOrder(a.name, b.name) || localeOrder(a.id, b.id),
-    );
+    const sorted = [...group].sort((a, b) => (rank.get(a.id) ?? 0) - (rank.get(b.id) ?? 0));
     const signature = sorted.map((s) => s.id).join('|');
     if (seen.has(signature)) continue;
     seen.add(signature);

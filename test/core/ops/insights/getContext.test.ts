@@ -170,4 +170,27 @@ describe('get_context', () => {
     expect(output.upcoming.items[0]?.name).toBe('Netflix');
     expect(output.upcoming.total).toBe('130.98');
   });
+
+  it('lists the soonest first, the same day by name, each reader their own (from the read model)', async () => {
+    for (const name of ['zeta', 'Alpha'])
+      await h.core.invoke('create_subscription', h.owner, {
+        name,
+        amount: '1.00',
+        first_charge_date: '2026-01-05',
+      });
+    const listed = async (actor: Actor) =>
+      (await h.core.invoke('get_context', actor, {})).output.subscriptions.items.map(
+        (s) => `${s.next ?? '-'} ${s.name}`,
+      );
+    const ana = [
+      '2026-03-05 Alpha',
+      '2026-03-05 Netflix',
+      '2026-03-05 zeta',
+      '2026-03-06 Max',
+      '2026-11-20 iCloud',
+    ];
+    expect(await listed(h.owner)).toEqual(ana);
+    expect(await listed(luis)).toEqual(['2026-03-03 Secret', ...ana]);
+    expect(await listed({ ...luis, audience: 'shared' })).toEqual(ana);
+  });
 });

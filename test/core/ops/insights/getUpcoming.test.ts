@@ -110,4 +110,55 @@ describe('get_upcoming', () => {
       left_out: [{ subscription_id: ars.output.id, amount: '5000.00', currency: 'ARS' }],
     });
   });
+
+  describe('from the read model (core/ops/insights/_lib/upcoming.ts)', () => {
+    const rows = (items: Array<{ date: string; kind: string; subscription_name: string }>) =>
+      items.map((i) => `${i.date} ${i.kind} ${i.subscription_name}`);
+
+    it('answers a shorter window with the start of a longer one asked before, its total its own', async () => {
+      const month = (await h.core.invoke('get_upcoming', h.owner, { days: 30 })).output;
+      const week = (await h.core.invoke('get_upcoming', h.owner, { days: 7 })).output;
+      expect(rows(week.items)).toEqual([
+        '2026-03-05 charge Netflix',
+        '2026-03-09 trial_end Max',
+        '2026-03-09 charge Max',
+      ]);
+      expect(week.items).toEqual(month.items.filter((i) => i.date <= week.to));
+      expect(week.total).toBe('25.98');
+      const year = (await h.core.invoke('get_upcoming', h.owner, { days: 366 })).output;
+      expect(year.items.filter((i) => i.date <= month.to)).toEqual(month.items);
+    });
+
+    it('keeps for get_context (running only) and get_upcoming (every status) what each asks, in either order', async () => {
+      await h.core.invoke('pause_subscription', h.owner, { id: ids.gym });
+      const briefing = async () =>
+        (await h.core.invoke('get_context', h.owner, {})).output.upcoming.items.map(
+          (i) => `${i.date} ${i.kind} ${i.name}`,
+        );
+      const before = await briefing();
+      expect(before).not.toContain('2026-03-17 notice_deadline Gym');
+      const upcoming = (await h.core.invoke('get_upcoming', h.owner, {})).output;
+      // Paused: no charge, but the notice deadline of its contract still comes.
+      expect(rows(upcoming.items)).toContain('2026-03-17 notice_deadline Gym');
+      expect(rows(upcoming.items)).not.toContain('2026-03-15 charge Gym');
+      expect(await briefing()).toEqual(before);
+    });
+
+    it('converts at rates recorded after the day’s series were derived (it holds no rate)', async () => {
+      h.clock.now = new Date('2024-07-01T12:00:00Z');
+      await h.core.invoke('create_subscription', h.owner, {
+        name: 'Hulu',
+        amount: '10.00',
+        currency: 'USD',
+        first_charge_date: '2024-07-10',
+      });
+      const hulu = async () =>
+        (await h.core.invoke('get_upcoming', h.owner, { days: 14 })).output.items.find(
+          (i) => i.subscription_name === 'Hulu',
+        )?.converted;
+      expect(await hulu()).toBeNull();
+      await loadEcbFixtures(h.db); // written outside any op: no change event
+      expect(await hulu()).toBe('9.34');
+    });
+  });
 });
