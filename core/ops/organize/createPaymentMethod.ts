@@ -13,7 +13,7 @@ export const createPaymentMethod = defineOp({
   description:
     'Adds a payment method, such as "Visa ending 4242", with its kind and optionally the last four digits (never a full card number). Names are unique regardless of case.',
   input: z.object({
-    name: ShortName.describe('What the household calls it, such as "Joint Visa".'),
+    name: ShortName,
     kind: PaymentKind,
     last4: Last4.optional(),
   }),

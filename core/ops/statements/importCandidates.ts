@@ -87,7 +87,7 @@ export const importCandidates = defineOp({
   name: 'import_candidates',
   title: 'Import subscriptions found in a statement',
   description:
-    'Imports the read_statement candidates chosen by id (send the same statement again): each becomes a subscription of the caller, or a price change of one tracked at another price, with the charges the statement shows recorded as paid. A statement imported before is refused.',
+    'Imports the read_statement candidates chosen by id (send the same statement again): each becomes a subscription of the caller, or a price change of one tracked at another price, with the charges the statement shows recorded as paid. All or nothing; a statement imported before is refused.',
   input: z.object({
     ...StatementInput,
     candidates: z

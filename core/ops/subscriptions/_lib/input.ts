@@ -16,7 +16,7 @@ import { ShareInput, TagNames } from './fields.ts';
 
 /** The editable fields of a subscription, shared by create (required ones required) and update (all optional). */
 export const subscriptionFields = {
-  name: Name.describe('Such as "Netflix".'),
+  name: Name,
   vendor: z
     .string()
     .trim()
