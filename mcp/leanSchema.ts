@@ -94,9 +94,9 @@ function subschemaJson(schema: JsonSchema, into = new Set<string>()): Set<string
 /**
  * The records several tools of the catalog return (a subscription, a charge, a category, a
  * member), each spelled out once across a tool list by a reading tool: by its whole output, or
- * else by the items of one of its lists, keyed by its JSON. Another tool's output that holds the same record
- * (create_subscription's result, mark_charge_paid's) refers to that tool by name instead of
- * repeating it. `catalog` (every tool any token may see) decides which records are shared, so a
+ * else by the items of one of its lists, keyed by its JSON. Another tool's output that holds the
+ * same record (create_subscription's result, mark_charge_paid's) refers to that tool by name
+ * instead of repeating it. `catalog` (every tool any token may see) decides which records are shared, so a
  * list without the other tools (a read token's) still spells them out.
  */
 export function sharedShapes(
@@ -161,9 +161,9 @@ const SAFE = Number.MAX_SAFE_INTEGER;
  * server instructions say so once). A small record inside the result (at most MAX_SMALL_FIELDS
  * scalar fields: a cycle, a category or tag reference, a share, an amount with its currency) is
  * spelled out with its field names and types, and so is a list of them or of scalars; a larger
- * one is outlined to its type (the result shows its fields; a record another tool returns whole
- * names that tool instead, see `referShapes`). Only ever looser than the output, so every result
- * still validates.
+ * one is outlined to its type (the result shows its fields), except a record several tools return,
+ * spelled out in full by one reading tool and named by the others (`sharedShapes`). Only ever
+ * looser than the output, so every result still validates.
  */
 export function leanOutput(schema: JsonSchema, depth = 0): JsonSchema {
   // A shared record the tool spells out reads as a result of its own, wherever it is.
@@ -214,7 +214,7 @@ const CONTENTS = [
   'additionalProperties',
 ];
 
-/** The most fields a record without an id may have and still be spelled out (a cycle, money). */
+/** The most fields a record inside a result may have and still be spelled out (a cycle, money). */
 const MAX_SMALL_FIELDS = 4;
 
 /** Whether every field of `properties` is a scalar or a list of scalars (no record inside). */
