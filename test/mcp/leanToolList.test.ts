@@ -80,6 +80,28 @@ describe.each(ERAS)('a lean tools/list (%s era)', (era) => {
       minimum: 1,
       maximum: 500,
     });
+    expect(input('list_charges').properties?.from).toMatchObject({
+      type: 'string',
+      format: 'date',
+    });
+  });
+
+  it('says once what a record several tools return holds, also to a token that sees only one of them', async () => {
+    const output = async (scope: 'read' | 'trusted', name: string): Promise<string> => {
+      const client = await h.connect((await h.token(scope)).token, era);
+      const tool = (await client.listTools()).tools.find((t) => t.name === name);
+      return JSON.stringify(tool?.outputSchema);
+    };
+    // A charge: spelled out by list_charges, for a read token too, and named by the writers.
+    for (const scope of ['read', 'trusted'] as const)
+      expect(await output(scope, 'list_charges')).toContain('"due_date":{"type":"string"}');
+    expect(await output('trusted', 'mark_charge_paid')).toContain(
+      "Shaped as one of list_charges' items.",
+    );
+    // Small records inside a result: a subscription's cycle and its category.
+    const subscription = await output('read', 'get_subscription');
+    expect(subscription).toContain('"every":{"type":"integer"}');
+    expect(subscription).toMatch(/"category":\{"\$ref":"#\/\$defs\/\w+"\}/);
   });
 });
 
