@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { getRequestListener } from '@hono/node-server';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
 import { Hono } from 'hono';
@@ -20,6 +20,7 @@ import { createMcpFetchHandler } from '../mcp/http.ts';
 import { successResult } from '../mcp/results.ts';
 import { mcpRoutes } from '../mcp/routes.ts';
 import { largeHousehold } from './largeHousehold.ts';
+import { listToolsWith, partsOf } from './toolList.ts';
 import { type BenchRow, type BenchSuite, interleavedMs, medianMs } from './types.ts';
 
 /**
@@ -225,33 +226,6 @@ async function startBareServer(): Promise<HttpHost> {
   };
 }
 
-async function toolsListBytes(
-  core: Core,
-  token: string,
-): Promise<{ bytes: number; tools: number }> {
-  const handler = createMcpFetchHandler({ core });
-  const client = new Client(
-    { name: 'bench', version: '1' },
-    { versionNegotiation: { mode: { pin: MODERN } } },
-  );
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL('http://localhost/mcp'), {
-      fetch: async (url, init) => {
-        const headers = new Headers(init?.headers);
-        headers.set('host', 'localhost');
-        return (
-          (await handler(new Request(url, { ...init, headers }))) ??
-          new Response(null, { status: 404 })
-        );
-      },
-      authProvider: { token: async () => token },
-    }),
-  );
-  const { tools } = await client.listTools();
-  await client.close();
-  return { bytes: Buffer.byteLength(JSON.stringify(tools)), tools: tools.length };
-}
-
 /**
  * CPU time (user + system, this process) per tools/call through the MCP handler in process (no
  * sockets, one call at a time), and how much of it the text copy of the result costs: the JSON of
@@ -413,12 +387,16 @@ export const suite: BenchSuite = {
         unit: 'ms',
       });
       for (const scope of ['read', 'write', 'trusted'] as const) {
-        const size = await toolsListBytes(h.core, await h.token(scope));
+        const tools = await listToolsWith(h.core, await h.token(scope));
+        const bytes = Buffer.byteLength(JSON.stringify(tools));
+        const parts = partsOf(tools);
+        const sum = (part: 'naming' | 'description' | 'input' | 'output' | 'annotations'): number =>
+          parts.reduce((n, p) => n + p[part], 0);
         rows.push({
           name: `mcp tools/list size, ${scope} token`,
-          median: size.bytes,
+          median: bytes,
           unit: 'bytes',
-          note: `${size.tools} tools, about ${Math.round(size.bytes / 4 / 100) * 100} tokens of context`,
+          note: `${tools.length} tools, about ${Math.round(bytes / 4 / 100) * 100} tokens of context; names and titles ${sum('naming')}, descriptions ${sum('description')}, input schemas ${sum('input')}, output schemas ${sum('output')}, annotations ${sum('annotations')} (npx tsx bench/toolListBreakdown.ts ${scope}: per tool)`,
         });
       }
     } finally {

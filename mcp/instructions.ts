@@ -17,10 +17,13 @@ Rules for every tool:
 - Every change is recorded in the activity list with your client's name and can be undone: call undo with the activity id a change returns (or list_activity to find it).
 - Confirmation: unless your token is trusted, a destructive change or one that moves money needs the person's confirmation. If your client supports elicitation, they are asked directly. Otherwise the tool applies nothing and returns a preview with a confirmation_id: show the person what would change, and only when they agree call confirm with that confirmation_id. It applies once, exactly as previewed, and expires after 10 minutes. Never confirm on the person's behalf.
 - Errors come back as tool results with isError and a sentence saying what to fix; fix the arguments and retry rather than giving up.
-- A tool's result is in structuredContent and, as JSON, in its text (a change's text first says how to undo it; list_activity finds it too). Output schemas outline a result: its top-level fields with their types (the result itself shows what they hold); "Shaped as X's output" means the fields tool X's output schema lists; an object whose schema lists no required fields always has every field it lists (null when empty).`;
+- A tool's result is in structuredContent and, as JSON, in its text (a change's text first says how to undo it; list_activity finds it too). Output schemas outline a result: its fields with their types, and the fields of the records inside it (a subscription, a charge, a category…); an object shown only by its type holds what the result shows. "Shaped as X's output" (or "one of X's items") means the fields tool X's output schema lists there; an object whose schema lists no required fields always has every field it lists (null when empty).`;
 
 /** Sentences of op descriptions that the rules above already state for every tool. */
-const SHARED_SENTENCES = ['Can be undone from the activity list.'];
+const SHARED_SENTENCES = [
+  'Can be undone from the activity list.',
+  'Names are unique regardless of case.',
+];
 
 /** An op's description as its tool shows it: without the sentences the instructions state once. */
 export function toolDescription(description: string): string {
@@ -37,4 +40,10 @@ export const SHARED_FIELD_DESCRIPTIONS: ReadonlySet<string> = new Set([
   'A non-negative decimal string in the currency\'s units, such as "15.99" (never a number).',
   'ISO 4217 code in upper case, such as "EUR".',
   "A calendar date YYYY-MM-DD in the household's time zone.",
+  // Said by the rule about a subscription's price per cycle and its series.
+  "Billing cycle: every N days, weeks, months or years. Monthly and yearly keep the first charge's day of month.",
+  // "Leaving a currency out means the household's (or the subscription's) currency."
+  "Default: the household's currency.",
+  "Default: the subscription's currency.",
+  "Default: the subscription's.",
 ]);

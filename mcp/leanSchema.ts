@@ -43,51 +43,111 @@ function mapSubschemas(
 }
 
 /**
- * Marks a subschema `referShapes` put in place of another tool's whole output: its description names
- * that tool, so it survives at every depth (a symbol: never part of the JSON a client sees).
+ * Marks a subschema `referShapes` put in place of a shape another tool spells out: its description
+ * names that tool, so it survives at every depth (a symbol: never part of the JSON a client sees).
  */
 const SHAPED_AS = Symbol('shapedAs');
 
-/** Outputs shorter than this are spelled out wherever they occur: a reference would not be shorter. */
+/** Marks a shape the tool itself spells out: outlined nowhere, like a result of its own. */
+const OWNED = Symbol('owned');
+
+/** Shapes shorter than this are spelled out wherever they occur: a reference would not be shorter. */
 const MIN_SHARED_SHAPE = 200;
 
-/**
- * The shapes several tools return, each spelled out once across a tool list: the whole output of
- * one tool (a reading tool first, so a tool that reads it is listed whenever one that changes it
- * is), keyed by its JSON. Another tool's output that holds the same object (create_subscription's
- * result, list_subscriptions' items) refers to that tool by name instead of repeating it.
- */
-export function sharedShapes(
-  outputs: ReadonlyArray<{ tool: string; reads: boolean; schema: JsonSchema }>,
-): Map<string, string> {
-  const shapes = new Map<string, string>();
-  for (const { tool, schema } of [
-    ...outputs.filter((o) => o.reads),
-    ...outputs.filter((o) => !o.reads),
-  ]) {
-    const json = JSON.stringify(schema);
-    if (json.length >= MIN_SHARED_SHAPE && !shapes.has(json)) shapes.set(json, tool);
-  }
-  return shapes;
+/** Where a shared shape is spelled out: a tool's whole output, or the items of one of its lists. */
+export interface ShapeOwner {
+  tool: string;
+  /** The top-level list whose items it is; null for the whole output. */
+  list: string | null;
+}
+
+/** One tool's raw output schema, as `sharedShapes` reads it. */
+export interface ToolOutput {
+  tool: string;
+  reads: boolean;
+  schema: JsonSchema;
+}
+
+/** A result's records that may be shared: the whole output, and the items of its top-level lists. */
+function records(schema: JsonSchema): Array<{ list: string | null; json: string }> {
+  const found: Array<{ list: string | null; json: string }> = [
+    { list: null, json: JSON.stringify(schema) },
+  ];
+  const { properties } = schema;
+  if (isSchema(properties))
+    for (const [list, field] of Object.entries(properties))
+      if (isSchema(field) && isSchema(field.items) && isSchema(field.items.properties))
+        found.push({ list, json: JSON.stringify(field.items) });
+  return found;
+}
+
+/** Every subschema's JSON in `schema`, once each. */
+function subschemaJson(schema: JsonSchema, into = new Set<string>()): Set<string> {
+  into.add(JSON.stringify(schema));
+  mapSubschemas(schema, (child) => {
+    subschemaJson(child, into);
+    return child;
+  });
+  return into;
 }
 
 /**
- * `schema` (the raw output of `tool`) with every subschema that is another tool's whole output in
- * `shapes` replaced by an object naming that tool. Only ever looser: every result still validates.
+ * The records several tools of the catalog return (a subscription, a charge, a category, a
+ * member), each spelled out once across a tool list by a reading tool: by its whole output, or
+ * else by the items of one of its lists, keyed by its JSON. Another tool's output that holds the
+ * same record (create_subscription's result, mark_charge_paid's) refers to that tool by name
+ * instead of repeating it. `catalog` (every tool any token may see) decides which records are shared, so a
+ * list without the other tools (a read token's) still spells them out.
+ */
+export function sharedShapes(
+  outputs: readonly ToolOutput[],
+  catalog: readonly ToolOutput[] = outputs,
+): Map<string, ShapeOwner> {
+  const tools = new Map<string, number>();
+  for (const { schema } of catalog)
+    for (const json of subschemaJson(schema)) tools.set(json, (tools.get(json) ?? 0) + 1);
+  const shapes = new Map<string, ShapeOwner>();
+  // Only a reading tool spells a shared record out for others: it is listed for every token that
+  // sees a tool changing the record, and "shaped as delete_category's output" would puzzle.
+  const reads = outputs.filter((o) => o.reads);
+  for (const whole of [true, false])
+    for (const { tool, schema } of reads)
+      for (const { list, json } of records(schema))
+        if (
+          (list === null) === whole &&
+          json.length >= MIN_SHARED_SHAPE &&
+          (tools.get(json) ?? 0) > 1 &&
+          !shapes.has(json)
+        )
+          shapes.set(json, { tool, list });
+  return shapes;
+}
+
+/** "list_charges'", "get_subscription's". */
+const possessive = (name: string): string => (name.endsWith('s') ? `${name}'` : `${name}'s`);
+
+/**
+ * `schema` (the raw output of `tool`) with every subschema that is a shape another tool spells out
+ * in `shapes` replaced by an object naming that tool, and the shapes `tool` spells out itself
+ * marked to be spelled out in full. Only ever looser: every result still validates.
  */
 export function referShapes(
   schema: JsonSchema,
-  shapes: ReadonlyMap<string, string>,
+  shapes: ReadonlyMap<string, ShapeOwner>,
   tool: string,
 ): JsonSchema {
   const owner = shapes.get(JSON.stringify(schema));
-  if (owner !== undefined && owner !== tool)
+  if (owner !== undefined && owner.tool !== tool)
     return {
       type: 'object',
-      description: `Shaped as ${owner}'s output.`,
-      [SHAPED_AS]: owner,
+      description:
+        owner.list === null
+          ? `Shaped as ${possessive(owner.tool)} output.`
+          : `Shaped as one of ${possessive(owner.tool)} ${owner.list}.`,
+      [SHAPED_AS]: owner.tool,
     };
-  return mapSubschemas(schema, (child) => referShapes(child, shapes, tool));
+  const out = mapSubschemas(schema, (child) => referShapes(child, shapes, tool));
+  return owner === undefined ? out : { ...out, [OWNED]: true };
 }
 
 /** zod's bounds for `z.number().int()`: the safe integer range, which says nothing to a reader. */
@@ -96,20 +156,25 @@ const SAFE = Number.MAX_SAFE_INTEGER;
 /**
  * An output schema as a description of what comes back: field names, types, enums and nullability,
  * with the descriptions of top-level fields only (nested ones restate what the tool's description
- * and the top-level fields say), no length or safe-integer bounds, and no `required` list where
- * every field is always present (the server instructions say so once). Only ever looser than the
- * output, so every result still validates.
+ * and the top-level fields say), no length, pattern, format or safe-integer bounds (validating what
+ * the server produced needs none), and no `required` list where every field is always present (the
+ * server instructions say so once). A small record inside the result (at most MAX_SMALL_FIELDS
+ * scalar fields: a cycle, a category or tag reference, a share, an amount with its currency) is
+ * spelled out with its field names and types, and so is a list of them or of scalars; a larger
+ * one is outlined to its type (the result shows its fields), except a record several tools return,
+ * spelled out in full by one reading tool and named by the others (`sharedShapes`). Only ever
+ * looser than the output, so every result still validates.
  */
 export function leanOutput(schema: JsonSchema, depth = 0): JsonSchema {
-  if (depth === 1 && !(SHAPED_AS in schema)) schema = outline(schema);
+  // A shared record the tool spells out reads as a result of its own, wherever it is.
+  if (OWNED in schema) depth = 0;
+  if (depth >= 1 && !(SHAPED_AS in schema)) schema = outline(schema, depth === 1);
   let node = mapSubschemas(schema, (child, name) =>
     // A property is one level down; a branch (anyOf, items) stays on its parent's level.
     leanOutput(child, name === null ? depth : depth + 1),
   );
   if (depth > 1 && !(SHAPED_AS in node)) delete node.description;
-  // Lengths bound what a caller may send; what comes back always fits them.
-  delete node.minLength;
-  delete node.maxLength;
+  for (const key of UNBOUNDED) delete node[key];
   if (node.minimum === -SAFE) delete node.minimum;
   if (node.maximum === SAFE) delete node.maximum;
   const { required, properties } = node;
@@ -137,6 +202,9 @@ export function leanOutput(schema: JsonSchema, depth = 0): JsonSchema {
   return node;
 }
 
+/** Keywords that bound what a caller may send: what comes back always fits them. */
+const UNBOUNDED = ['minLength', 'maxLength', 'pattern', 'format', 'minItems', 'maxItems'];
+
 /** Keywords that spell out what an object or a list holds. */
 const CONTENTS = [
   'properties',
@@ -146,20 +214,46 @@ const CONTENTS = [
   'additionalProperties',
 ];
 
+/** The most fields a record inside a result may have and still be spelled out (a cycle, money). */
+const MAX_SMALL_FIELDS = 4;
+
+/** Whether every field of `properties` is a scalar or a list of scalars (no record inside). */
+function scalarOnly(properties: JsonSchema): boolean {
+  return Object.values(properties).every((field) => {
+    const text = isSchema(field) ? JSON.stringify(field) : '';
+    return !/"type":(\[[^\]]*)?"object"|"properties"|"\$ref"/.test(text);
+  });
+}
+
+/** Whether the object `node` describes is small enough to be spelled out inside a result. */
+function spelledOut(node: JsonSchema): boolean {
+  const { properties } = node;
+  return (
+    isSchema(properties) &&
+    Object.keys(properties).length <= MAX_SMALL_FIELDS &&
+    scalarOnly(properties)
+  );
+}
+
 /**
- * A top-level field of a result as its output schema outlines it: its type, enum, nullability and
- * description, not what it holds (an object's fields, a list's items: the result itself shows
- * them), except a list of another tool's output, which names that tool.
+ * A nested field of a result as its output schema shows it: spelled out when `spell` (a field of
+ * the result itself) and `spelledOut` say so, else its type, enum, nullability and description,
+ * not what it holds (an object's fields, a list's items: the result itself shows them), except a
+ * list of scalars, of records spelled out, or of another tool's output, which names that tool.
  */
-function outline(field: JsonSchema): JsonSchema {
+function outline(field: JsonSchema, spell: boolean): JsonSchema {
+  if (spell && spelledOut(field)) return field;
   const out: JsonSchema = { ...field };
   for (const key of CONTENTS) delete out[key];
   const { items } = out;
-  if (isSchema(items) && !(SHAPED_AS in items)) delete out.items;
+  const kept =
+    isSchema(items) &&
+    (SHAPED_AS in items || OWNED in items || scalarOnly({ items }) || (spell && spelledOut(items)));
+  if (!kept) delete out.items;
   for (const key of LIST) {
     const branches = out[key];
     if (Array.isArray(branches))
-      out[key] = branches.map((b: unknown) => (isSchema(b) ? outline(b) : b));
+      out[key] = branches.map((b: unknown) => (isSchema(b) ? outline(b, spell) : b));
   }
   return out;
 }

@@ -7,6 +7,7 @@ import {
   leanOutput,
   referShapes,
   sharedShapes,
+  type ToolOutput,
 } from './leanSchema.ts';
 import { SHARED_FIELD_DESCRIPTIONS } from './instructions.ts';
 import { type AnyOp, strictInputOf } from '../core/index.ts';
@@ -119,6 +120,7 @@ function advertised(json: JsonSchema): StandardSchemaWithJSON {
 /** One tool list's schemas, kept with the ops they were built from. */
 interface ListSchemas {
   ops: readonly AnyOp[];
+  catalog: readonly AnyOp[];
   schemas: Map<AnyOp, OpSchemas>;
 }
 
@@ -127,20 +129,28 @@ const lists = new Map<string, ListSchemas>();
 
 /**
  * The input and output schemas of every op of one tool list as tools/list shows them, built once
- * per list: an output another tool of the list already spells out refers to it by name
- * (`sharedShapes`), so the schemas depend on the list, not on the op alone.
+ * per list: a record another tool of the list already spells out is referred to by name
+ * (`sharedShapes`; `catalog`, every op MCP offers anyone, decides which records are shared), so
+ * the schemas depend on the list, not on the op alone.
  */
-export function toolSchemas(ops: readonly AnyOp[]): (op: AnyOp) => OpSchemas {
+export function toolSchemas(
+  ops: readonly AnyOp[],
+  catalog: readonly AnyOp[] = ops,
+): (op: AnyOp) => OpSchemas {
   const key = ops.map((op) => op.name).join(',');
   let list = lists.get(key);
-  if (!list || list.ops.length !== ops.length || list.ops.some((op, i) => op !== ops[i])) {
-    const shapes = sharedShapes(
-      ops.map((op) => ({
-        tool: op.name,
-        reads: op.effect === 'read',
-        schema: rawOutput(op.output),
-      })),
-    );
+  if (
+    !list ||
+    list.catalog !== catalog ||
+    list.ops.length !== ops.length ||
+    list.ops.some((op, i) => op !== ops[i])
+  ) {
+    const outputOf = (op: AnyOp): ToolOutput => ({
+      tool: op.name,
+      reads: op.effect === 'read',
+      schema: rawOutput(op.output),
+    });
+    const shapes = sharedShapes(ops.map(outputOf), catalog.map(outputOf));
     const schemas = new Map<AnyOp, OpSchemas>();
     for (const op of ops) {
       const inputJson = opSchemas(op).inputJson;
@@ -154,7 +164,7 @@ export function toolSchemas(ops: readonly AnyOp[]): (op: AnyOp) => OpSchemas {
         outputJson,
       });
     }
-    list = { ops: [...ops], schemas };
+    list = { ops: [...ops], catalog, schemas };
     lists.set(key, list);
   }
   const { schemas } = list;

@@ -10,27 +10,68 @@ import { toolDescription } from './instructions.ts';
 import { needsConfirmation, registerConfirmTool, runConfirmed } from './confirm.ts';
 import { errorResult, successResult } from './results.ts';
 import { toolSchemas } from './schemas.ts';
-import { type Actor, type AnyOp, type Core, jsonTooDeep, opsFor, tooDeep } from '../core/index.ts';
+import {
+  type Actor,
+  type AnyOp,
+  type Core,
+  jsonTooDeep,
+  offeredOn,
+  opsFor,
+  tooDeep,
+} from '../core/index.ts';
 
 /** Tool names every client accepts (the strictest rule in use). */
 export const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
 /**
  * MCP annotations follow from the op's declared effect; Exhale never reaches outside its own data.
- * A hint equal to the protocol's default (readOnlyHint and idempotentHint false) is left out, and
- * destructiveHint and idempotentHint only accompany a tool that writes (the only case the protocol
- * reads them in): the same meaning in fewer bytes of every agent's context.
+ * A hint equal to the protocol's default (readOnlyHint and idempotentHint false, destructiveHint
+ * true) is left out, and destructiveHint and idempotentHint only accompany a tool that writes (the
+ * only case the protocol reads them in): the same meaning in fewer bytes of every agent's context.
  */
 export function annotationsOf(op: AnyOp): ToolAnnotations {
   return {
     ...(op.effect === 'read'
       ? { readOnlyHint: true }
       : {
-          destructiveHint: op.effect === 'destructive',
+          ...(op.effect === 'destructive' ? {} : { destructiveHint: false }),
           ...(op.idempotent === true ? { idempotentHint: true } : {}),
         }),
     openWorldHint: false,
   };
+}
+
+/** Words a title may add to its tool's name without saying anything more. */
+const FILLER = new Set(['a', 'an', 'the', 'my']);
+/** A title's verb that says what the name's verb says. */
+const SAME_VERB: Readonly<Record<string, string>> = { add: 'create', change: 'update' };
+
+/**
+ * The op's title where it adds to the tool's name ("Household briefing" for get_context), nothing
+ * where it only spells the name out ("List members" for list_members): clients show the name then.
+ */
+export function titleOf(op: AnyOp): string | undefined {
+  const named = new Set(op.name.split('_'));
+  const words = op.title
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((w) => !FILLER.has(w))
+    .map((w) => SAME_VERB[w] ?? w);
+  const singular = (w: string): string => (w.endsWith('s') ? w.slice(0, -1) : w);
+  const adds = words.some((w) => !named.has(w) && !named.has(singular(w)) && !named.has(`${w}s`));
+  return adds ? op.title : undefined;
+}
+
+const mcpCatalogs = new WeakMap<Core, readonly AnyOp[]>();
+
+/** Every op MCP offers anyone, in catalog order: which records several tools share. */
+function mcpCatalog(core: Core): readonly AnyOp[] {
+  let ops = mcpCatalogs.get(core);
+  if (!ops) {
+    ops = core.catalog.filter((op) => offeredOn(op, 'mcp'));
+    mcpCatalogs.set(core, ops);
+  }
+  return ops;
 }
 
 /** Whether the `confirm` tool is offered: only to tokens that can write but not without confirmation. */
@@ -50,14 +91,14 @@ export function registerOpTools(
   only: 'all' | ReadonlySet<string> = 'all',
 ): void {
   const ops = opsFor(core.catalog, base, 'mcp');
-  const schemasOf = toolSchemas(ops);
+  const schemasOf = toolSchemas(ops, mcpCatalog(core));
   for (const op of ops) {
     if (only !== 'all' && !only.has(op.name)) continue;
     const schemas = schemasOf(op);
     server.registerTool(
       op.name,
       {
-        title: op.title,
+        title: titleOf(op),
         description: toolDescription(op.description),
         inputSchema: schemas.input,
         outputSchema: schemas.output,

@@ -28,9 +28,11 @@ export const Currency = z
   .refine((v) => isCurrency(v), i18n('errors.input.currency'))
   .describe('ISO 4217 code in upper case, such as "EUR".');
 
+/** `format: date` (RFC 3339 full-date, YYYY-MM-DD) in its JSON Schema, kept by every copy of it. */
 export const IsoDate = z
   .string()
   .refine((v) => isValidDate(v), i18n('errors.input.date'))
+  .meta({ format: 'date' })
   .describe("A calendar date YYYY-MM-DD in the household's time zone.");
 
 export const TimeZone = z
@@ -166,10 +168,7 @@ export const PaymentMethod = z.object({
 export const Tag = z.object({ id: z.string(), name: z.string(), subscription_count: z.int() });
 
 export const Charge = z.object({
-  id: z
-    .string()
-    .nullable()
-    .describe("The recorded charge's id; null for an expected charge not yet recorded."),
+  id: z.string().nullable().describe('Null for an expected charge not yet recorded.'),
   subscription_id: z.string(),
   subscription_name: z.string(),
   due_date: z.string(),

@@ -80,7 +80,15 @@ describe('lean output schemas', () => {
     });
   });
 
-  it('outlines the top-level fields (type, enum, nullability, description) and leaves what they hold to the result', () => {
+  it('spells out small records (names and types) and outlines the rest to their type, with top-level descriptions only', () => {
+    const money = z.object({ amount: z.string().describe('In its units.'), currency: z.string() });
+    const fields = z.object({
+      a: z.string(),
+      b: z.string(),
+      c: z.string(),
+      d: z.int(),
+      e: z.boolean(),
+    });
     const schema = z.toJSONSchema(
       z.object({
         total: z.string().describe('Sum of the charges.'),
@@ -95,25 +103,69 @@ describe('lean output schemas', () => {
             }),
           )
           .describe('The charges.'),
+        // Five fields: the result shows them; a record inside a record is outlined too.
+        summary: fields,
+        // A list of larger records too (unless another tool returns them: see sharedShapes).
+        entries: z.array(fields),
+        line: z.object({ price: money, on: z.string().regex(/^\d{4}-\d{2}-\d{2}$/) }),
+        price: money,
       }),
       { io: 'output' },
     ) as JsonSchema;
     const { $schema: _dialect, ...lean } = leanOutput(schema);
+    const string = { type: 'string' };
     expect(lean).toEqual({
       type: 'object',
       properties: {
         total: { type: 'string', description: 'Sum of the charges.' },
         status: { type: 'string', enum: ['open', 'done'] },
         count: { type: 'integer' },
-        category: { type: ['object', 'null'] },
-        items: { type: 'array', description: 'The charges.' },
+        category: {
+          type: ['object', 'null'],
+          properties: { id: string, name: string },
+          additionalProperties: false,
+        },
+        items: {
+          type: 'array',
+          description: 'The charges.',
+          items: {
+            type: 'object',
+            properties: { id: string, note: string },
+            required: ['id'],
+            additionalProperties: false,
+          },
+        },
+        summary: { type: 'object' },
+        entries: { type: 'array' },
+        line: { type: 'object' },
+        price: {
+          type: 'object',
+          properties: { amount: string, currency: string },
+          additionalProperties: false,
+        },
       },
       // count may be missing, so the list stays; a list naming every field would go.
-      required: ['total', 'status', 'category', 'items'],
+      required: ['total', 'status', 'category', 'items', 'summary', 'entries', 'line', 'price'],
       additionalProperties: false,
     });
     const all = z.toJSONSchema(z.object({ a: z.string() }), { io: 'output' }) as JsonSchema;
     expect(leanOutput(all).required).toBeUndefined();
+  });
+
+  it('leaves out what bounds a caller: lengths, patterns, formats and list sizes', () => {
+    const schema = z.toJSONSchema(
+      z.object({
+        url: z.url().max(2048),
+        code: z.string().regex(/^[A-Z]{3}$/),
+        tags: z.array(z.string()).min(1).max(20),
+      }),
+      { io: 'output' },
+    ) as JsonSchema;
+    expect(leanOutput(schema).properties).toEqual({
+      url: { type: 'string' },
+      code: { type: 'string' },
+      tags: { type: 'array', items: { type: 'string' } },
+    });
   });
 });
 
@@ -143,7 +195,7 @@ describe('outputs several tools return', () => {
   ]);
 
   it('are spelled out by the first tool that reads them, and named by the others', () => {
-    expect(referShapes(one, shapes, 'get_subscription')).toEqual(one);
+    expect(wire(referShapes(one, shapes, 'get_subscription'))).toEqual(one);
     const referred = { type: 'object', description: "Shaped as get_subscription's output." };
     expect(wire(leanOutput(referShapes(one, shapes, 'update_subscription')))).toEqual(referred);
     expect(wire(leanOutput(referShapes(list, shapes, 'list_subscriptions')).properties)).toEqual({
@@ -181,6 +233,44 @@ describe('outputs several tools return', () => {
       { tool: 'list_tags', reads: true, schema: tags },
     ]);
     expect(referShapes(tags, small, 'list_tags')).toEqual(tags);
+  });
+
+  const charge = z.object({
+    id: z.string().nullable(),
+    subscription_id: z.string(),
+    subscription_name: z.string(),
+    due_date: z.string(),
+    status: z.enum(['expected', 'paid', 'skipped']),
+    amount: z.string(),
+    currency: z.string(),
+  });
+  const charges = json(z.object({ items: z.array(charge) }));
+  const marked = json(charge);
+  const listing = { tool: 'list_charges', reads: true, schema: charges };
+  const catalog = [listing, { tool: 'mark_charge_paid', reads: false, schema: marked }];
+
+  it('are spelled out as the items of a reading list tool when no reading tool returns one whole', () => {
+    const all = sharedShapes(catalog);
+    const items = wire(leanOutput(referShapes(charges, all, 'list_charges')).properties);
+    expect(items).toMatchObject({ items: { type: 'array', items: { type: 'object' } } });
+    expect(Object.keys(JSON.parse(JSON.stringify(items)).items.items.properties)).toEqual(
+      Object.keys(charge.shape),
+    );
+    expect(wire(leanOutput(referShapes(marked, all, 'mark_charge_paid')))).toEqual({
+      type: 'object',
+      description: "Shaped as one of list_charges' items.",
+    });
+  });
+
+  it('are spelled out for a list without the tools that change them (a read token), as the catalog shares them', () => {
+    const readOnly = sharedShapes([listing], catalog);
+    const lean = wire(leanOutput(referShapes(charges, readOnly, 'list_charges')));
+    expect(JSON.stringify(lean)).toContain('"subscription_name":{"type":"string"}');
+    // Without the catalog, a list tool's only record is not shared: it is outlined.
+    const alone = sharedShapes([listing]);
+    expect(wire(leanOutput(referShapes(charges, alone, 'list_charges')).properties)).toEqual({
+      items: { type: 'array' },
+    });
   });
 });
 

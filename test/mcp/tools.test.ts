@@ -6,7 +6,7 @@ import { offeredOn } from '../../core/kernel/op.ts';
 import { opsFor } from '../../core/kernel/surface.ts';
 import { catalog } from '../../core/ops/catalog.ts';
 import { toolDescription } from '../../mcp/instructions.ts';
-import { TOOL_NAME } from '../../mcp/tools.ts';
+import { titleOf, TOOL_NAME } from '../../mcp/tools.ts';
 import { createMcpTestHousehold, ERAS, type McpTestHousehold } from './helpers.ts';
 
 describe.each(ERAS)('MCP tools (%s era)', (era) => {
@@ -61,18 +61,22 @@ describe.each(ERAS)('MCP tools (%s era)', (era) => {
       const op = catalog.find((o) => o.name === tool.name);
       if (!op) throw new Error(`no op for ${tool.name}`);
       expect(tool.name).toMatch(TOOL_NAME);
-      expect(tool.title).toBe(op.title);
+      // The op's title only where it adds to the name (titleOf's own test pins which).
+      expect(tool.title).toBe(titleOf(op));
       // The op's description, less only the sentences the server instructions state once.
       expect(tool.description).toBe(toolDescription(op.description));
       expect(op.description.startsWith(tool.description?.replace(/\.$/, '') ?? '-')).toBe(true);
       expect(tool.inputSchema.type).toBe('object');
       expect(tool.outputSchema?.type).toBe('object');
-      // Read as the protocol does: readOnlyHint and idempotentHint default to false, and
-      // destructiveHint and idempotentHint are only read for a tool that is not read-only.
+      // Read as the protocol does: readOnlyHint and idempotentHint default to false,
+      // destructiveHint to true, and destructiveHint and idempotentHint are only read for a tool
+      // that is not read-only.
       const hints = tool.annotations ?? {};
       expect(hints.readOnlyHint ?? false, tool.name).toBe(op.effect === 'read');
       if (op.effect !== 'read') {
-        expect(hints.destructiveHint, tool.name).toBe(op.effect === 'destructive');
+        expect(hints.destructiveHint ?? true, tool.name).toBe(op.effect === 'destructive');
+        // A hint is sent only when it differs from the default.
+        expect(hints.destructiveHint, tool.name).not.toBe(true);
         expect(hints.idempotentHint ?? false, tool.name).toBe(op.idempotent === true);
       } else {
         expect(hints.destructiveHint, tool.name).toBeUndefined();
@@ -83,6 +87,16 @@ describe.each(ERAS)('MCP tools (%s era)', (era) => {
     const create = tools.find((t) => t.name === 'create_subscription');
     expect(create?.inputSchema.required).toContain('name');
     expect(create?.inputSchema.additionalProperties).toBe(false);
+  });
+
+  it('gives a tool the title of its op only where the title says more than the name', async () => {
+    const client = await h.connect((await h.token('trusted')).token, era);
+    const titles = new Map((await client.listTools()).tools.map((t) => [t.name, t.title]));
+    expect(titles.get('get_context')).toBe('Household briefing');
+    expect(titles.get('bulk_update_subscriptions')).toBe('Change many subscriptions');
+    expect(titles.get('read_statement')).toBe('Read a bank statement');
+    for (const plain of ['list_members', 'get_household', 'create_subscription', 'get_totals'])
+      expect(titles.get(plain), plain).toBeUndefined();
   });
 
   it('answers tool arguments nested deeper than any real input with a sentence, not an internal error', async () => {

@@ -16,7 +16,7 @@ export const undo = defineOp({
   name: 'undo',
   title: 'Undo changes',
   description:
-    "Undoes changes (ids from list_activity) in one transaction, or without ids the caller's most recent one (an agent's: made with its own token). Refuses, changing nothing, when a record was changed again since; undoing an undo re-applies the change.",
+    "Undoes changes (ids from list_activity) in one transaction, or without ids the caller's latest (an agent's: made with its own token). Refused, changing nothing, when a record changed again since; undoing an undo redoes.",
   input: z.object({ ids: z.array(Id).min(1).max(50).optional() }),
   output: z.object({
     undone: z.array(

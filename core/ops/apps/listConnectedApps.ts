@@ -29,7 +29,7 @@ export const listConnectedApps = defineOp({
   name: 'list_connected_apps',
   title: 'List connected apps',
   description:
-    "Lists the remote agents (OAuth apps such as Claude.ai or ChatGPT) connected as the caller, or every member's for the owner, with scope, when connected and last used. End one with disconnect_app.",
+    "Lists the remote agents (OAuth apps such as Claude.ai or ChatGPT) connected as the caller, or every member's for the owner. End one with disconnect_app.",
   input: z.object({}),
   output: z.object({ items: z.array(ConnectedApp) }),
   effect: 'read',

@@ -9,7 +9,7 @@ export const getAssistantSettings = defineOp({
   name: 'get_assistant_settings',
   title: 'Get the assistant settings',
   description:
-    'Shows how the built-in assistant is configured: on or off, provider, model, server, whether an API key is set (never the key) and what the environment overrides. Owner only.',
+    'Shows how the built-in assistant is configured (provider, model, server, whether an API key is set: never the key) and what the environment overrides. Owner only.',
   input: z.object({}),
   output: AssistantSettings,
   effect: 'read',

@@ -17,7 +17,7 @@ export const markChargesPaid = defineOp({
   name: 'mark_charges_paid',
   title: 'Mark charges paid',
   description:
-    "Marks several charges paid with the amounts actually charged, such as reconcile_statement's to_mark. All or nothing, one undo; a charge already paid or skipped is refused, naming it, and nothing is written.",
+    "Marks several charges paid with the amounts actually charged, such as reconcile_statement's to_mark: all or nothing, in one undo. A charge already paid or skipped is refused by name.",
   input: z.object({
     charges: z.array(Paid).min(1).max(200),
   }),

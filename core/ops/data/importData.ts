@@ -95,7 +95,7 @@ export const importData = defineOp({
   name: 'import_data',
   title: 'Import subscriptions from a file',
   description:
-    'Imports subscriptions from an Exhale export ("exhale/1" JSON) or a Wallos JSON export. What already exists is skipped, so importing a file twice adds nothing; all or nothing unless skip_invalid.',
+    'Imports subscriptions from an Exhale export ("exhale/1" JSON) or a Wallos JSON export. What already exists is skipped, so a second import adds nothing; all or nothing unless skip_invalid.',
   input: z.object({
     document: z
       .union([z.string(), z.array(z.unknown()), z.record(z.string(), z.unknown())])
@@ -104,16 +104,16 @@ export const importData = defineOp({
     skip_invalid: z
       .boolean()
       .default(false)
-      .describe('Import the valid subscriptions and report the others, instead of importing nothing.'),
+      .describe('Import the valid ones and report the others, instead of nothing.'),
     currency: Currency.optional().describe(
-      'Wallos only: the currency of prices whose symbol several currencies share ("$", "kr", "¥") or that have none. Default: the household\'s currency when it fits.',
+      'Wallos only: the currency of prices with a shared symbol ("$", "kr", "¥") or none; default: the household\'s when it fits.',
     ),
   }),
   output: z.object({
     format: z.enum(['exhale', 'wallos']),
-    created: z.int().describe('Subscriptions created.'),
-    skipped: z.int().describe('Subscriptions left out because they already exist.'),
-    invalid: z.int().describe('Subscriptions left out because they are invalid (only with skip_invalid).'),
+    created: z.int(),
+    skipped: z.int().describe('Left out: they already exist.'),
+    invalid: z.int().describe('Left out as invalid (only with skip_invalid).'),
     also_created: z.object({
       categories: z.int(),
       payment_methods: z.int(),

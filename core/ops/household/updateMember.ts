@@ -12,7 +12,7 @@ export const updateMember = defineOp({
   name: 'update_member',
   title: 'Update a member',
   description:
-    "Changes a member's name, language, reminder days and time, the order of their chat channels, or role. Members change themselves; the owner may change anyone and is the only one who changes roles.",
+    "Changes a member's name, language, reminder days and time, chat channel order or role. Members change themselves; the owner anyone, and only the owner changes roles.",
   input: z.object({
     id: Id.describe("The member's id (see list_members)."),
     name: Name.optional(),
@@ -28,9 +28,7 @@ export const updateMember = defineOp({
       .max(PLATFORMS.length)
       .refine((list) => new Set(list).size === list.length, 'Name each channel once.')
       .optional()
-      .describe(
-        'Chat platforms to reach this member on, preferred first: reminders go through the first that works.',
-      ),
+      .describe('Chat platforms for reminders, preferred first (the first that works is used).'),
   }),
   output: Member,
   effect: 'write',

@@ -11,7 +11,7 @@ export const findSavings = defineOp({
   name: 'find_savings',
   title: 'Find savings',
   description:
-    'Finds money to save: trials turning paid within 7 days, the same service twice, price rises in the last 12 months and old monthly plans, each with an estimated yearly saving when it can be computed.',
+    'Finds money to save: trials turning paid within 7 days, the same service twice, price rises in the last 12 months and old monthly plans, with an estimated yearly saving where computable.',
   input: z.object({}),
   output: z.object({
     currency: z.string(),

@@ -31,7 +31,7 @@ export const getContext = defineOp({
   name: 'get_context',
   title: 'Household briefing',
   description:
-    "The household's live briefing in one compact object: the household, its members, you, active and trial subscriptions, the cost now, the next 14 days, what needs attention, and how dates and charge series work. Call it first.",
+    "The household's live briefing in one object: the household, its members, you, active and trial subscriptions, the cost now, the next 14 days, what needs attention, and how dates and series work. Call it first.",
   input: z.object({}),
   output: z.object({
     household: z.object({

@@ -48,7 +48,7 @@ export const getTotals = defineOp({
   name: 'get_totals',
   title: 'Totals',
   description:
-    "What the household spends, in its currency: the monthly and yearly cost now, or with from and to the charges of a period; optionally grouped, always with each member's share. Other currencies are converted at the ECB's (or the owner's) rates; `conversion` names them and what was left out.",
+    "What the household spends, in its currency: the monthly and yearly cost now, or with from and to the charges of a period; optionally grouped, always with each member's share. `conversion` names the rates used and what had none.",
   input: z.object({
     from: IsoDate.optional().describe(
       'Start of the period (inclusive); give with `to`. Leave both out for costs now.',

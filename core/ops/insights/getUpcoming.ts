@@ -10,7 +10,7 @@ export const getUpcoming = defineOp({
   name: 'get_upcoming',
   title: 'Upcoming charges and deadlines',
   description:
-    'What is coming in the next days (default 30), in date order: the charges each series expects (or were paid), trial ends and contract notice deadlines, each also in the household currency. For "what will I pay this month?" or "what should I cancel soon?".',
+    'What is coming in the next days, in date order: the charges each series expects (or were paid), trial ends and contract notice deadlines, each also in the household currency. For "what will I pay this month?".',
   input: z.object({
     days: z.int().min(1).max(366).default(30).describe('How many days ahead to look.'),
   }),

@@ -14,7 +14,7 @@ export const listExchangeRates = defineOp({
   name: 'list_exchange_rates',
   title: 'List exchange rates',
   description:
-    "Shows the rate that serves a date (default: today) for each currency the household uses, in units per 1 EUR: set by hand, else the ECB's; `stale` when older than the date, `missing` when none (totals leave those amounts out until set_exchange_rate sets one).",
+    "The rate serving a date for each currency the household uses, in units per 1 EUR (set by hand, else the ECB's): `stale` when older than the date, `missing` when none (totals leave those amounts out until set_exchange_rate sets one).",
   input: z.object({
     date: IsoDate.optional().describe('The day the rates should serve; default today.'),
   }),

@@ -11,7 +11,7 @@ export const setExchangeRate = defineOp({
   name: 'set_exchange_rate',
   title: 'Set an exchange rate',
   description:
-    'Sets the household\'s own rate for a currency from a date on (owner only), in units of it per 1 EUR: for "1 EUR = 1.0939 USD" give USD and "1.0939"; for "1 USD = 0.92 EUR" give "1.0870" (1/0.92). It wins over the ECB\'s rate from that date on.',
+    'Sets the household\'s own rate for a currency from a date on, winning over the ECB\'s (owner only), in units per 1 EUR: "1 EUR = 1.0939 USD" is USD "1.0939"; "1 USD = 0.92 EUR" is "1.0870" (1/0.92).',
   input: z.object({
     currency: Currency.describe('The currency the rate is for (not EUR, which is always 1).'),
     rate: RateText.describe('Units of `currency` per 1 EUR, such as "1.0939".'),
@@ -25,13 +25,8 @@ export const setExchangeRate = defineOp({
     in_household_currency: z
       .string()
       .nullable()
-      .describe(
-        'What 1 unit of the currency is worth in the household currency on that date; null when the household currency has no rate.',
-      ),
-    replaced: z
-      .string()
-      .nullable()
-      .describe('The per-EUR rate set by hand for that date before, if any.'),
+      .describe('1 unit in the household currency that day; null without a rate.'),
+    replaced: z.string().nullable().describe('The rate set by hand for that date before, if any.'),
   }),
   effect: 'write',
   ownerOnly: true,

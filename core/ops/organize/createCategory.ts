@@ -13,7 +13,7 @@ export const createCategory = defineOp({
   description:
     'Creates a category to group subscriptions, such as "Streaming", optionally with a colour. Names are unique regardless of case.',
   input: z.object({
-    name: ShortName.describe('The category\'s name, such as "Streaming".'),
+    name: ShortName,
     color: Color.optional(),
   }),
   output: Category,

@@ -11,9 +11,9 @@ export const createPaymentMethod = defineOp({
   name: 'create_payment_method',
   title: 'Add a payment method',
   description:
-    'Adds a payment method, such as "Visa ending 4242", with its kind and optionally the last four digits. Never send a full card number. Names are unique regardless of case.',
+    'Adds a payment method, such as "Visa ending 4242", with its kind and optionally the last four digits (never a full card number). Names are unique regardless of case.',
   input: z.object({
-    name: ShortName.describe('What the household calls it, such as "Joint Visa".'),
+    name: ShortName,
     kind: PaymentKind,
     last4: Last4.optional(),
   }),

@@ -11,7 +11,7 @@ export const createTag = defineOp({
   title: 'Create a tag',
   description:
     'Creates a tag, a free label such as "work" (a new tag name given to a subscription creates one too). Names are unique regardless of case.',
-  input: z.object({ name: ShortName.describe('The tag, such as "work".') }),
+  input: z.object({ name: ShortName }),
   output: Tag,
   effect: 'write',
   summarize: (_input, output) => ({ name: output.name }),

@@ -18,12 +18,8 @@ export const deletePaymentMethod = defineOp({
     id: Id,
     name: z.string(),
     deleted: z.literal(true),
-    reassigned_to: Ref.nullable().describe(
-      'Where its subscriptions went; null: left without a payment method.',
-    ),
-    subscriptions_moved: z
-      .int()
-      .describe('Subscriptions (that you can see) moved or left without a payment method.'),
+    reassigned_to: Ref.nullable().describe('Where its subscriptions went; null: nowhere.'),
+    subscriptions_moved: z.int().describe('Only those you can see.'),
   }),
   effect: 'destructive',
   ...deletedSummary,

@@ -15,9 +15,7 @@ export const deleteTag = defineOp({
     id: Id,
     name: z.string(),
     deleted: z.literal(true),
-    subscriptions_untagged: z
-      .int()
-      .describe('Subscriptions (that you can see) the tag was removed from.'),
+    subscriptions_untagged: z.int().describe('Only those you can see.'),
   }),
   effect: 'destructive',
   summarize: (_input, output) => ({ name: output.name }),

@@ -8,7 +8,7 @@ export const listCategories = defineOp({
   name: 'list_categories',
   title: 'List categories',
   description:
-    "Lists the household's categories, each with its colour and how many of the subscriptions you can see are in it.",
+    "Lists the household's categories with their colour and the number of subscriptions you can see in each.",
   input: z.object({}),
   output: z.object({ items: z.array(Category) }),
   effect: 'read',

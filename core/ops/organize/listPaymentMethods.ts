@@ -8,7 +8,7 @@ export const listPaymentMethods = defineOp({
   name: 'list_payment_methods',
   title: 'List payment methods',
   description:
-    "Lists the household's payment methods, each with its kind, last four digits when known and how many of the subscriptions you can see use it.",
+    "Lists the household's payment methods with their kind, last four digits when known and how many subscriptions you can see use each.",
   input: z.object({}),
   output: z.object({ items: z.array(PaymentMethod) }),
   effect: 'read',

@@ -8,7 +8,7 @@ export const listTags = defineOp({
   name: 'list_tags',
   title: 'List tags',
   description:
-    "Lists the household's tags (free labels; a subscription can have several), each with how many of the subscriptions you can see carry it.",
+    "Lists the household's tags (free labels; a subscription can have several) with how many subscriptions you can see carry each.",
   input: z.object({}),
   output: z.object({ items: z.array(Tag) }),
   effect: 'read',

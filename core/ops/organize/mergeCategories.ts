@@ -23,7 +23,7 @@ export const mergeCategories = defineOp({
   output: z.object({
     target: Category,
     merged: z.array(Ref).describe('The source categories, now deleted.'),
-    subscriptions_moved: z.int().describe('Subscriptions (that you can see) moved to the target.'),
+    subscriptions_moved: z.int().describe('Only those you can see.'),
   }),
   effect: 'destructive',
   summarize: (_input, output) => ({

@@ -87,21 +87,19 @@ export const importCandidates = defineOp({
   name: 'import_candidates',
   title: 'Import subscriptions found in a statement',
   description:
-    'Imports the read_statement candidates chosen by id (send the same statement again): each becomes a subscription of the caller, or a price change of one tracked at another price, and the charges the statement shows are recorded as paid. All or nothing; a statement imported before is refused.',
+    'Imports the read_statement candidates chosen by id (send the same statement again): each becomes a subscription of the caller, or a price change of one tracked at another price, with the charges the statement shows recorded as paid. All or nothing; a statement imported before is refused.',
   input: z.object({
     ...StatementInput,
     candidates: z
       .array(CandidateChoice)
       .min(1)
       .max(200)
-      .describe(
-        'Ids of candidates from read_statement; {id, …fields} imports a new one with fields corrected.',
-      ),
+      .describe("Candidate ids from read_statement; {id, …fields} corrects a new one's fields."),
     names: z
       .record(z.string().min(1).max(90), Name)
       .optional()
       .describe(
-        "A name to give a new subscription instead of the statement's, by candidate id (a tidier one the person saw); a corrected name wins.",
+        "A tidier name for a new subscription than the statement's, by candidate id; a corrected name wins.",
       ),
   }),
   output: z.object({

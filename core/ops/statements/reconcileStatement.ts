@@ -49,7 +49,7 @@ export const reconcileStatement = defineOp({
   name: 'reconcile_statement',
   title: 'Reconcile a statement',
   description:
-    "Matches a statement (as read_statement takes it) with the household's charges in its period: matched (within 2 days, amount within 1% or 0.50 after conversion, a merchant word shared with the name or vendor), needs_review (one rule off: which and why), missing (expected, not on it), untracked (recurring lines not tracked). Writes nothing; pass to_mark to mark_charges_paid.",
+    "Matches a statement (as read_statement takes it) with the household's charges in its period: matched (within 2 days, amount within 1% or 0.50, a merchant word shared), needs_review (one rule off: which and why), missing (expected, not on it), untracked (recurring lines not tracked). Pass to_mark to mark_charges_paid.",
   input: z.object(StatementInput),
   output: z.object({
     period: z.object({ from: z.string(), to: z.string() }).nullable(),

@@ -10,7 +10,7 @@ export const cancelSubscription = defineOp({
   name: 'cancel_subscription',
   title: 'Cancel a subscription',
   description:
-    'Marks a subscription cancelled from a date (default: today): it stays in the history but no longer counts in totals, upcoming charges or reminders. delete_subscription removes it entirely.',
+    'Marks a subscription cancelled from a date: it stays in the history but leaves totals, upcoming charges and reminders. delete_subscription removes it entirely.',
   input: z.object({
     id: Id,
     effective_date: IsoDate.optional().describe(

@@ -8,7 +8,7 @@ export const listTokens = defineOp({
   name: 'list_tokens',
   title: 'List agent tokens',
   description:
-    "Lists agent tokens (the caller's, or every member's for the owner) with name, scope, prefix, when created, last used and expires, and whether revoked; never the token itself.",
+    "Lists agent tokens (the caller's, or every member's for the owner), never the token itself.",
   input: z.object({
     include_revoked: z.boolean().default(false),
   }),

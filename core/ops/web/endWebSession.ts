@@ -9,7 +9,7 @@ export const endWebSession = defineOp({
   name: 'end_web_session',
   title: 'End a web session',
   description:
-    "Signs a browser out of Exhale's web app (ids from list_web_sessions); its next request is refused. Recorded in activity but not undoable (sign in again with a new link).",
+    "Signs a browser out of Exhale's web app (ids from list_web_sessions); its next request is refused. Not undoable: sign in again with a new link.",
   input: z.object({ id: Id }),
   output: z.object({ id: Id, ended_at: z.string() }),
   effect: 'destructive',

@@ -16,7 +16,7 @@ export const listWebSessions = defineOp({
   name: 'list_web_sessions',
   title: 'List web sessions',
   description:
-    "Lists the browsers signed in to Exhale's web app as the caller, with when each signed in, was last used and expires. End one with end_web_session.",
+    "Lists the browsers signed in to Exhale's web app as the caller. End one with end_web_session.",
   input: z.object({}),
   output: z.object({ items: z.array(WebSession) }),
   effect: 'read',

@@ -25,9 +25,7 @@ export const PriceInput = z
   .strict();
 
 export const AssistantSettings = z.object({
-  enabled: z
-    .boolean()
-    .describe('Whether the assistant answers in this household: a provider and a model are set.'),
+  enabled: z.boolean().describe('Whether the assistant answers: a provider and a model are set.'),
   provider: z
     .enum(PROVIDERS)
     .nullable()
@@ -36,14 +34,10 @@ export const AssistantSettings = z.object({
   base_url: z.string().nullable().describe("The server's base URL; null for the provider's own."),
   api_key_set: z
     .boolean()
-    .describe(
-      'Whether an API key is stored or set by the environment; the key itself is never shown.',
-    ),
+    .describe('Whether an API key is stored or set by the environment (never shown).'),
   from_environment: z
     .array(z.enum(['provider', 'model', 'api_key', 'base_url']))
-    .describe(
-      'Fields set by the server environment (EXHALE_ASSISTANT_*), which override the stored ones.',
-    ),
+    .describe('Fields the server environment (EXHALE_ASSISTANT_*) sets over the stored ones.'),
   prices: z
     .record(z.string(), z.object({ input: z.string(), output: z.string() }))
     .describe('Prices the household set, by model name, in dollars per million tokens.'),

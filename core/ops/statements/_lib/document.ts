@@ -19,19 +19,17 @@ export const StatementInput = {
     .min(1)
     .max(255)
     .describe(
-      'The file\'s name as sent, such as "statement.pdf" (shown in the activity; the format is read from the content).',
+      'As sent, such as "statement.pdf" (shown in the activity; the format is read from the content).',
     ),
   content: z
     .string()
     .min(1)
     .refine((v) => v.length <= MAX_CONTENT_CHARS, i18n('errors.statements.too_large'))
     .describe(
-      'The file\'s text, or with encoding "base64" its bytes (a PDF, a photo or screenshot). At most 20 MB.',
+      'Its text, or with encoding "base64" its bytes (PDF, photo, screenshot). At most 20 MB.',
     ),
   encoding: z.enum(['text', 'base64']).default('text').describe('Default: text.'),
-  currency: Currency.optional().describe(
-    "The statement's currency when the file does not say. Default: the household's.",
-  ),
+  currency: Currency.optional().describe("When the file does not say; default: the household's."),
 };
 
 /** The file's bytes: text as UTF-8, base64 decoded (refused when it is not base64). */

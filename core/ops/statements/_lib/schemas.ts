@@ -38,10 +38,7 @@ export const StatementSummary = z.object({
   format: z
     .enum(['csv', 'ofx', 'pdf', 'text', 'image'])
     .describe('image: read by OCR from a photo, screenshot or scanned PDF; check its figures.'),
-  imported_before: z
-    .string()
-    .nullable()
-    .describe('When this statement was imported before (an instant), or null.'),
+  imported_before: z.string().nullable().describe('When it was imported before, or null.'),
   transactions: z.object({
     count: z.int(),
     first_date: z.string().nullable(),
@@ -67,8 +64,6 @@ export const StatementSummary = z.object({
         expected_on: z.array(z.string()),
       }),
     )
-    .describe(
-      "Tracked subscriptions expected to be charged in the statement's period but not found in it.",
-    ),
+    .describe('Tracked subscriptions due in its period but not on it.'),
 });
 export type StatementSummary = z.infer<typeof StatementSummary>;

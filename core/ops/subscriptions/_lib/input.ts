@@ -16,7 +16,7 @@ import { ShareInput, TagNames } from './fields.ts';
 
 /** The editable fields of a subscription, shared by create (required ones required) and update (all optional). */
 export const subscriptionFields = {
-  name: Name.describe('What the household calls it, such as "Netflix".'),
+  name: Name,
   vendor: z
     .string()
     .trim()
@@ -31,9 +31,7 @@ export const subscriptionFields = {
   status: SubscriptionStatus.exclude(['cancelled', 'paused'])
     .optional()
     .describe('Default: active.'),
-  trial_ends_on: IsoDate.nullable()
-    .optional()
-    .describe('For a trial: the day it converts to paid.'),
+  trial_ends_on: IsoDate.nullable().optional().describe('When a trial turns paid.'),
   contract_ends_on: IsoDate.nullable().optional().describe('When a minimum contract ends.'),
   notice_days: z
     .int()
@@ -41,28 +39,22 @@ export const subscriptionFields = {
     .max(365)
     .nullable()
     .optional()
-    .describe('Days of notice needed to cancel before the contract ends.'),
+    .describe('Days of notice to cancel before contract_ends_on.'),
   category_id: Id.nullable().optional(),
-  category: ShortName.optional().describe(
-    'A category by name instead of id; created when missing.',
-  ),
+  category: ShortName.optional().describe('By name instead of id; created when missing.'),
   payment_method_id: Id.nullable().optional(),
-  payment_method: ShortName.optional().describe(
-    'A payment method by name instead of id; created when missing.',
-  ),
+  payment_method: ShortName.optional().describe('By name instead of id; created when missing.'),
   tags: TagNames.optional(),
   notes: Notes.nullable().optional(),
   url: Url.nullable().optional(),
   cancel_url: Url.nullable().optional().describe('Where to cancel it.'),
   private: z.boolean().optional().describe('Only its member sees a private subscription.'),
   member_id: Id.optional().describe(
-    'Whose it is; default: the caller (only the owner may set another member).',
+    'Whose it is; default: the caller (only the owner names another).',
   ),
   shares: z
     .array(ShareInput)
     .max(20)
     .optional()
-    .describe(
-      'How the cost is split between members; percents add up to 100. Empty: its member pays all.',
-    ),
+    .describe('How members split the cost; percents add up to 100. Empty: its member pays all.'),
 };
