@@ -22,9 +22,10 @@ import { connectClient, createMcpTestHousehold, ERAS, type McpTestHousehold } fr
  * agent needs (names, types, required, enums, bounds, `additionalProperties: false` for strict
  * clients) and no text at all, a trusted token's list would still be ~30.6 kB
  * (`npx tsx bench/toolListBreakdown.ts trusted` shows where each byte goes). A change that makes
- * it grow past these budgets has to say why here.
+ * it grow past these budgets has to say why here. Raised by ~60 bytes for update_subscription's
+ * own wording of the fields whose create-time defaults ("default: today") would mislead on an update.
  */
-const BUDGET = { read: 19_100, write: 47_300, trusted: 48_300 } as const;
+const BUDGET = { read: 19_100, write: 47_400, trusted: 48_400 } as const;
 
 describe.each(ERAS)('a lean tools/list (%s era)', (era) => {
   let h: McpTestHousehold;

@@ -16,6 +16,13 @@ import { subscriptionFields } from './_lib/input.ts';
 import { recordPriceChange } from './_lib/priceHistory.ts';
 import { loadView } from './_lib/view.ts';
 
+/**
+ * create_subscription's fields, all optional. The descriptions that say what create does with a
+ * field left out are replaced: an update keeps whatever is left out, so "default: today" would
+ * mislead an agent or the assistant into thinking a missing field is reset.
+ */
+const changeable = z.object(subscriptionFields).partial().shape;
+
 export const updateSubscription = defineOp({
   name: 'update_subscription',
   title: 'Change a subscription',
@@ -23,7 +30,14 @@ export const updateSubscription = defineOp({
     'Changes fields of a subscription: fields left out stay, null clears one, tags replaces the set. A new amount is recorded as a price change from price_effective_date.',
   input: z.object({
     id: Id,
-    ...z.object(subscriptionFields).partial().shape,
+    ...changeable,
+    currency: changeable.currency.describe('The currency of the price.'),
+    cycle: changeable.cycle.describe('How often it is charged.'),
+    first_charge_date: changeable.first_charge_date.describe('The first charge of the series.'),
+    status: changeable.status.describe(
+      'active or trial; pausing, resuming and cancelling have their own tools.',
+    ),
+    member_id: changeable.member_id.describe('Whose it is (only the owner names another).'),
     price_effective_date: IsoDate.optional().describe(
       'When a new amount takes effect; default: today.',
     ),
