@@ -104,7 +104,11 @@ export async function authenticate(
   }
   const cookie = getCookie(c, SESSION_COOKIE);
   if (cookie === undefined || cookie === '') unauthenticated(c, 'missing', browser);
-  const session = await authenticateSession(options.core.db, cookie, options.core.clock());
+  // Cached as strictly as an agent token (see authenticateSession): an ended session is refused
+  // from the next request on, in any process.
+  const session = await authenticateSession(options.core.db, cookie, options.core.clock(), {
+    fresh,
+  });
   if (!session.ok) unauthenticated(c, session.reason, browser);
   setReader(c, session.actor.locale);
   if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
