@@ -15,6 +15,7 @@ export declare function throughput(
   calls: number,
 ): Promise<number>;
 export declare function inLoopClient(load: LoadRequest): (round: LoadRound) => Promise<number>;
+export declare function leanClient(load: LoadRequest): (round: LoadRound) => Promise<number>;
 export declare class LoadWorker {
   constructor(load: LoadRequest);
   round(round: LoadRound): Promise<number>;
