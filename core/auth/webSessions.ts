@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 
 import { type Actor, memberActor } from '../kernel/actor.ts';
+import { cachedRead, type Freshness } from '../kernel/readCache.ts';
 import type { Database } from '../store/connection.ts';
 import { hashSecret, isSecretShaped, randomSecret } from './secrets.ts';
 
@@ -69,17 +70,58 @@ interface SessionMemberRow {
   language: string;
 }
 
+/** The household of each session hash this process has seen valid: where its cache entry lives. */
+const householdOfSession = new WeakMap<Database, Map<string, string>>();
+
 /**
- * The member a cookie's token stands for. Looked up on every request (no cache), so an ended
- * session is refused from the next request on. Unknown, ended, or of a member who left: invalid.
+ * The member a cookie's token stands for. Unknown, ended, or of a member who left: invalid; past
+ * its expiry: expired. The lookup is kept in its household's read cache as strictly as an agent
+ * token's (`authenticateToken`; core/kernel/readCache.ts, `strict`): on SQLite it is dropped by
+ * any change of the household (`end_web_session`, a member removed, a role or language changed,
+ * in this process or any other through `PRAGMA data_version`, checked at each request); on
+ * PostgreSQL it is read every time, since another process's change event comes a moment after its
+ * commit. So an ended session is refused from the next request on, in any process. A hash is
+ * looked up in the cache only once it was found valid (a miss is never kept: a session started
+ * later, written outside an op, is seen at once). The expiry is checked on every call, outside
+ * the cache. `fresh`: the request's freshness check, shared with the kernel's.
  */
 export async function authenticateSession(
   db: Database,
   token: string,
   now: Date,
+  options: { fresh?: Freshness | undefined } = {},
 ): Promise<SessionCheck> {
   if (!isSecretShaped(token, SESSION_LENGTH, SESSION_PREFIX))
     return { ok: false, reason: 'invalid' };
+  const hash = hashSecret(token);
+  let seen = householdOfSession.get(db);
+  if (!seen) {
+    seen = new Map();
+    householdOfSession.set(db, seen);
+  }
+  const known = seen.get(hash);
+  const row = known
+    ? await cachedRead(db.knex, known, `session:${hash}`, '', () => lookUp(db, hash), {
+        strict: true,
+        fresh: options.fresh,
+      })
+    : await lookUp(db, hash);
+  if (!row) {
+    seen.delete(hash);
+    return { ok: false, reason: 'invalid' };
+  }
+  seen.set(hash, row.household_id);
+  if (row.expires_at <= now.toISOString()) return { ok: false, reason: 'expired' };
+  await recordUse(db, row.id, now);
+  const actor = memberActor(
+    { id: row.member_id, household_id: row.household_id, role: row.role, language: row.language },
+    'web',
+  );
+  return { ok: true, sessionId: row.id, actor };
+}
+
+/** The open session of a token hash with its member's role and language, or null. */
+async function lookUp(db: Database, hash: string): Promise<SessionMemberRow | null> {
   const row = (await db
     .knex('web_sessions')
     .join('members', function joinMember() {
@@ -89,7 +131,7 @@ export async function authenticateSession(
         'web_sessions.household_id',
       );
     })
-    .where('web_sessions.token_hash', hashSecret(token))
+    .where('web_sessions.token_hash', hash)
     .whereNull('web_sessions.ended_at')
     .first(
       'web_sessions.id',
@@ -99,14 +141,7 @@ export async function authenticateSession(
       'members.role',
       'members.language',
     )) as SessionMemberRow | undefined;
-  if (!row) return { ok: false, reason: 'invalid' };
-  if (row.expires_at <= now.toISOString()) return { ok: false, reason: 'expired' };
-  await recordUse(db, row.id, now);
-  const actor = memberActor(
-    { id: row.member_id, household_id: row.household_id, role: row.role, language: row.language },
-    'web',
-  );
-  return { ok: true, sessionId: row.id, actor };
+  return row ?? null;
 }
 
 /** Bookkeeping, not audited: when the session was last seen, throttled per session. */

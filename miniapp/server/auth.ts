@@ -70,7 +70,8 @@ export async function authenticate(
   { query = false }: { query?: boolean } = {},
 ): Promise<WebAuth> {
   const fresh = newFreshness();
-  const browser = browserLocale(c.req.header('accept-language'));
+  // The browser's language only for a refusal (a signed-in member is answered in theirs).
+  const browser = (): Locale => browserLocale(c.req.header('accept-language'));
   const header = c.req.header('authorization') ?? '';
   const tma = header.startsWith('tma ')
     ? header.slice(4).trim()
@@ -78,12 +79,12 @@ export async function authenticate(
       ? (c.req.query('tma') ?? null)
       : null;
   if (tma !== null) {
-    if (!options.botToken) unauthenticated(c, 'invalid', browser);
+    if (!options.botToken) unauthenticated(c, 'invalid', browser());
     const check = checkInitData(tma, options.botToken, {
       now: options.core.clock(),
       maxAgeSeconds: options.initDataMaxAgeSeconds,
     });
-    if (!check.ok) unauthenticated(c, check.reason, browser);
+    if (!check.ok) unauthenticated(c, check.reason, browser());
     // Cached as strictly as the kernel's own membership check (see resolveSpeaker): no query on
     // SQLite while nothing changed, and an unlinked account or a member who left is refused at once.
     const speaker = await resolveSpeaker(
@@ -103,9 +104,13 @@ export async function authenticate(
     return { actor, via: 'telegram', sessionId: null, telegramUser: check.user, fresh };
   }
   const cookie = getCookie(c, SESSION_COOKIE);
-  if (cookie === undefined || cookie === '') unauthenticated(c, 'missing', browser);
-  const session = await authenticateSession(options.core.db, cookie, options.core.clock());
-  if (!session.ok) unauthenticated(c, session.reason, browser);
+  if (cookie === undefined || cookie === '') unauthenticated(c, 'missing', browser());
+  // Cached as strictly as an agent token (see authenticateSession): an ended session is refused
+  // from the next request on, in any process.
+  const session = await authenticateSession(options.core.db, cookie, options.core.clock(), {
+    fresh,
+  });
+  if (!session.ok) unauthenticated(c, session.reason, browser());
   setReader(c, session.actor.locale);
   if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
     const origin = c.req.header('origin');
