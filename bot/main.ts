@@ -53,7 +53,7 @@ export async function startExhale(
   const metrics = startMetrics(runtime.core);
   edge.mount('/', metricsRoutes(metrics, config.EXHALE_METRICS_TOKEN));
   const trustProxy = config.EXHALE_TRUST_PROXY === 'on';
-  // The MCP SDK loads after the server is listening (`mcp.warm()` below), or on the first request.
+  // The MCP SDK loads with the first MCP request (mcp/lazyHttp.ts), not at start.
   const mcp = lazyMcpFetchHandler({
     core: runtime.core,
     publicUrl: config.EXHALE_PUBLIC_URL,
@@ -177,8 +177,6 @@ export async function startExhale(
     stopOnSignals(stopAll, (line) => log(line));
     console.log(lines.join('\n'));
   }
-  // Listening and answering /healthz first; then the MCP SDK loads, so a first agent rarely waits.
-  mcp.warm();
   return { runtime, http, edge, stop };
 }
 

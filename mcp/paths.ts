@@ -1,6 +1,6 @@
 /**
  * The paths MCP answers, as plain constants: the edge mounts them at start without loading the MCP
- * SDK, which `./lazyHttp.ts` imports on the first request (or right after the start).
+ * SDK, which `./lazyHttp.ts` imports with the first request.
  */
 export const MCP_PATH = '/mcp';
 
