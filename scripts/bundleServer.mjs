@@ -1,8 +1,9 @@
 // The second half of the server build (scripts/serverBuild.mjs runs it as a child process, as it
 // runs tsc): bundles the compiled JavaScript of core/, bot/, mcp/ and miniapp/server/ into a few
-// files, so a start reads a few dozen files instead of about four hundred of its own. Packages stay
-// outside (`packages: 'external'`), imported from node_modules as before; every dynamic import
-// becomes its own chunk, so what a command loads lazily (the MCP SDK, grammY) stays lazy.
+// files, so a start reads a few dozen files instead of about four hundred of its own, and knex with
+// its dependencies (`BUNDLED`, three hundred more); other packages stay outside, imported from
+// node_modules as before. Every dynamic import becomes its own chunk, so what a command loads
+// lazily (the MCP SDK, grammY) stays lazy.
 //
 // A compiled module that finds a file from `import.meta.url` (the locales, package.json, a
 // `createRequire`) gets the URL of its own compiled file instead of the bundle's, so it reads the
@@ -17,6 +18,38 @@ import process from 'node:process';
 function loadEsbuild() {
   const fromTsx = createRequire(createRequire(import.meta.url).resolve('tsx'));
   return fromTsx('esbuild');
+}
+
+/**
+ * Packages bundled in: knex and its own dependencies (lodash alone is 255 small files a start
+ * would otherwise read one by one). esbuild initialises a bundled CommonJS module on its first
+ * require, as Node does, so what knex loads lazily (its other dialects) stays unevaluated; the
+ * drivers those dialects require stay outside. Every other package stays in node_modules.
+ */
+const BUNDLED = new Set([
+  'knex',
+  'lodash',
+  'tarn',
+  'debug',
+  'ms',
+  'colorette',
+  'getopts',
+  'pg-connection-string',
+  'escalade',
+  'rechoir',
+  'interpret',
+  'resolve-from',
+  'tildify',
+  'get-package-type',
+  'commander',
+  'esm',
+]);
+
+/** The package a bare specifier names (`@scope/name` or `name`), or null for a path. */
+function packageOf(spec) {
+  if (spec.startsWith('.') || spec.startsWith('/') || spec.startsWith('node:')) return null;
+  const parts = spec.split('/');
+  return spec.startsWith('@') ? parts.slice(0, 2).join('/') : (parts[0] ?? null);
 }
 
 const build = process.argv[2];
@@ -34,10 +67,23 @@ try {
     format: 'esm',
     platform: 'node',
     target: 'node20',
-    packages: 'external',
     outdir: out,
+    // A bundled CommonJS module's `require` of an outside package, from this ES module.
+    banner: {
+      js: "import { createRequire as __exhaleRequire } from 'node:module'; const require = __exhaleRequire(import.meta.url);",
+    },
     logLevel: 'silent',
     plugins: [
+      {
+        name: 'outside-packages',
+        setup(b) {
+          b.onResolve({ filter: /^[^./]/ }, (args) => {
+            const name = packageOf(args.path);
+            if (name === null || name.startsWith('node:')) return undefined;
+            return BUNDLED.has(name) ? undefined : { path: args.path, external: true };
+          });
+        },
+      },
       {
         name: 'own-import-meta-url',
         setup(b) {

@@ -24,7 +24,13 @@ export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** The folders compiled into dist/; everything the server runs lives in them. */
 export const SOURCE_ROOTS = ['core', 'bot', 'mcp', 'miniapp/server'];
 /** Files outside those folders that change what the build produces or reads. */
-const SOURCE_FILES = ['package.json', 'tsconfig.json', 'tsconfig.build.json'];
+const SOURCE_FILES = [
+  'package.json',
+  'tsconfig.json',
+  'tsconfig.build.json',
+  'scripts/serverBuild.mjs',
+  'scripts/bundleServer.mjs',
+];
 /** Where the stamp of the sources a build was made from is written, inside the build. */
 const STAMP = '.sources.json';
 /** What `exhale` runs of a build: the bundle of bot/cli.js (scripts/bundleServer.mjs). */
