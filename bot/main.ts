@@ -1,6 +1,6 @@
 import { createAssistant, overridesFromEnv, stopOcr } from '../core/index.ts';
 import { ChatEngine } from '../core/chat/index.ts';
-import { createMcpFetchHandler } from '../mcp/http.ts';
+import { lazyMcpFetchHandler } from '../mcp/lazyHttp.ts';
 import { authorizationServer } from '../mcp/oauth/index.ts';
 import { mcpRoutes } from '../mcp/routes.ts';
 import { createMiniApp, IMPORT_UPLOAD_LIMITS } from '../miniapp/server/index.ts';
@@ -53,7 +53,8 @@ export async function startExhale(
   const metrics = startMetrics(runtime.core);
   edge.mount('/', metricsRoutes(metrics, config.EXHALE_METRICS_TOKEN));
   const trustProxy = config.EXHALE_TRUST_PROXY === 'on';
-  const mcp = createMcpFetchHandler({
+  // The MCP SDK loads with the first MCP request (mcp/lazyHttp.ts), not at start.
+  const mcp = lazyMcpFetchHandler({
     core: runtime.core,
     publicUrl: config.EXHALE_PUBLIC_URL,
     trustProxy,

@@ -1,4 +1,4 @@
-import { trace } from '@opentelemetry/api';
+import { enableTracing } from '../core/index.ts';
 
 /** A running trace export; `stop` flushes what is buffered and ends it. */
 export interface Tracing {
@@ -10,7 +10,8 @@ export interface Tracing {
  * Exports the kernel's op spans and the assistant's GenAI spans over OTLP/HTTP when
  * `OTEL_EXPORTER_OTLP_ENDPOINT` (or `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`) is set, with the
  * standard `OTEL_*` variables (headers, service name) read by the exporter itself. Off by default:
- * the SDK is not even loaded, and nothing leaves the machine. Spans carry names, counts and codes,
+ * neither the SDK nor the API is loaded (the kernel's spans are no-ops), and nothing leaves the
+ * machine. Spans carry names, counts and codes,
  * never a person's words, amounts or keys.
  */
 export async function startTracing(env: NodeJS.ProcessEnv = process.env): Promise<Tracing | null> {
@@ -20,10 +21,12 @@ export async function startTracing(env: NodeJS.ProcessEnv = process.env): Promis
     env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || (base ? `${base.replace(/\/+$/, '')}/v1/traces` : '');
   if (!endpoint || env.OTEL_SDK_DISABLED === 'true') return null;
   const [
+    { trace },
     { BatchSpanProcessor, TracerProvider },
     { OTLPTraceExporter },
     { resourceFromAttributes },
   ] = await Promise.all([
+    import('@opentelemetry/api'),
     import('@opentelemetry/sdk-trace'),
     import('@opentelemetry/exporter-trace-otlp-http'),
     import('@opentelemetry/resources'),
@@ -35,6 +38,7 @@ export async function startTracing(env: NodeJS.ProcessEnv = process.env): Promis
     ],
   });
   trace.setGlobalTracerProvider(provider);
+  await enableTracing();
   return {
     endpoint,
     async stop() {

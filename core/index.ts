@@ -6,6 +6,8 @@ export type { Actor, Channel, Role, Scope } from './kernel/actor.ts';
 export { memberActor, newcomerActor, scopeAllows, SCOPES } from './kernel/actor.ts';
 export type { CoreOptions, InvokeOptions, InvokeResult } from './kernel/core.ts';
 export type { OpObservation, OpObserver } from './kernel/observe.ts';
+// Spans only once tracing is on (the OpenTelemetry API is loaded then, not at start).
+export { enableTracing } from './kernel/tracing.ts';
 export { Core } from './kernel/core.ts';
 // One request's freshness check shared by its cached reads (the web API's hot path).
 export { type Freshness, newFreshness } from './kernel/readCache.ts';
@@ -108,8 +110,8 @@ export {
   purgeOAuth,
   redeemConnectCode,
   refreshTokens,
-  refundAttempt,
-  reserveAttempt,
+  refundConnectAttempt,
+  reserveConnectAttempt,
   registerClient,
   revokeToken,
   scopesUpTo,

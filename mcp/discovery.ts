@@ -3,28 +3,19 @@ import { isIP } from 'node:net';
 
 import type { z } from 'zod';
 
-import { ICON_PATH, ICON_SVG, iconsFor, IDENTITY, PROTOCOL_REVISIONS } from './identity.ts';
+import { ICON_SVG, iconsFor, IDENTITY } from './identity.ts';
 import { INSTRUCTIONS } from './instructions.ts';
 import { resourceMetadataUrl } from './oauth/base.ts';
+import { DISCOVERY_PATHS } from './paths.ts';
 import { PROMPTS } from './prompts.ts';
+import { PROTOCOL_REVISIONS } from './protocol.ts';
 import { CONTEXT_URI, ENTITIES, HOUSEHOLD_URI } from './resources.ts';
 import { opSchemas } from './schemas.ts';
 import { annotationsOf } from './tools.ts';
 import { type AnyOp, type Core, surfaceOps, t } from '../core/index.ts';
 
 /** Where each discovery document lives; all are public and the same for everyone. */
-export const DISCOVERY_PATHS = {
-  serverCard: [
-    '/mcp/server-card',
-    '/.well-known/mcp/server-card.json',
-    '/.well-known/mcp/server-card',
-  ],
-  aiCatalog: ['/.well-known/ai-catalog.json'],
-  apiCatalog: ['/.well-known/api-catalog'],
-  authMd: ['/auth.md'],
-  llmsTxt: ['/llms.txt'],
-  icon: [ICON_PATH],
-} as const;
+export { DISCOVERY_PATHS };
 
 type DocName = keyof typeof DISCOVERY_PATHS;
 

@@ -12,6 +12,7 @@ import { createDiscovery, isDiscoveryPath } from './discovery.ts';
 import { noticeFor } from './notifications.ts';
 import { baseUrlOf, resourceMetadataUrl, resourceOf } from './oauth/base.ts';
 import { CHALLENGE_SCOPE } from './oauth/metadata.ts';
+import { MCP_PATH } from './paths.ts';
 import { createExhaleMcpServer } from './server.ts';
 import {
   type Actor,
@@ -45,7 +46,7 @@ async function authenticate(core: Core, raw: string, resource: string): Promise<
   );
 }
 
-export const MCP_PATH = '/mcp';
+export { MCP_PATH };
 
 /**
  * The handler, plus `close()` to end open `subscriptions/listen` streams so the host can shut down.

@@ -1,15 +1,10 @@
 import { readFileSync } from 'node:fs';
 
-import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
+import { ICON_PATH } from './paths.ts';
 
-/** The 2026-07-28 revision, served natively by createMcpHandler (not in the SDK's 2025-era list). */
-export const MODERN_REVISION = '2026-07-28';
-
-/** Every protocol revision Exhale speaks, newest first: the modern one and the SDK's 2025-era ones. */
-export const PROTOCOL_REVISIONS: readonly string[] = [
-  MODERN_REVISION,
-  ...SUPPORTED_PROTOCOL_VERSIONS,
-];
+// No MCP SDK here: the authorization server's metadata reads this identity at start, before the
+// SDK is loaded (the protocol revisions, which come from the SDK, are in ./protocol.ts).
+export { ICON_PATH };
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
   version: string;
@@ -31,8 +26,6 @@ export const IDENTITY = {
   description:
     "Exhale tracks a household's subscriptions and recurring bills: what is paid, when the next charges come, what it all costs per month, price increases and where to save. Agents read and manage everything the member whose token they use can.",
 } as const;
-
-export const ICON_PATH = '/mcp/icon.svg';
 
 /** The icon by URL when the server has one (keeps every 2026-era response small), inline otherwise. */
 export function iconsFor(base?: string): Array<{ src: string; mimeType: string; sizes: string[] }> {

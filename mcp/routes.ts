@@ -1,8 +1,8 @@
 import { Hono } from 'hono';
 
 import type { EdgeEnv, RouteGroup } from '../bot/http/app.ts';
-import { DISCOVERY_PATHS } from './discovery.ts';
-import { MCP_PATH, type McpFetchHandler } from './http.ts';
+import type { McpFetchHandler } from './http.ts';
+import { DISCOVERY_PATHS, MCP_PATH } from './paths.ts';
 
 /** Every path the MCP handler answers: the endpoint and each discovery document. */
 export const MCP_ROUTES: readonly string[] = [MCP_PATH, ...Object.values(DISCOVERY_PATHS).flat()];

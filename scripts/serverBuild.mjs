@@ -24,9 +24,17 @@ export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** The folders compiled into dist/; everything the server runs lives in them. */
 export const SOURCE_ROOTS = ['core', 'bot', 'mcp', 'miniapp/server'];
 /** Files outside those folders that change what the build produces or reads. */
-const SOURCE_FILES = ['package.json', 'tsconfig.json', 'tsconfig.build.json'];
+const SOURCE_FILES = [
+  'package.json',
+  'tsconfig.json',
+  'tsconfig.build.json',
+  'scripts/serverBuild.mjs',
+  'scripts/bundleServer.mjs',
+];
 /** Where the stamp of the sources a build was made from is written, inside the build. */
 const STAMP = '.sources.json';
+/** What `exhale` runs of a build: the bundle of bot/cli.js (scripts/bundleServer.mjs). */
+export const BUILD_ENTRY = 'bundle/cli.js';
 
 function walk(root, dir, out) {
   // A source folder a checkout does not have (a project built in a test) has nothing to add.
@@ -75,8 +83,10 @@ export function buildExists(root = ROOT) {
 
 /**
  * Compiles core/, bot/ and mcp/ to dist/ with tsc (`rewriteRelativeImportExtensions`, no type
- * check: that is `npm run typecheck`'s job), copies the JSON files read at run time (locales)
- * and writes dist/package.json (what mcp/identity.ts reads as `../package.json`). The build is
+ * check: that is `npm run typecheck`'s job), copies the JSON files read at run time (locales),
+ * writes dist/package.json (what mcp/identity.ts reads as `../package.json`) and bundles the
+ * compiled modules into dist/bundle/ (`BUILD_ENTRY`, what `exhale` runs: a start reads a few
+ * files instead of hundreds; the compiled modules stay beside it, for the files they find). The build is
  * made in a temporary folder and moved into place whole, so a start never sees half of one.
  * Throws with a one-line message when it cannot build.
  */
@@ -99,6 +109,15 @@ export function buildServer(root = ROOT) {
     if (result.status !== 0) {
       const first = `${result.stdout ?? ''}${result.stderr ?? ''}`.trim().split('\n')[0];
       throw new Error(`tsc failed: ${first || `exit ${result.status ?? result.signal}`}`);
+    }
+    const bundled = spawnSync(
+      process.execPath,
+      [fileURLToPath(new URL('./bundleServer.mjs', import.meta.url)), temporary],
+      { cwd: root, encoding: 'utf8' },
+    );
+    if (bundled.status !== 0) {
+      const first = `${bundled.stderr ?? ''}`.trim().split('\n')[0];
+      throw new Error(`bundling failed: ${first || `exit ${bundled.status ?? bundled.signal}`}`);
     }
     for (const dir of SOURCE_ROOTS) {
       const files = [];

@@ -1,30 +1,25 @@
-import {
-  type Attributes,
-  type Context,
-  context,
-  type Span,
-  SpanKind,
-  SpanStatusCode,
-  trace,
-} from '@opentelemetry/api';
+import type { Attributes, Context } from '@opentelemetry/api';
 
+import { NO_SPAN, type SpanLike, tracingApi } from '../kernel/tracing.ts';
 import type { ModelResponse } from './model.ts';
 
 /**
- * OpenTelemetry spans in the GenAI semantic conventions, through the API only: with no SDK
- * registered they cost nothing. One `invoke_agent` span per question, a `chat` span per model
- * call and an `execute_tool` span per tool call. Counts and names only, never the words.
+ * OpenTelemetry spans in the GenAI semantic conventions, through the API only: while tracing is
+ * off (`core/kernel/tracing.ts`) the API is not even loaded and every span is a no-op, and with
+ * no SDK registered they cost nothing. One `invoke_agent` span per question, a `chat` span per
+ * model call and an `execute_tool` span per tool call. Counts and names only, never the words.
  */
-const tracer = () => trace.getTracer('exhale.assistant');
-
 export interface QuestionSpan {
-  span: Span;
-  ctx: Context;
+  span: SpanLike;
+  /** The question's span as the parent of its children; null while tracing is off. */
+  ctx: Context | null;
 }
 
 export function startQuestion(provider: string, model: string, attrs: Attributes): QuestionSpan {
-  const span = tracer().startSpan('invoke_agent exhale', {
-    kind: SpanKind.INTERNAL,
+  const otel = tracingApi();
+  if (!otel) return { span: NO_SPAN, ctx: null };
+  const span = otel.trace.getTracer('exhale.assistant').startSpan('invoke_agent exhale', {
+    kind: otel.SpanKind.INTERNAL,
     attributes: {
       'gen_ai.operation.name': 'invoke_agent',
       'gen_ai.agent.name': 'exhale',
@@ -33,7 +28,7 @@ export function startQuestion(provider: string, model: string, attrs: Attributes
       ...attrs,
     },
   });
-  return { span, ctx: trace.setSpan(context.active(), span) };
+  return { span, ctx: otel.trace.setSpan(otel.context.active(), span) };
 }
 
 export function startChat(
@@ -41,11 +36,13 @@ export function startChat(
   provider: string,
   model: string,
   maxTokens: number,
-): Span {
-  return tracer().startSpan(
+): SpanLike {
+  const otel = tracingApi();
+  if (!otel || !parent.ctx) return NO_SPAN;
+  return otel.trace.getTracer('exhale.assistant').startSpan(
     `chat ${model}`,
     {
-      kind: SpanKind.CLIENT,
+      kind: otel.SpanKind.CLIENT,
       attributes: {
         'gen_ai.operation.name': 'chat',
         'gen_ai.provider.name': provider,
@@ -57,7 +54,7 @@ export function startChat(
   );
 }
 
-export function endChat(span: Span, response: ModelResponse): void {
+export function endChat(span: SpanLike, response: ModelResponse): void {
   const attributes: Attributes = {
     'gen_ai.usage.input_tokens': response.usage.inputTokens,
     'gen_ai.usage.output_tokens': response.usage.outputTokens,
@@ -69,11 +66,13 @@ export function endChat(span: Span, response: ModelResponse): void {
   span.end();
 }
 
-export function startTool(parent: QuestionSpan, name: string, callId: string): Span {
-  return tracer().startSpan(
+export function startTool(parent: QuestionSpan, name: string, callId: string): SpanLike {
+  const otel = tracingApi();
+  if (!otel || !parent.ctx) return NO_SPAN;
+  return otel.trace.getTracer('exhale.assistant').startSpan(
     `execute_tool ${name}`,
     {
-      kind: SpanKind.INTERNAL,
+      kind: otel.SpanKind.INTERNAL,
       attributes: {
         'gen_ai.operation.name': 'execute_tool',
         'gen_ai.tool.name': name,
@@ -86,8 +85,9 @@ export function startTool(parent: QuestionSpan, name: string, callId: string): S
 }
 
 /** Ends a span as failed, naming the error's kind (never its message: it may echo the request). */
-export function failSpan(span: Span, errorType: string): void {
+export function failSpan(span: SpanLike, errorType: string): void {
+  const otel = tracingApi();
   span.setAttribute('error.type', errorType);
-  span.setStatus({ code: SpanStatusCode.ERROR });
+  if (otel) span.setStatus({ code: otel.SpanStatusCode.ERROR });
   span.end();
 }

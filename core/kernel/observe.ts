@@ -1,8 +1,9 @@
-import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import type { SpanStatusCode } from '@opentelemetry/api';
 
 import { type ErrorCode, OpError } from '../errors/index.ts';
 import type { Actor } from './actor.ts';
 import type { Effect, Surface } from './op.ts';
+import { NO_SPAN, type SpanLike, tracingApi } from './tracing.ts';
 
 /**
  * What the kernel tells observers about every op call, after it ends: metrics count these, and
@@ -27,20 +28,15 @@ export interface OpObservation {
 
 export type OpObserver = (observation: OpObservation) => void;
 
-const tracer = () => trace.getTracer('exhale.kernel');
-
-/**
- * Runs one op call under an OpenTelemetry span (`op <name>`; free when no SDK is registered) and
- * reports it to every observer. An observer that throws is ignored: watching never breaks a call.
- */
-export async function observeOp<T>(
-  observers: ReadonlySet<OpObserver>,
-  call: Omit<OpObservation, 'outcome' | 'durationMs'>,
-  run: () => Promise<T>,
-): Promise<T> {
-  const started = performance.now();
-  const span = tracer().startSpan(`op ${call.op}`, {
-    kind: SpanKind.INTERNAL,
+/** The call's `op <name>` span, or the no-op one while tracing is off. */
+function startSpan(call: Omit<OpObservation, 'outcome' | 'durationMs'>): {
+  span: SpanLike;
+  error: SpanStatusCode | null;
+} {
+  const otel = tracingApi();
+  if (!otel) return { span: NO_SPAN, error: null };
+  const span = otel.trace.getTracer('exhale.kernel').startSpan(`op ${call.op}`, {
+    kind: otel.SpanKind.INTERNAL,
     attributes: {
       'exhale.op': call.op,
       'exhale.surface': call.surface ?? 'internal',
@@ -48,12 +44,27 @@ export async function observeOp<T>(
       'exhale.dry_run': call.dryRun,
     },
   });
+  return { span, error: otel.SpanStatusCode.ERROR };
+}
+
+/**
+ * Runs one op call under an OpenTelemetry span (`op <name>`; only once tracing is enabled, see
+ * `tracing.ts`, and free when no SDK is registered) and reports it to every observer. An
+ * observer that throws is ignored: watching never breaks a call.
+ */
+export async function observeOp<T>(
+  observers: ReadonlySet<OpObserver>,
+  call: Omit<OpObservation, 'outcome' | 'durationMs'>,
+  run: () => Promise<T>,
+): Promise<T> {
+  const started = performance.now();
+  const { span, error: errorStatus } = startSpan(call);
   let outcome: OpObservation['outcome'] = 'ok';
   try {
     return await run();
   } catch (error) {
     outcome = error instanceof OpError ? error.code : 'internal';
-    span.setStatus({ code: SpanStatusCode.ERROR, message: outcome });
+    if (errorStatus !== null) span.setStatus({ code: errorStatus, message: outcome });
     span.setAttribute('exhale.error', outcome);
     throw error;
   } finally {

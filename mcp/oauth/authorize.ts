@@ -12,8 +12,8 @@ import {
   type Locale,
   markConnected,
   matchRedirectUri,
-  refundAttempt,
-  reserveAttempt,
+  refundConnectAttempt,
+  reserveConnectAttempt,
   type OAuthClient,
   type Scope,
   scopesUpTo,
@@ -229,9 +229,15 @@ export async function answerConsent(
   const now = deps.core.clock();
   let member: Actor | null = deps.sessionMember ? await deps.sessionMember(request) : null;
   if (!member) {
-    const keys = [`client:${checked.client.clientId}`, `addr:${address}`];
-    // Reserved before the code is looked at, shared by every process on the database.
-    if (!(await reserveAttempt(deps.core.db, keys, now)))
+    // Reserved before the code is looked at, shared by every process on the database; counted per
+    // client and address, so one person's wrong codes never lock the client out for others.
+    const attempt = await reserveConnectAttempt(
+      deps.core.db,
+      checked.client.clientId,
+      address,
+      now,
+    );
+    if (!attempt.allowed)
       return html(
         consentPage(locale, view, { needsCode: true, problem: 'too_many' }),
         429,
@@ -245,7 +251,7 @@ export async function answerConsent(
         400,
         targets,
       );
-    await refundAttempt(deps.core.db, keys, now);
+    await refundConnectAttempt(deps.core.db, attempt.keys, now);
   }
   const { output } = await deps.core.invoke(
     'connect_app',

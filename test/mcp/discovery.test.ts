@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { offeredOn } from '../../core/kernel/op.ts';
 import { catalog } from '../../core/ops/catalog.ts';
-import { PROTOCOL_REVISIONS } from '../../mcp/identity.ts';
+import { PROTOCOL_REVISIONS } from '../../mcp/protocol.ts';
 import { createMcpTestHousehold, type McpTestHousehold } from './helpers.ts';
 
 const BASE = 'https://exhale.example.com';

@@ -3,6 +3,7 @@ import {
   copyFileSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   rmSync,
   statSync,
   symlinkSync,
@@ -15,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { buildExists, buildIsFresh, buildServer } from '../../scripts/serverBuild.mjs';
+import { BUILD_ENTRY, buildExists, buildIsFresh, buildServer } from '../../scripts/serverBuild.mjs';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -44,9 +45,10 @@ function write(root: string, file: string, text: string): void {
   writeFileSync(join(root, file), text);
 }
 
-function runBuilt(root: string): Promise<string> {
+/** Runs what `exhale` runs of a build: the bundle (or, given, one compiled module). */
+function runBuilt(root: string, entry = BUILD_ENTRY): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [join(root, 'dist/bot/cli.js')], (error, stdout) =>
+    execFile(process.execPath, [join(root, 'dist', entry)], (error, stdout) =>
       error ? reject(error) : resolve(stdout.trim()),
     );
   });
@@ -68,7 +70,16 @@ describe('the server build (scripts/serverBuild.mjs)', () => {
     expect(buildIsFresh(root)).toBe(false);
     buildServer(root);
     expect(buildIsFresh(root)).toBe(true);
+    expect(await runBuilt(root, 'bot/cli.js')).toBe('Hello 1.2.3');
+  });
+
+  it('bundles it into a few files that find the same JSON files, a dynamic import kept as its own chunk', async () => {
+    buildServer(root);
+    // The locale is found beside core/i18n's compiled module, not beside the bundle.
     expect(await runBuilt(root)).toBe('Hello 1.2.3');
+    const bundle = readdirSync(join(root, 'dist', dirname(BUILD_ENTRY)));
+    // bot/cli.js and mcp/identity.js (imported dynamically): the entry and one chunk.
+    expect(bundle).toHaveLength(2);
   });
 
   it('is stale once a source file is edited, and fresh again after a rebuild', () => {

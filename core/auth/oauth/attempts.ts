@@ -1,25 +1,83 @@
 import { createHash } from 'node:crypto';
+import { isIP } from 'node:net';
 
 import type { Database } from '../../store/connection.ts';
 
 /**
- * Connect-code attempts on the consent page, limited per client and per address across every
- * process on the database: at most `limit` attempts that were not refunded (wrong codes) per key
- * in a fixed window of `windowMs`.
+ * Connect-code attempts on the consent page, limited across every process on the database, in
+ * fixed windows of `windowMs`, so that one person guessing cannot lock a client out for others.
+ * Popular clients are shared: Claude.ai's or ChatGPT's one client_id serves every household, so a
+ * limit per client alone would let one attacker typing wrong codes stop everyone from connecting.
+ * Three counts instead (an address is its IPv4 address, or its IPv6 /64, which one machine has
+ * whole):
  *
- * An attempt is reserved *before* the code is checked, with one atomic upsert per key that
- * returns the new count, so racing attempts from any number of processes cannot all pass the
- * check and then all fail: the bound is on reservations. A correct code refunds its reservation
- * (a person connecting does not use up the budget); a process that dies between the two leaves
- * its attempt counted (it fails closed). Fixed windows let at most `2 × limit` through around a
- * window's edge: with 40-bit codes living 10 minutes, guessing stays hopeless.
+ * - per client **and** address (`perClientAddress`): the limit an attacker meets, at their address
+ *   and on that client only;
+ * - per address across clients (`perAddress`): clients are free to create (dynamic registration),
+ *   so one address cannot multiply its budget by registering more;
+ * - per client, from all addresses (`clientCeiling`): past it the client is under attack from many
+ *   addresses, and each address then gets `underAttack` attempts on it per window instead of
+ *   `perClientAddress`. That slows a distributed guesser (its guesses are bounded by its number of
+ *   distinct addresses) and blocks nobody: a person at another address still gets a try, and a
+ *   right code is never used up. Only attempts that got past the address's own limits count here,
+ *   so one address adds at most `perClientAddress` to it.
+ *
+ * An attempt is reserved *before* the code is checked, with one atomic upsert per key that returns
+ * the new count, so racing attempts from any number of processes cannot all pass the check and
+ * then all fail: the bound is on reservations. A correct code refunds its reservation (a person
+ * connecting does not use up the budget); a process that dies between the two leaves its attempt
+ * counted (it fails closed), and so does a refused attempt. Fixed windows let at most twice a
+ * limit through around a window's edge: with 40-bit codes living 10 minutes, guessing stays
+ * hopeless.
  */
-export interface AttemptLimit {
-  limit: number;
+export interface ConnectLimits {
   windowMs: number;
+  perClientAddress: number;
+  perAddress: number;
+  clientCeiling: number;
+  underAttack: number;
 }
 
-export const CONNECT_CODE_ATTEMPTS: AttemptLimit = { limit: 5, windowMs: 15 * 60_000 };
+export const CONNECT_CODE_LIMITS: ConnectLimits = {
+  windowMs: 15 * 60_000,
+  perClientAddress: 5,
+  perAddress: 20,
+  clientCeiling: 100,
+  underAttack: 1,
+};
+
+/** The keys one attempt is counted under; hand them back to `refundConnectAttempt`. */
+export interface AttemptKeys {
+  pair: string;
+  address: string;
+  client: string;
+}
+
+/** The network an address counts as: IPv4 as it is, IPv6 by its /64 (lower-case, expanded). */
+export function addressNetwork(address: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped?.[1]) return mapped[1];
+  if (isIP(address) !== 6) return address;
+  const [head = '', tail = ''] = address.toLowerCase().split('%')[0]?.split('::') ?? [];
+  const left = head === '' ? [] : head.split(':');
+  const right = tail === '' ? [] : tail.split(':');
+  const groups = address.includes('::')
+    ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right]
+    : left;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
+}
+
+export function attemptKeys(clientId: string, address: string): AttemptKeys {
+  const network = addressNetwork(address);
+  return {
+    pair: `pair:${clientId}\u0000${network}`,
+    address: `addr:${network}`,
+    client: `client:${clientId}`,
+  };
+}
 
 function keyHash(key: string): string {
   return createHash('sha256').update(key).digest('hex');
@@ -30,38 +88,47 @@ function windowOf(now: Date, windowMs: number): { start: string; end: string } {
   return { start: new Date(start).toISOString(), end: new Date(start + windowMs).toISOString() };
 }
 
-/**
- * Reserves one attempt for every key; false when any key is past its limit in this window (the
- * attempt is refused: check nothing). A refused attempt stays counted, like any other.
- */
-export async function reserveAttempt(
-  db: Database,
-  keys: readonly string[],
-  now: Date,
-  bound: AttemptLimit = CONNECT_CODE_ATTEMPTS,
-): Promise<boolean> {
-  const { start, end } = windowOf(now, bound.windowMs);
-  let allowed = true;
-  for (const key of keys) {
-    const rows: Array<{ attempts: number | string }> = await db
-      .knex('oauth_attempts')
-      .insert({ key_hash: keyHash(key), window_start: start, attempts: 1, expires_at: end })
-      .onConflict(['key_hash', 'window_start'])
-      .merge({ attempts: db.knex.raw('?? + 1', ['oauth_attempts.attempts']) })
-      .returning('attempts');
-    if (Number(rows[0]?.attempts ?? Infinity) > bound.limit) allowed = false;
-  }
-  return allowed;
+/** Counts one attempt under `key` in the window of `now`; the count including it. */
+async function count(db: Database, key: string, now: Date, windowMs: number): Promise<number> {
+  const { start, end } = windowOf(now, windowMs);
+  const rows: Array<{ attempts: number | string }> = await db
+    .knex('oauth_attempts')
+    .insert({ key_hash: keyHash(key), window_start: start, attempts: 1, expires_at: end })
+    .onConflict(['key_hash', 'window_start'])
+    .merge({ attempts: db.knex.raw('?? + 1', ['oauth_attempts.attempts']) })
+    .returning('attempts');
+  return Number(rows[0]?.attempts ?? Infinity);
 }
 
-/** Gives back a reservation whose code was right. */
-export async function refundAttempt(
+/**
+ * Reserves one connect-code attempt of `address` on `clientId`; `allowed` is false when it is
+ * past a limit (check no code then, and answer "too many tries"). `keys` are what was counted.
+ */
+export async function reserveConnectAttempt(
+  db: Database,
+  clientId: string,
+  address: string,
+  now: Date,
+  limits: ConnectLimits = CONNECT_CODE_LIMITS,
+): Promise<{ allowed: boolean; keys: string[] }> {
+  const k = attemptKeys(clientId, address);
+  const pair = await count(db, k.pair, now, limits.windowMs);
+  const perAddress = await count(db, k.address, now, limits.windowMs);
+  if (pair > limits.perClientAddress || perAddress > limits.perAddress)
+    return { allowed: false, keys: [k.pair, k.address] };
+  const client = await count(db, k.client, now, limits.windowMs);
+  const allowed = client <= limits.clientCeiling || pair <= limits.underAttack;
+  return { allowed, keys: [k.pair, k.address, k.client] };
+}
+
+/** Gives back a reservation whose code was right (the `keys` `reserveConnectAttempt` returned). */
+export async function refundConnectAttempt(
   db: Database,
   keys: readonly string[],
   now: Date,
-  bound: AttemptLimit = CONNECT_CODE_ATTEMPTS,
+  limits: Pick<ConnectLimits, 'windowMs'> = CONNECT_CODE_LIMITS,
 ): Promise<void> {
-  const { start } = windowOf(now, bound.windowMs);
+  const { start } = windowOf(now, limits.windowMs);
   await db
     .knex('oauth_attempts')
     .whereIn(

@@ -12,6 +12,7 @@ import {
 } from '@opentelemetry/api';
 import { afterAll, describe, expect, it } from 'vitest';
 
+import { enableTracing } from '../../../core/index.ts';
 import { world } from './helpers.ts';
 
 /** A recording tracer over the API only (no SDK): enough to see the spans, their parents and attributes. */
@@ -89,6 +90,8 @@ const tracer: Tracer = {
 };
 const provider: TracerProvider = { getTracer: () => tracer };
 trace.setGlobalTracerProvider(provider);
+// Tracing on, as the trace export turns it on in a process (the API is not loaded before).
+await enableTracing();
 afterAll(() => trace.disable());
 
 describe("the assistant's OpenTelemetry spans", () => {

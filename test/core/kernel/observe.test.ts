@@ -6,6 +6,7 @@ import {
 } from '@opentelemetry/sdk-trace';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
+import { enableTracing } from '../../../core/index.ts';
 import type { OpObservation } from '../../../core/kernel/observe.ts';
 import { createTestHousehold, type TestHousehold } from '../../helpers/testCore.ts';
 
@@ -13,8 +14,9 @@ describe('watching op calls', () => {
   let h: TestHousehold;
   const exporter = new InMemorySpanExporter();
   const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] });
-  beforeAll(() => {
+  beforeAll(async () => {
     trace.setGlobalTracerProvider(provider);
+    await enableTracing();
   });
   afterAll(async () => {
     trace.disable();

@@ -1,9 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
+import { CONNECT_CODE_LIMITS } from '../../../core/auth/oauth/attempts.ts';
 import { type Actor, catalog, Core, memberActor, newcomerActor } from '../../../core/index.ts';
 import { openSharedTestDatabase, type SharedTestDatabase } from '../../helpers/sharedDatabase.ts';
 import { TEST_NOW } from '../../helpers/testCore.ts';
-import { type AsHarness, asHarness, RESOURCE } from './harness.ts';
+import { type AsHarness, asHarness, pkce, REDIRECT, RESOURCE } from './harness.ts';
 
 /**
  * Two Exhale processes on one database, as two `Core`s with their own connections: a code or a
@@ -14,11 +15,15 @@ describe('the authorization server across connections', () => {
   let one: AsHarness;
   let two: AsHarness;
   let ana: Actor;
+  let coreA: Core<typeof catalog>;
+  let coreB: Core<typeof catalog>;
+  let now: Date;
   beforeEach(async () => {
     shared = await openSharedTestDatabase();
-    const clock = () => new Date(TEST_NOW);
-    const coreA = new Core({ db: shared.open(), catalog, clock });
-    const coreB = new Core({ db: shared.open(), catalog, clock });
+    now = new Date(TEST_NOW);
+    const clock = () => new Date(now);
+    coreA = new Core({ db: shared.open(), catalog, clock });
+    coreB = new Core({ db: shared.open(), catalog, clock });
     const created = await coreA.invoke('create_household', newcomerActor('cli', 'en'), {
       name: 'Home',
       currency: 'EUR',
@@ -141,15 +146,83 @@ describe('the authorization server across connections', () => {
       Array.from({ length: 12 }, (_, i) => wrong(i % 2 === 0 ? one : two, i)),
     );
     const statuses = answers.map((a) => a.status);
-    // Each attempt reserves on two keys (the client, the address), so racing attempts may each
-    // win one key and lose the other: at most 5 codes are ever checked, every other one waits.
+    // Each attempt reserves on its keys (client and address, address, client), one atomic count
+    // each: at most 5 codes of one address on one client are ever checked, every other one waits.
     const checked = statuses.filter((s) => s === 400).length;
     expect(checked).toBeGreaterThan(0);
     expect(checked).toBeLessThanOrEqual(5);
     expect(statuses.filter((s) => s === 429)).toHaveLength(12 - checked);
-    // The bound is the client's, whichever process is asked: even a right code now waits.
+    // The bound is this address's on this client, whichever process is asked: even a right code
+    // from it now waits.
     const good = await one.connectCode(ana);
     expect((await two.form('/oauth/authorize', { ...query, connect_code: good })).status).toBe(429);
     expect((await one.form('/oauth/authorize', { ...query, connect_code: good })).status).toBe(429);
+  });
+  it('lets a person at another address connect through a client an attacker has exhausted their tries on, in either process, until the window ends', async () => {
+    // Both processes behind a trusted proxy: X-Forwarded-For is each person's address.
+    const proxiedA = asHarness(coreA, { trustProxy: true });
+    const proxiedB = asHarness(coreB, { trustProxy: true });
+    try {
+      // One shared public client, as Claude.ai's or ChatGPT's client_id is for every household.
+      const { client_id } = await proxiedA.register();
+      const { challenge } = pkce();
+      const query = {
+        response_type: 'code',
+        client_id,
+        redirect_uri: REDIRECT,
+        state: 'st',
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+        resource: RESOURCE,
+        decision: 'allow',
+      };
+      const from = (address: string) => ({ 'x-forwarded-for': address });
+      const attacker = from('203.0.113.66');
+      for (let i = 0; i < 8; i += 1) {
+        const answer = await (i % 2 ? proxiedA : proxiedB).form(
+          '/oauth/authorize',
+          { ...query, connect_code: `AAAA-AA${String(i).padStart(2, 'A')}` },
+          attacker,
+        );
+        // Refused without saying more (400) until the attacker's tries are spent (429).
+        expect(answer.status).toBe(i < 5 ? 400 : 429);
+      }
+      // The limit still stops the attacker, even with a right code and through the other process.
+      const stolen = await proxiedA.connectCode(ana);
+      expect(
+        (await proxiedB.form('/oauth/authorize', { ...query, connect_code: stolen }, attacker))
+          .status,
+      ).toBe(429);
+      // Ana, at home, connects through the same client with her code, in either process.
+      const home = from('198.51.100.20');
+      const allowed = await proxiedA.form(
+        '/oauth/authorize',
+        { ...query, connect_code: await proxiedB.connectCode(ana) },
+        home,
+      );
+      expect(allowed.status).toBe(302);
+      expect(new URL(allowed.headers.get('location') ?? '').searchParams.get('code')).toMatch(
+        /^exc_/,
+      );
+      // A typo of hers is refused as a wrong code, not as "too many": her budget is her own.
+      expect(
+        (await proxiedB.form('/oauth/authorize', { ...query, connect_code: 'BBBB-BBBB' }, home))
+          .status,
+      ).toBe(400);
+      // The attacker's count ends with its window: a new one starts afresh.
+      now = new Date(now.getTime() + CONNECT_CODE_LIMITS.windowMs);
+      expect(
+        (
+          await proxiedA.form(
+            '/oauth/authorize',
+            { ...query, connect_code: await proxiedA.connectCode(ana) },
+            attacker,
+          )
+        ).status,
+      ).toBe(302);
+    } finally {
+      await proxiedA.close();
+      await proxiedB.close();
+    }
   });
 });

@@ -47,7 +47,7 @@ export interface AsHarness {
 /** The edge with MCP and the authorization server, served in process, for one test core. */
 export function asHarness(
   core: Core,
-  options: { documentFetch?: DocumentFetchOptions; publicUrl?: string } = {},
+  options: { documentFetch?: DocumentFetchOptions; publicUrl?: string; trustProxy?: boolean } = {},
 ): AsHarness {
   const edge = createEdge({ log: () => {} });
   const mcp = createMcpFetchHandler({ core, publicUrl: options.publicUrl ?? BASE });
@@ -57,6 +57,8 @@ export function asHarness(
     authorizationServer(core, {
       publicUrl: options.publicUrl ?? BASE,
       documentFetch: options.documentFetch,
+      // Behind a trusted proxy, X-Forwarded-For names the person's address (a test's many people).
+      trustProxy: options.trustProxy,
     }),
   );
   // A socket-less request has no Host header: set it, as a client would.

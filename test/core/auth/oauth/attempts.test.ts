@@ -1,6 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
-import { refundAttempt, reserveAttempt } from '../../../../core/auth/oauth/attempts.ts';
+import {
+  addressNetwork,
+  type ConnectLimits,
+  refundConnectAttempt,
+  reserveConnectAttempt,
+} from '../../../../core/auth/oauth/attempts.ts';
 import { purgeOAuth } from '../../../../core/auth/oauth/tokens.ts';
 import type { Database } from '../../../../core/store/connection.ts';
 import {
@@ -9,12 +14,20 @@ import {
 } from '../../../helpers/sharedDatabase.ts';
 import { TEST_NOW } from '../../../helpers/testCore.ts';
 
-const BOUND = { limit: 3, windowMs: 15 * 60_000 };
+const LIMITS: ConnectLimits = {
+  windowMs: 15 * 60_000,
+  perClientAddress: 3,
+  perAddress: 5,
+  clientCeiling: 8,
+  underAttack: 1,
+};
 const at = (ms: number) => new Date(TEST_NOW.getTime() + ms);
 
 /**
- * Connect-code attempts, limited per key across every connection to the database: reserved
- * before the code is checked, refunded when it was right, cleaned once their window ends.
+ * Connect-code attempts, limited across every connection to the database: per client and address,
+ * per address across clients, and a client ceiling that slows a many-address guesser without
+ * locking anyone out; reserved before the code is checked, refunded when it was right, cleaned
+ * once their window ends.
  */
 describe('connect-code attempts, shared through the database', () => {
   let shared: SharedTestDatabase;
@@ -27,47 +40,77 @@ describe('connect-code attempts, shared through the database', () => {
   });
   afterEach(async () => shared.close());
 
-  const reserve = (db: Database, keys: string[], now = TEST_NOW) =>
-    reserveAttempt(db, keys, now, BOUND);
+  const reserve = async (db: Database, client: string, address: string, now = TEST_NOW) =>
+    (await reserveConnectAttempt(db, client, address, now, LIMITS)).allowed;
 
-  it('allows `limit` attempts per key in a window, then refuses, whichever connection asks', async () => {
-    expect(await reserve(a, ['client:x'])).toBe(true);
-    expect(await reserve(b, ['client:x'])).toBe(true);
-    expect(await reserve(a, ['client:x'])).toBe(true);
-    expect(await reserve(b, ['client:x'])).toBe(false);
-    expect(await reserve(a, ['client:y'])).toBe(true);
-    // The next window starts afresh.
-    expect(await reserve(b, ['client:x'], at(BOUND.windowMs))).toBe(true);
+  it('allows `perClientAddress` attempts of one address on one client, whichever connection asks, then refuses that address only', async () => {
+    expect(await reserve(a, 'claude', '203.0.113.7')).toBe(true);
+    expect(await reserve(b, 'claude', '203.0.113.7')).toBe(true);
+    expect(await reserve(a, 'claude', '203.0.113.7')).toBe(true);
+    expect(await reserve(b, 'claude', '203.0.113.7')).toBe(false);
+    expect(await reserve(a, 'claude', '203.0.113.7')).toBe(false);
+    // Someone else, on the same popular client, is not locked out.
+    expect(await reserve(b, 'claude', '198.51.100.20')).toBe(true);
+    // The next window starts afresh for the attacker too.
+    expect(await reserve(a, 'claude', '203.0.113.7', at(LIMITS.windowMs))).toBe(true);
   });
 
-  it('refuses when any one of the keys is spent (another address on a spent client)', async () => {
-    for (let i = 0; i < 3; i += 1) await reserve(a, ['client:x', `addr:10.0.0.${i}`]);
-    expect(await reserve(b, ['client:x', 'addr:10.0.0.9'])).toBe(false);
-    expect(await reserve(b, ['client:z', 'addr:10.0.0.9'])).toBe(true);
+  it('limits one address across clients, so registering more clients buys no more guesses', async () => {
+    for (let i = 0; i < LIMITS.perAddress; i += 1)
+      expect(await reserve(i % 2 ? a : b, `dcr-${i}`, '203.0.113.7')).toBe(true);
+    expect(await reserve(a, 'dcr-new', '203.0.113.7')).toBe(false);
+    expect(await reserve(b, 'dcr-new', '198.51.100.20')).toBe(true);
+  });
+
+  it('counts an IPv6 address by its /64, and an IPv4-mapped one as IPv4', async () => {
+    expect(addressNetwork('2001:db8:0:12::1')).toBe('2001:db8:0:12::/64');
+    expect(addressNetwork('2001:DB8:0000:0012:ffff:1:2:3')).toBe('2001:db8:0:12::/64');
+    expect(addressNetwork('::1')).toBe('0:0:0:0::/64');
+    expect(addressNetwork('::ffff:203.0.113.7')).toBe('203.0.113.7');
+    for (let i = 0; i < LIMITS.perClientAddress; i += 1)
+      expect(await reserve(a, 'claude', `2001:db8:0:12::${i + 1}`)).toBe(true);
+    expect(await reserve(b, 'claude', '2001:db8:0:12::ffff')).toBe(false);
+    expect(await reserve(b, 'claude', '2001:db8:0:13::1')).toBe(true);
+  });
+
+  it('past the client ceiling, slows many addresses to one try each but still lets a new address in', async () => {
+    // Eight addresses guess on one client: under the ceiling, each may try up to its own limit.
+    const guessers = Array.from({ length: 4 }, (_, i) => `203.0.113.${i + 1}`);
+    for (const address of guessers)
+      for (let i = 0; i < 2; i += 1) expect(await reserve(a, 'claude', address)).toBe(true);
+    // The ceiling (8) is reached: a guesser's third try on it, within its own limit, is refused…
+    expect(await reserve(b, 'claude', guessers[0] ?? '')).toBe(false);
+    // …while a person at an address that has not tried still gets one.
+    expect(await reserve(b, 'claude', '198.51.100.20')).toBe(true);
+    expect(await reserve(a, 'claude', '198.51.100.20')).toBe(false);
+    // Other clients are not slowed.
+    expect(await reserve(a, 'chatgpt', guessers[1] ?? '')).toBe(true);
   });
 
   it('keeps the bound when many attempts race from two connections', async () => {
     const answers = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => reserve(i % 2 === 0 ? a : b, ['client:race'])),
+      Array.from({ length: 10 }, (_, i) => reserve(i % 2 === 0 ? a : b, 'race', '203.0.113.7')),
     );
-    expect(answers.filter(Boolean)).toHaveLength(BOUND.limit);
+    expect(answers.filter(Boolean)).toHaveLength(LIMITS.perClientAddress);
   });
 
   it('gives a right code its attempt back, and a process that dies before refunding fails closed', async () => {
-    expect(await reserve(a, ['client:x'])).toBe(true);
-    await refundAttempt(a, ['client:x'], TEST_NOW, BOUND);
+    const first = await reserveConnectAttempt(a, 'claude', '203.0.113.7', TEST_NOW, LIMITS);
+    expect(first.allowed).toBe(true);
+    await refundConnectAttempt(b, first.keys, TEST_NOW, LIMITS);
     // Reserved, then the process stopped: the attempt stays counted.
-    expect(await reserve(b, ['client:x'])).toBe(true);
-    expect(await reserve(a, ['client:x'])).toBe(true);
-    expect(await reserve(b, ['client:x'])).toBe(true);
-    expect(await reserve(a, ['client:x'])).toBe(false);
+    expect(await reserve(b, 'claude', '203.0.113.7')).toBe(true);
+    expect(await reserve(a, 'claude', '203.0.113.7')).toBe(true);
+    expect(await reserve(b, 'claude', '203.0.113.7')).toBe(true);
+    expect(await reserve(a, 'claude', '203.0.113.7')).toBe(false);
   });
 
   it('is cleaned by the OAuth cleanup job once its window has ended', async () => {
-    await reserve(a, ['client:old']);
-    await reserve(a, ['client:new'], at(BOUND.windowMs));
-    await purgeOAuth(b, at(BOUND.windowMs + 1));
-    const left = await a.knex('oauth_attempts').select('window_start');
-    expect(left).toEqual([{ window_start: at(BOUND.windowMs).toISOString() }]);
+    await reserve(a, 'old', '203.0.113.7');
+    await reserve(a, 'new', '203.0.113.8', at(LIMITS.windowMs));
+    await purgeOAuth(b, at(LIMITS.windowMs + 1));
+    const left = (await a.knex('oauth_attempts').pluck('window_start')) as string[];
+    expect(new Set(left)).toEqual(new Set([at(LIMITS.windowMs).toISOString()]));
+    expect(left).toHaveLength(3); // pair, address and client of the new window's attempt
   });
 });
