@@ -35,8 +35,11 @@ function newest(dir: string): number {
 function upToDate(): boolean {
   const index = path.join(DIST, 'index.html');
   if (!existsSync(index)) return false;
-  const texts = ['en', 'es'].map(
-    (l) => statSync(path.join(REPO, `core/i18n/locales/${l}/web.json`)).mtimeMs,
+  // The app's texts: web.json and webadd.json (miniapp/src/lib/i18n.ts merges them).
+  const texts = ['en', 'es'].flatMap((l) =>
+    ['web.json', 'webadd.json'].map(
+      (f) => statSync(path.join(REPO, `core/i18n/locales/${l}/${f}`)).mtimeMs,
+    ),
   );
   return statSync(index).mtimeMs >= Math.max(newest(APP_ROOT), ...texts);
 }

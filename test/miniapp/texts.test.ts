@@ -4,8 +4,14 @@ import { fileURLToPath } from 'node:url';
 
 import { describe, expect, it } from 'vitest';
 
-import en from '../../core/i18n/locales/en/web.json' with { type: 'json' };
-import es from '../../core/i18n/locales/es/web.json' with { type: 'json' };
+import enWeb from '../../core/i18n/locales/en/web.json' with { type: 'json' };
+import enAdd from '../../core/i18n/locales/en/webadd.json' with { type: 'json' };
+import esWeb from '../../core/i18n/locales/es/web.json' with { type: 'json' };
+import esAdd from '../../core/i18n/locales/es/webadd.json' with { type: 'json' };
+
+// The app's catalog is web.json and webadd.json merged (miniapp/src/lib/i18n.ts).
+const en: Record<string, string> = { ...enWeb, ...enAdd };
+const es: Record<string, string> = { ...esWeb, ...esAdd };
 
 /**
  * Every text the app shows is a `web.ui.*` key of both locale files: a `t('…')` of the app's

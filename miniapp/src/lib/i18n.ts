@@ -2,6 +2,8 @@ import { ref } from 'vue';
 
 import en from '../../../core/i18n/locales/en/web.json';
 import es from '../../../core/i18n/locales/es/web.json';
+import enAdd from '../../../core/i18n/locales/en/webadd.json';
+import esAdd from '../../../core/i18n/locales/es/webadd.json';
 
 /**
  * The app's texts: `web.ui.*` keys of core/i18n/locales/{en,es}/web.json (the core's tests check
@@ -9,7 +11,11 @@ import es from '../../../core/i18n/locales/es/web.json';
  * the browser's (or the Telegram user's) before that.
  */
 export type Locale = 'en' | 'es';
-const catalogs: Record<Locale, Record<string, string>> = { en, es };
+// web.json, and webadd.json: the Add form's and the newcomer fixes' texts (their own file).
+const catalogs: Record<Locale, Record<string, string>> = {
+  en: { ...en, ...enAdd },
+  es: { ...es, ...esAdd },
+};
 
 export const locale = ref<Locale>(pickLocale(navigator.language));
 
