@@ -115,6 +115,15 @@ export function date(day: string | null | undefined, style: DateStyle = 'short')
   return f.format(utcDay(day.slice(0, 10)));
 }
 
+/**
+ * A day of a period in the reader's format, with its year when it is not this year:
+ * "1 Sep 2017", "Nov 25".
+ */
+export function dayOfPeriod(day: string | null | undefined, today: string): string {
+  if (!day) return '—';
+  return date(day, day.slice(0, 4) === today.slice(0, 4) ? 'short' : 'medium');
+}
+
 /** An instant (UTC ISO) in the reader's words: date and time in their own time zone. */
 export function instant(iso: string): string {
   const tag = locale.value;
