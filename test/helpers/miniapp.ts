@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import knex from 'knex';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 
 import { FakeTelegram } from '../fakes/telegramBotApi.ts';
 import { runExhale, startExhaleProcess, type ExhaleServer } from './exhaleProcess.ts';
@@ -225,10 +225,13 @@ export async function openInTelegram(
   theme: Theme,
   appPath = '/app/',
   startParam?: string,
+  /** More of the browser's settings (its time zone, `timezoneId`…). */
+  options: BrowserContextOptions = {},
 ): Promise<Page> {
   const context = await browser.newContext({
     viewport: { width: 390, height: 844 },
     deviceScaleFactor: 1,
+    ...options,
   });
   const page = await context.newPage();
   page.on('pageerror', (e) => console.error('pageerror', e.message));
