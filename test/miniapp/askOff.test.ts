@@ -76,14 +76,20 @@ describe('Ask with the assistant off (Chromium)', () => {
 
       // A suggestion is a tap: /totals answers with the totals.
       await page.click('[data-testid="suggestion"]:has-text("/totals")');
-      await page.locator('.bubble.bot').first().waitFor();
-      expect((await page.locator('.bubble.bot').first().textContent())?.length).toBeGreaterThan(10);
+      await page.locator('.bubble.bot[data-testid="bubble"]').first().waitFor();
+      expect(
+        (await page.locator('.bubble.bot[data-testid="bubble"]').first().textContent())?.length,
+      ).toBeGreaterThan(10);
 
-      // Free text: the command list of this channel only.
+      // Free text (once /totals is answered): the command list of this channel only.
+      const bots = page.locator('.bubble.bot[data-testid="bubble"]');
+      await page.locator('[data-testid="ask-input"]:not([disabled])').waitFor();
+      const before = await bots.count();
       await page.fill('[data-testid="ask-input"]', c.question);
       await page.click('[data-testid="ask-send"]');
-      await expect.poll(() => page.locator('.bubble.bot').count()).toBeGreaterThan(1);
-      const answer = (await page.locator('.bubble.bot').last().textContent()) ?? '';
+      await expect.poll(() => bots.count()).toBeGreaterThan(before);
+      await page.locator('[data-testid="ask-input"]:not([disabled])').waitFor();
+      const answer = (await bots.last().textContent()) ?? '';
       expect(answer).toContain('/list');
       expect(answer).toContain('/add');
       for (const gone of ['/start', '/web', '/assistant']) expect(answer).not.toContain(`${gone} `);
