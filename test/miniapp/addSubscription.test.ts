@@ -15,6 +15,7 @@ import {
   tgEvents,
   type Household,
 } from '../helpers/miniapp.ts';
+import { runExhale } from '../helpers/exhaleProcess.ts';
 
 /**
  * Adding a subscription in the app, in Chromium against a real `exhale` (the demo household):
@@ -154,4 +155,32 @@ describe('adding a subscription in the app (Chromium)', () => {
       await page.context().close();
     }, 60_000);
   }
+
+  it('offers "+ Add" in the header in a plain browser, and its own Add button', async () => {
+    const made = await runExhale({ EXHALE_DATA_DIR: hh.dataDir }, [
+      'op',
+      'create_sign_in_link',
+      '--as',
+      'Ana',
+    ]);
+    expect(made.code, made.stderr).toBe(0);
+    const { path } = JSON.parse(made.stdout) as { path: string };
+    const ctx = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      locale: 'en-GB',
+    });
+    const page = await ctx.newPage();
+    await page.goto(`${hh.server.url}${path}`);
+    await settled(page, 'overview');
+    await page.goto(`${hh.server.url}/app/subscriptions`);
+    await settled(page, 'subscriptions');
+    await page.click('[data-testid="add-subscription"]');
+    await settled(page, 'add');
+    expect(await page.textContent('[data-testid="main-action"]')).toContain('Add');
+    await page.fill('input[name="name"]', '');
+    await page.click('[data-testid="main-action"]');
+    await page.locator('[data-testid="error-name"]').waitFor();
+    await screenshot(page, 'add-form-browser-en-light');
+    await ctx.close();
+  }, 60_000);
 });
