@@ -1,3 +1,4 @@
+import type { Channel as ChannelName } from '../kernel/actor.ts';
 import type { Core } from '../kernel/core.ts';
 import { surfaceOps } from '../kernel/surface.ts';
 import { type Locale, t } from '../i18n/index.ts';
@@ -16,6 +17,12 @@ export interface CommandSpec {
   newcomer: boolean;
   /** Works in a group that is not linked to a household yet (/start, /help, /link). */
   beforeLink?: boolean;
+  /**
+   * Channels where it means nothing, so their command lists leave it out: on the web app /start
+   * (Telegram's first contact), /web (a sign-in link to where the reader already is) and
+   * /assistant (Settings has it). Absent: every channel.
+   */
+  notOn?: readonly ChannelName[];
   run(turn: Turn, args: string): Promise<void>;
 }
 
@@ -41,14 +48,23 @@ export function describeCommand(core: Core, spec: CommandSpec, locale: Locale): 
   return (op?.title ?? spec.command).slice(0, 256);
 }
 
-/** The command menu for a kind of chat, as Telegram's setMyCommands and /help want it. */
+/** Whether a command is offered on a channel (every channel when none is named). */
+export function worksOn(spec: CommandSpec, channel: ChannelName | undefined): boolean {
+  return channel === undefined || !(spec.notOn ?? []).includes(channel);
+}
+
+/**
+ * The command menu for a kind of chat on a channel, as Telegram's setMyCommands and /help want it:
+ * only the commands that work there (the one rule every channel's list follows).
+ */
 export function commandMenu(
   core: Core,
   commands: readonly CommandSpec[],
   locale: Locale,
   place: 'private' | 'group',
+  channel?: ChannelName,
 ): Array<{ command: string; description: string }> {
   return commands
-    .filter((c) => c.place === 'any' || c.place === place)
+    .filter((c) => (c.place === 'any' || c.place === place) && worksOn(c, channel))
     .map((c) => ({ command: c.command, description: describeCommand(core, c, locale) }));
 }

@@ -1,4 +1,5 @@
 import type { AssistantMessage } from '../assistant/index.ts';
+import type { Channel as ChannelName } from '../kernel/actor.ts';
 import type { Core } from '../kernel/core.ts';
 import { isOpError, OpError } from '../errors/index.ts';
 import type { ChangeEvent } from '../kernel/events.ts';
@@ -141,8 +142,14 @@ export class ChatEngine implements EngineContext {
   commandMenu(
     locale: Locale,
     place: 'private' | 'group',
+    channel?: ChannelName,
   ): Array<{ command: string; description: string }> {
-    return commandMenu(this.core, this.commands, locale, place);
+    return commandMenu(this.core, this.commands, locale, place, channel);
+  }
+
+  /** Whether free text gets the built-in assistant in a household (otherwise the command list). */
+  async assistantOn(householdId: string): Promise<boolean> {
+    return this.assistant ? this.assistant.isConfigured(householdId) : false;
   }
 
   /** The message a due reminder is delivered as. */

@@ -47,8 +47,9 @@ export function reviewOf(fileName: string, content: string, summary: StatementSu
       currency: a.currency,
       expected: a.expected_on.length,
     })),
-    // New ones are ticked; a price change on a tracked one is offered, not assumed.
-    selected: candidates.filter((c) => c.tracked === null).map((c) => c.id),
+    // read_statement's rule, the same on every surface: new ones, and a price change of a
+    // subscription of the candidate's own name; a change to another name's price is offered.
+    selected: summary.candidates.filter((c) => c.preselected).map((c) => c.id),
     page: 0,
     status: 'open',
     pending_id: null,
@@ -131,8 +132,11 @@ export function reviewReply(turn: Turn, id: string, review: Review, note?: strin
     const on = review.selected.includes(c.id);
     const text = c.tracked
       ? turn.t('chat.statements.price_differs', {
-          name: label(c, turn.locale),
+          name: c.name,
+          tracked: c.tracked.name,
           old: money(c.tracked.amount, c.currency, turn.locale),
+          new: money(c.amount, c.currency, turn.locale),
+          cycle: cycleText(c.cycle, turn.locale),
         })
       : label(c, turn.locale);
     reply.row(reply.action(`${on ? '✅' : '⬜'} ${text}`, { t: 'stmt_toggle', s: id, c: c.id }));

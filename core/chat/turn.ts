@@ -5,6 +5,7 @@ import type { Database } from '../store/connection.ts';
 import type { Owner } from './flows.ts';
 import { conversationKeyOf, personKey } from './identity.ts';
 import { ReplyBuilder } from './reply.ts';
+import type { Channel as ChannelName } from '../kernel/actor.ts';
 import type { Channel, ChatAssistant, Conversation, SentRef, Speaker } from './types.ts';
 
 /** Wait this long before showing "typing…": quick answers need no indicator (and no API call). */
@@ -22,6 +23,7 @@ export interface EngineContext {
   commandMenu(
     locale: Locale,
     place: 'private' | 'group',
+    channel?: ChannelName,
   ): Array<{ command: string; description: string }>;
   /** Runs a command as if the speaker had typed it (a button that runs one). */
   runCommand(turn: Turn, name: string, args: string): Promise<void>;

@@ -36,6 +36,13 @@ function wire(ref: string, reply: Reply): Record<string, unknown> {
  * then `done`. Message refs are per member (`web:<member>:<n>`); an edit names the ref it replaces.
  */
 export function chatRoutes(group: RouteGroup, context: ApiContext, engine: ChatEngine): void {
+  // `GET /api/chat`: what the empty Ask screen suggests: whether free text reaches the assistant,
+  // and the commands that work on the web channel (the engine's own list, the member's language).
+  group.get('/chat', async (c: Context) => {
+    const { actor } = await authenticate(c, context.auth);
+    const assistant = actor.householdId ? await engine.assistantOn(actor.householdId) : false;
+    return c.json({ assistant, commands: engine.commandMenu(actor.locale, 'private', 'web') });
+  });
   group.post('/chat', async (c: Context) => {
     const { actor } = await authenticate(c, context.auth);
     let raw: unknown;

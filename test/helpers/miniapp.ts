@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import knex from 'knex';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 
 import { FakeTelegram } from '../fakes/telegramBotApi.ts';
 import { runExhale, startExhaleProcess, type ExhaleServer } from './exhaleProcess.ts';
@@ -35,8 +35,11 @@ function newest(dir: string): number {
 function upToDate(): boolean {
   const index = path.join(DIST, 'index.html');
   if (!existsSync(index)) return false;
-  const texts = ['en', 'es'].map(
-    (l) => statSync(path.join(REPO, `core/i18n/locales/${l}/web.json`)).mtimeMs,
+  // The app's texts: web.json and webadd.json (miniapp/src/lib/i18n.ts merges them).
+  const texts = ['en', 'es'].flatMap((l) =>
+    ['web.json', 'webadd.json'].map(
+      (f) => statSync(path.join(REPO, `core/i18n/locales/${l}/${f}`)).mtimeMs,
+    ),
   );
   return statSync(index).mtimeMs >= Math.max(newest(APP_ROOT), ...texts);
 }
@@ -222,10 +225,13 @@ export async function openInTelegram(
   theme: Theme,
   appPath = '/app/',
   startParam?: string,
+  /** More of the browser's settings (its time zone, `timezoneId`…). */
+  options: BrowserContextOptions = {},
 ): Promise<Page> {
   const context = await browser.newContext({
     viewport: { width: 390, height: 844 },
     deviceScaleFactor: 1,
+    ...options,
   });
   const page = await context.newPage();
   page.on('pageerror', (e) => console.error('pageerror', e.message));

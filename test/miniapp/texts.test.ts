@@ -5,13 +5,15 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 import enWeb from '../../core/i18n/locales/en/web.json' with { type: 'json' };
+import enAdd from '../../core/i18n/locales/en/webadd.json' with { type: 'json' };
 import enPolish from '../../core/i18n/locales/en/webPolish.json' with { type: 'json' };
 import esWeb from '../../core/i18n/locales/es/web.json' with { type: 'json' };
+import esAdd from '../../core/i18n/locales/es/webadd.json' with { type: 'json' };
 import esPolish from '../../core/i18n/locales/es/webPolish.json' with { type: 'json' };
 
 /** The app's catalogs, as miniapp/src/lib/i18n.ts merges them. */
-const en: Record<string, string> = { ...enWeb, ...enPolish };
-const es: Record<string, string> = { ...esWeb, ...esPolish };
+const en: Record<string, string> = { ...enWeb, ...enPolish, ...enAdd };
+const es: Record<string, string> = { ...esWeb, ...esPolish, ...esAdd };
 
 /**
  * Every text the app shows is a `web.ui.*` key of both locale files: a `t('…')` of the app's

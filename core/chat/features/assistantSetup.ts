@@ -226,6 +226,8 @@ export const assistantSetupFeature = defineFeature({
       op: 'get_assistant_settings',
       place: 'private',
       newcomer: false,
+      // The web app's Settings has the assistant (owner): typing it there means nothing.
+      notOn: ['web'],
       run: show,
     },
   ],

@@ -18,7 +18,8 @@ export function helpReply(turn: Turn, intro?: string): ReplyBuilder {
     return reply;
   }
   if (!intro) reply.say(turn.t('chat.help.title'));
-  for (const item of turn.engine.commandMenu(turn.locale, turn.inGroup ? 'group' : 'private')) {
+  const place = turn.inGroup ? 'group' : 'private';
+  for (const item of turn.engine.commandMenu(turn.locale, place, turn.channel.name)) {
     reply.say(`/${item.command} — ${item.description}`);
   }
   reply.say('');

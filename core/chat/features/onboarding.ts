@@ -262,7 +262,15 @@ export const onboardingFeature = defineFeature({
   name: 'onboarding',
   reaches: ['create_household', 'join_household'],
   commands: [
-    { command: 'start', op: null, place: 'any', newcomer: true, beforeLink: true, run: start },
+    {
+      command: 'start',
+      op: null,
+      place: 'any',
+      newcomer: true,
+      beforeLink: true,
+      notOn: ['web'],
+      run: start,
+    },
   ],
   actions: {
     onboard_currency: (turn, action, ref) => askTimeZone(turn, action.currency, ref),

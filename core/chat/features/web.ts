@@ -34,6 +34,7 @@ export const webFeature = defineFeature({
       op: 'create_sign_in_link',
       place: 'private',
       newcomer: false,
+      notOn: ['web'],
       run: signInLink,
     },
   ],

@@ -17,6 +17,10 @@ export const createSignInLink = defineOp({
   }),
   effect: 'write',
   scope: 'trusted',
+  // Audited, but not a household change a person takes back: the link works once and expires in
+  // 10 minutes by itself, and the session it starts is ended in Settings. Activity lists it
+  // without Undo (one rule: `undo` refuses it on every surface).
+  notUndoable: 'webadd.undo_sign_in_link',
   exclude: {
     mcp: "Mints a person's web session: a sign-in is for the person, never for an agent.",
     assistant:

@@ -113,6 +113,11 @@ export function op<N extends OpName>(
   return request('POST', `/api/ops/${name}`, { input });
 }
 
+/** Runs an op as a dry run: what it would answer, or its error, and nothing written. */
+export function dryRun<N extends OpName>(name: N, input: In<N>): Promise<OpResult<Out<N>>> {
+  return request('POST', `/api/ops/${name}`, { input, dryRun: true });
+}
+
 /** An op this build does not know the type of (the server's newer ops): its output unchecked. */
 export function opUntyped<T>(
   name: string,

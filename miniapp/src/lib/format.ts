@@ -1,4 +1,5 @@
 import { locale } from './i18n.ts';
+import { timeZone } from './session.ts';
 
 /**
  * Amounts and dates in the reader's format: the member's locale, the household currency.
@@ -115,19 +116,36 @@ export function date(day: string | null | undefined, style: DateStyle = 'short')
   return f.format(utcDay(day.slice(0, 10)));
 }
 
-/** An instant (UTC ISO) in the reader's words: date and time in their own time zone. */
+/**
+ * A day of a period in the reader's format, with its year when it is not this year:
+ * "1 Sep 2017", "Nov 25".
+ */
+export function dayOfPeriod(day: string | null | undefined, today: string): string {
+  if (!day) return '—';
+  return date(day, day.slice(0, 4) === today.slice(0, 4) ? 'short' : 'medium');
+}
+
+/**
+ * An instant (UTC ISO) in the reader's format and the household's time zone (a household has one:
+ * chat's /activity and every time the app shows agree, wherever the browser is).
+ */
 export function instant(iso: string): string {
   const tag = locale.value;
-  const f = dateFormat(
-    `i:${tag}`,
-    () =>
-      new Intl.DateTimeFormat(tag, {
-        day: 'numeric',
-        month: 'short',
-        hour: '2-digit',
-        minute: '2-digit',
-      }),
-  );
+  const zone = timeZone.value;
+  const f = dateFormat(`i:${tag}:${zone}`, () => {
+    const options: Intl.DateTimeFormatOptions = {
+      day: 'numeric',
+      month: 'short',
+      hour: '2-digit',
+      minute: '2-digit',
+    };
+    try {
+      return new Intl.DateTimeFormat(tag, { ...options, timeZone: zone });
+    } catch {
+      // A zone this browser does not know: UTC, never the browser's own.
+      return new Intl.DateTimeFormat(tag, { ...options, timeZone: 'UTC' });
+    }
+  });
   return f.format(new Date(iso));
 }
 

@@ -4,6 +4,8 @@ import en from '../../../core/i18n/locales/en/web.json';
 import enPolish from '../../../core/i18n/locales/en/webPolish.json';
 import es from '../../../core/i18n/locales/es/web.json';
 import esPolish from '../../../core/i18n/locales/es/webPolish.json';
+import enAdd from '../../../core/i18n/locales/en/webadd.json';
+import esAdd from '../../../core/i18n/locales/es/webadd.json';
 
 /**
  * The app's texts: `web.ui.*` keys of core/i18n/locales/{en,es}/web.json and webPolish.json (the
@@ -12,9 +14,10 @@ import esPolish from '../../../core/i18n/locales/es/webPolish.json';
  * the browser's (or the Telegram user's) before that.
  */
 export type Locale = 'en' | 'es';
+// web.json, webPolish.json and webadd.json: each area's texts in their own file.
 const catalogs: Record<Locale, Record<string, string>> = {
-  en: { ...en, ...enPolish },
-  es: { ...es, ...esPolish },
+  en: { ...en, ...enPolish, ...enAdd },
+  es: { ...es, ...esPolish, ...esAdd },
 };
 
 export const locale = ref<Locale>(pickLocale(navigator.language));

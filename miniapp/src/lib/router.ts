@@ -15,6 +15,7 @@ export type RouteName =
   | 'settings'
   | 'connect'
   | 'import'
+  | 'add'
   | 'more'
   | 'signin';
 
@@ -38,6 +39,7 @@ const SIMPLE: Record<string, RouteName> = {
   more: 'more',
   signin: 'signin',
   import: 'import',
+  add: 'add',
 };
 
 export function parse(pathname: string, search = ''): Route {
@@ -112,7 +114,7 @@ export function back(): void {
 
 /** Where Back goes when there is no history (a deep link opened a detail screen). */
 function parentOf(name: RouteName): RouteName {
-  if (name === 'subscription') return 'subscriptions';
+  if (name === 'subscription' || name === 'add') return 'subscriptions';
   if (['activity', 'ask', 'settings', 'connect', 'import'].includes(name)) return 'more';
   return 'overview';
 }

@@ -19,6 +19,7 @@ import type { listCategories } from '../../../core/ops/organize/listCategories.t
 import type { listPaymentMethods } from '../../../core/ops/organize/listPaymentMethods.ts';
 import type { listTags } from '../../../core/ops/organize/listTags.ts';
 import type { StatementSummary } from '../../../core/ops/statements/_lib/schemas.ts';
+import type { createSubscription } from '../../../core/ops/subscriptions/createSubscription.ts';
 import type { getSubscription } from '../../../core/ops/subscriptions/getSubscription.ts';
 import type { listSubscriptions } from '../../../core/ops/subscriptions/listSubscriptions.ts';
 import type { updateSubscription } from '../../../core/ops/subscriptions/updateSubscription.ts';
@@ -50,6 +51,7 @@ type Ops = [
   typeof listCategories,
   typeof listPaymentMethods,
   typeof listTags,
+  typeof createSubscription,
   typeof getSubscription,
   typeof listSubscriptions,
   typeof updateSubscription,

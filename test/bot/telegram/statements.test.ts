@@ -115,15 +115,16 @@ describe('statements in Telegram', () => {
     await w.tg.tap(ana, card, 'Import 3');
     const redrawn = w.tg.message(ana.id, card.message_id)!;
     expect(redrawn.text).toContain('Your subscriptions changed since this card was written');
+    // The tracked one has the statement's own name: its new price is chosen, and said in full.
     expect(labels(redrawn)).toContain(
-      '⬜ Netflix 17.99 EUR · every month (tracked at 15.99 EUR: record the new price)',
+      '✅ Netflix · updates Netflix: 15.99 EUR → 17.99 EUR every month',
     );
     expect(await names()).toEqual(['Netflix']);
     expect(await imports()).toHaveLength(0);
 
-    expect(labels(redrawn)).toContain('Import 2');
+    expect(labels(redrawn)).toContain('Import 3');
     // Two presses of Import on the redrawn card (a double tap): one import.
-    const data = redrawn.reply_markup!.inline_keyboard.flat().find((b) => b.text === 'Import 2')!;
+    const data = redrawn.reply_markup!.inline_keyboard.flat().find((b) => b.text === 'Import 3')!;
     const presses = await Promise.all([
       w.tg.pressStale(ana, redrawn, data.callback_data!),
       w.tg.pressStale(ana, redrawn, data.callback_data!),
@@ -135,7 +136,7 @@ describe('statements in Telegram', () => {
     );
     expect(await imports()).toHaveLength(1);
     expect(await names()).toEqual(['Iron Gym', 'Netflix', 'Spotify']);
-    expect(w.tg.message(ana.id, card.message_id)!.text).toContain('Imported 2 from statement.csv');
+    expect(w.tg.message(ana.id, card.message_id)!.text).toContain('Imported 3 from statement.csv');
     // The old card's Import, pressed from a phone that had not seen the redraw, imports nothing.
     const old = shown.reply_markup!.inline_keyboard.flat().find((b) => b.text === 'Import 3')!;
     const late = await w.tg.pressStale(ana, shown, old.callback_data!);

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
+import { OpError } from '../../../core/errors/index.ts';
 import { type CodePurpose, redeemCode } from '../../../core/auth/oneTimeCodes.ts';
 import { hashSecret } from '../../../core/auth/secrets.ts';
 import { SIGN_IN_CODE_LENGTH } from '../../../core/auth/signIn.ts';
@@ -94,15 +95,25 @@ describe('one-time codes', () => {
     expect(await redeem(h, code, h.clock.now)).toMatchObject({ ok: false });
   });
 
-  it('a dry run issues nothing, and undo takes the code back', async () => {
+  it('a dry run issues nothing; a real link is audited without Undo (it expires by itself)', async () => {
     const dry = await h.core.invoke('create_sign_in_link', h.owner, {}, { dryRun: true });
     expect(await redeem(h, dry.output.code, h.clock.now)).toEqual({ ok: false, reason: 'unknown' });
     const real = await h.core.invoke('create_sign_in_link', h.owner, {});
-    await h.core.invoke('undo', h.owner, { ids: [real.auditId] });
-    expect(await redeem(h, real.output.code, h.clock.now)).toEqual({
-      ok: false,
-      reason: 'unknown',
+    const activity = await h.core.invoke('list_activity', h.owner, {}, { surface: 'web' });
+    expect(activity.output.items.find((i) => i.id === real.auditId)).toMatchObject({
+      op: 'create_sign_in_link',
+      can_undo: false,
     });
+    const refused = await h.core.invoke('undo', h.owner, { ids: [real.auditId ?? ''] }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(refused).toBeInstanceOf(OpError);
+    if (!(refused instanceof OpError)) throw new Error('no OpError');
+    expect(refused.render('en')).toContain('not a change to the household');
+    expect(refused.render('es')).toContain('no es un cambio del hogar');
+    // Still the one-time link it was: it signs in once.
+    expect(await redeem(h, real.output.code, h.clock.now)).toMatchObject({ ok: true });
   });
 });
 

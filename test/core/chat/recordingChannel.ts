@@ -2,7 +2,8 @@ import type { Channel, Reply, SentRef } from '../../../core/chat/index.ts';
 
 /** A channel that keeps what the engine sent, with edits applied, for engine unit tests. */
 export class RecordingChannel implements Channel {
-  readonly name = 'terminal' as const;
+  /** The channel it plays (the terminal unless a test names another: the web app's Ask). */
+  constructor(readonly name: Channel['name'] = 'terminal') {}
   readonly messages: Reply[] = [];
   readonly notices: string[] = [];
   typings = 0;

@@ -15,6 +15,7 @@ import type { OpContext } from '../../../kernel/op.ts';
 import { type SubscriptionRow, visibleSubscriptions } from '../../../store/repos/subscriptions.ts';
 import { household } from '../../shared/context.ts';
 import { fingerprintOf, statementBytes } from './document.ts';
+import { preselected } from './preselect.ts';
 import type { CandidateView, StatementSummary } from './schemas.ts';
 
 /** A candidate with what import_candidates needs to write it, in minor units. */
@@ -127,6 +128,14 @@ export async function analyseStatement(
       oldMinor: toMinorUnits(s.from, cur),
       newMinor: toMinorUnits(s.to, cur),
     }));
+    const trackedView: CandidateView['tracked'] = tracked
+      ? {
+          subscription_id: tracked.id,
+          name: tracked.name,
+          amount: formatAmount(Number(tracked.amount_minor), tracked.currency),
+          price_differs: tracked.currency === cur && Number(tracked.amount_minor) !== amountMinor,
+        }
+      : null;
     return {
       detected: d,
       amountMinor,
@@ -149,15 +158,8 @@ export async function analyseStatement(
           old_amount: formatAmount(s.oldMinor, cur),
           new_amount: formatAmount(s.newMinor, cur),
         })),
-        tracked: tracked
-          ? {
-              subscription_id: tracked.id,
-              name: tracked.name,
-              amount: formatAmount(Number(tracked.amount_minor), tracked.currency),
-              price_differs:
-                tracked.currency === cur && Number(tracked.amount_minor) !== amountMinor,
-            }
-          : null,
+        tracked: trackedView,
+        preselected: preselected({ name: d.name, tracked: trackedView }),
       },
     };
   });

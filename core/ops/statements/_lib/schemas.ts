@@ -30,6 +30,11 @@ export const CandidateView = z.object({
     })
     .nullable()
     .describe('The household already tracks it.'),
+  preselected: z
+    .boolean()
+    .describe(
+      'Whether a review starts with it chosen: new ones, and a price change of a tracked subscription of the same name; a change to a subscription of another name waits for the person.',
+    ),
 });
 export type CandidateView = z.infer<typeof CandidateView>;
 

@@ -61,6 +61,29 @@ describe(`the statement review in chat (${TEST_DIALECT})`, () => {
       channel,
     );
 
+  it("names the tracked subscription a price change updates, and leaves another name's unticked", async () => {
+    await h.core.invoke('create_subscription', h.owner, {
+      name: 'Spotify Family',
+      amount: '17.99',
+      first_charge_date: '2024-01-05',
+    });
+    await h.core.invoke('create_subscription', h.owner, {
+      name: 'Netflix',
+      amount: '15.99',
+      first_charge_date: '2024-05-03',
+    });
+    const engine = new ChatEngine({ core: h.core });
+    await sendFile(engine, fileOf(FOUR_MONTHS));
+    const labels = (channel.messages[0]!.buttons ?? []).flat().map((b) => b.label);
+    // The statement's SPOTIFY at 10.99 against the household's Spotify Family: offered, off.
+    expect(labels).toContain(
+      '⬜ Spotify · updates Spotify Family: 17.99 EUR → 10.99 EUR every month',
+    );
+    // Netflix at its own name: its new price is chosen.
+    expect(labels).toContain('✅ Netflix · updates Netflix: 15.99 EUR → 17.99 EUR every month');
+    expect(labels).toContain('Import 2');
+  });
+
   it('pages a long review 8 candidates at a time, keeping the ticks across pages', async () => {
     const engine = new ChatEngine({ core: h.core });
     await sendFile(engine, fileOf(manyMerchants()));

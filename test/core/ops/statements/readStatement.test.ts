@@ -108,6 +108,30 @@ describe('read_statement', () => {
     ]);
   });
 
+  it('starts new candidates chosen, a price change of the same name chosen, and one of another name not (one rule for every surface)', async () => {
+    await h.core.invoke('create_subscription', h.owner, {
+      name: 'Netflix',
+      amount: '15.99',
+      first_charge_date: '2024-05-03',
+    });
+    // The statement's "SPOTIFY" matches the household's "Spotify Family" at another price.
+    await h.core.invoke('create_subscription', h.owner, {
+      name: 'Spotify Family',
+      amount: '17.99',
+      first_charge_date: '2024-01-05',
+    });
+    const { output } = await h.core.invoke('read_statement', h.owner, {
+      file_name: 'card.csv',
+      content: FOUR_MONTHS,
+    });
+    const byName = Object.fromEntries(output.candidates.map((c) => [c.name, c]));
+    expect(byName.Spotify?.tracked).toMatchObject({ name: 'Spotify Family', price_differs: true });
+    expect(byName.Spotify?.preselected).toBe(false);
+    expect(byName.Netflix?.tracked).toMatchObject({ name: 'Netflix', price_differs: true });
+    expect(byName.Netflix?.preselected).toBe(true);
+    expect(byName['Iron Gym']?.preselected).toBe(true);
+  });
+
   it('reads a statement sent as base64 in a single-byte code page, the same as its text', async () => {
     const text =
       'Buchungstag;Empfänger;Betrag;Währung\n' +

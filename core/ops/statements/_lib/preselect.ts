@@ -1,0 +1,20 @@
+import { searchKey } from '../../../domain/text.ts';
+
+/**
+ * Whether a review of a statement starts with a candidate chosen, the one rule for every surface
+ * (chat's card, the app's review, an agent reading read_statement): a new subscription is; a
+ * tracked one at the same price is not choosable at all; a price change is chosen only when the
+ * tracked subscription has the candidate's own name (case and accents aside). A statement's
+ * "SPOTIFY" matched to the household's "Spotify Family" would change another name's price: the
+ * person opts in, having read which one and by how much.
+ */
+export function preselected(candidate: {
+  name: string;
+  tracked: { name: string; price_differs: boolean } | null;
+}): boolean {
+  const { tracked } = candidate;
+  if (tracked === null) return true;
+  return (
+    tracked.price_differs && searchKey(tracked.name).trim() === searchKey(candidate.name).trim()
+  );
+}

@@ -1,0 +1,100 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import {
+  ANA_TG,
+  BEN_TG,
+  buildApp,
+  launchBrowser,
+  openInTelegram,
+  screenshot,
+  signInitData,
+  startHousehold,
+  type Household,
+} from '../helpers/miniapp.ts';
+
+/**
+ * Ask with the assistant off (the demo household has no model), in Chromium against a real
+ * `exhale`: the empty screen suggests commands that work, each a tap, and says where the assistant
+ * is turned on (Settings; the owner gets the way there); free text answers with the web channel's
+ * command list, which leaves out /start, /web and /assistant.
+ */
+let hh: Household;
+let browser: Browser;
+
+beforeAll(async () => {
+  await buildApp();
+  hh = await startHousehold();
+  browser = await launchBrowser();
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await hh?.stop();
+});
+
+async function settled(page: Page, screen: string): Promise<void> {
+  await page.waitForSelector(`[data-screen="${screen}"]`);
+  await page.locator('[data-testid="skeleton"]').waitFor({ state: 'detached' });
+}
+
+const CASES = [
+  {
+    tg: ANA_TG,
+    theme: 'light',
+    lang: 'en',
+    owner: true,
+    off: 'The assistant is off',
+    question: 'What do I pay for streaming?',
+  },
+  {
+    tg: BEN_TG,
+    theme: 'dark',
+    lang: 'es',
+    owner: false,
+    off: 'El asistente está apagado',
+    question: '¿Cuánto pago por streaming?',
+  },
+] as const;
+
+describe('Ask with the assistant off (Chromium)', () => {
+  for (const c of CASES) {
+    it(`suggests commands that work and lists only the web's commands (${c.lang}, ${c.theme})`, async () => {
+      const initData = signInitData(hh.telegram.token, c.tg);
+      const page = await openInTelegram(browser, hh.server.url, initData, c.theme, '/app/ask');
+      await settled(page, 'ask');
+      await page.locator('[data-testid="ask-off"]').waitFor();
+      expect(await page.textContent('[data-testid="ask-off"]')).toContain(c.off);
+      expect(await page.locator('[data-testid="suggestion"]').allTextContents()).toEqual([
+        '/list',
+        '/totals',
+        '/upcoming',
+        '/add Netflix 15.99 monthly',
+      ]);
+      expect(await page.locator('[data-testid="ask-settings"]').count()).toBe(c.owner ? 1 : 0);
+      await screenshot(page, `ask-off-${c.lang}-${c.theme}`);
+
+      // A suggestion is a tap: /totals answers with the totals.
+      await page.click('[data-testid="suggestion"]:has-text("/totals")');
+      await page.locator('.bubble.bot[data-testid="bubble"]').first().waitFor();
+      expect(
+        (await page.locator('.bubble.bot[data-testid="bubble"]').first().textContent())?.length,
+      ).toBeGreaterThan(10);
+
+      // Free text (once /totals is answered): the command list of this channel only.
+      const bots = page.locator('.bubble.bot[data-testid="bubble"]');
+      await page.locator('[data-testid="ask-input"]:not([disabled])').waitFor();
+      const before = await bots.count();
+      await page.fill('[data-testid="ask-input"]', c.question);
+      await page.click('[data-testid="ask-send"]');
+      await expect.poll(() => bots.count()).toBeGreaterThan(before);
+      await page.locator('[data-testid="ask-input"]:not([disabled])').waitFor();
+      const answer = (await bots.last().textContent()) ?? '';
+      expect(answer).toContain('/list');
+      expect(answer).toContain('/add');
+      for (const gone of ['/start', '/web', '/assistant']) expect(answer).not.toContain(`${gone} `);
+      await screenshot(page, `ask-off-answer-${c.lang}-${c.theme}`);
+      await page.context().close();
+    }, 60_000);
+  }
+});

@@ -1,0 +1,70 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import {
+  ANA_TG,
+  api,
+  buildApp,
+  launchBrowser,
+  openInTelegram,
+  screenshot,
+  signInitData,
+  startHousehold,
+  type Household,
+} from '../helpers/miniapp.ts';
+
+/**
+ * Two things a newcomer met, in Chromium against a real `exhale` (the demo household, Ana the
+ * owner): Settings → Invite says what the code is and how each kind of person uses it; a web
+ * sign-in link is audited but shown in Activity without Undo (create_sign_in_link is notUndoable).
+ */
+let hh: Household;
+let browser: Browser;
+
+beforeAll(async () => {
+  await buildApp();
+  hh = await startHousehold();
+  browser = await launchBrowser();
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await hh?.stop();
+});
+
+async function settled(page: Page, screen: string): Promise<void> {
+  await page.waitForSelector(`[data-screen="${screen}"]`);
+  await page.locator('[data-testid="skeleton"]').waitFor({ state: 'detached' });
+}
+
+describe('invites and sign-in links (Chromium)', () => {
+  it('explains an invite: what it is, the Telegram link, the code for Slack and the bot', async () => {
+    const initData = signInitData(hh.telegram.token, ANA_TG);
+    const page = await openInTelegram(browser, hh.server.url, initData, 'light', '/app/settings');
+    await settled(page, 'settings');
+    await page.click('[data-testid="invite"]');
+    const hint = page.locator('[data-testid="invite-hint"]');
+    await hint.waitFor();
+    const text = (await hint.textContent()) ?? '';
+    expect(text).toContain('lets one person join this household');
+    expect(text).toMatch(/\/exhale start join_\w+/);
+    expect(text).toMatch(/\/start join_\w+/);
+    expect(text).toContain('QR code');
+    await hint.scrollIntoViewIfNeeded();
+    await screenshot(page, 'settings-invite-hint-en-light');
+    await page.context().close();
+  }, 60_000);
+
+  it('lists a sign-in link in Activity without Undo', async () => {
+    const initData = signInitData(hh.telegram.token, ANA_TG);
+    await api(hh.server.url, initData, 'create_sign_in_link');
+    const page = await openInTelegram(browser, hh.server.url, initData, 'light', '/app/activity');
+    await settled(page, 'activity');
+    const row = page.locator('[data-testid="activity-row"][data-op="create_sign_in_link"]').first();
+    await row.waitFor();
+    expect(await row.locator('[data-testid="undo-entry"]').count()).toBe(0);
+    // Other changes keep theirs.
+    expect(await page.locator('[data-testid="undo-entry"]').count()).toBeGreaterThan(0);
+    await page.context().close();
+  }, 60_000);
+});

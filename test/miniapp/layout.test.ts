@@ -1,0 +1,102 @@
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import {
+  ANA_TG,
+  BEN_TG,
+  buildApp,
+  launchBrowser,
+  openInTelegram,
+  screenshot,
+  signInitData,
+  startHousehold,
+  type Household,
+} from '../helpers/miniapp.ts';
+
+/**
+ * The Subscriptions list and the tab bar at phone width (390 px), in Chromium against a real
+ * `exhale` (the demo household: a cancelled "Duolingo Super Family", a shared Spotify Family), in
+ * English and Spanish, light and dark: a long name truncates while its status badge and the price
+ * stay whole; the share line wraps, never cut off; the tab labels keep a gap ("Suscripciones",
+ * "Calendario").
+ */
+let hh: Household;
+let browser: Browser;
+
+beforeAll(async () => {
+  await buildApp();
+  hh = await startHousehold();
+  browser = await launchBrowser();
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await hh?.stop();
+});
+
+async function settled(page: Page, screen: string): Promise<void> {
+  await page.waitForSelector(`[data-screen="${screen}"]`);
+  await page.locator('[data-testid="skeleton"]').waitFor({ state: 'detached' });
+}
+
+async function box(l: Locator): Promise<{ x: number; y: number; width: number; height: number }> {
+  const b = await l.boundingBox();
+  if (!b) throw new Error('not shown');
+  return b;
+}
+
+/** Whether an element's text is cut (wider than its box). */
+const cut = (l: Locator): Promise<boolean> =>
+  l.evaluate((el) => el.scrollWidth > el.clientWidth + 1);
+
+describe('rows and tabs at 390 px (Chromium)', () => {
+  for (const [tg, lang] of [
+    [ANA_TG, 'en'],
+    [BEN_TG, 'es'],
+  ] as const) {
+    for (const theme of ['light', 'dark'] as const) {
+      it(`keeps badges, prices, share lines and tab labels whole (${lang}, ${theme})`, async () => {
+        const initData = signInitData(hh.telegram.token, tg);
+        const page = await openInTelegram(
+          browser,
+          hh.server.url,
+          initData,
+          theme,
+          '/app/subscriptions',
+        );
+        await settled(page, 'subscriptions');
+        const rows = page.locator('[data-testid="sub-row"]');
+        const badged = rows.filter({ has: page.locator('[data-testid="sub-badge"]') });
+        expect(await badged.count()).toBeGreaterThan(0);
+        for (const row of await badged.all()) {
+          const badge = row.locator('[data-testid="sub-badge"]');
+          const price = row.locator('[data-testid="sub-price"]');
+          expect(await cut(badge)).toBe(false);
+          // The badge ends before the price begins, inside the row.
+          expect((await box(badge)).x + (await box(badge)).width).toBeLessThanOrEqual(
+            (await box(price)).x,
+          );
+        }
+        for (const row of await rows.all()) {
+          expect(await cut(row.locator('[data-testid="sub-price"] .title'))).toBe(false);
+          expect(await cut(row.locator('[data-testid="sub-line"]'))).toBe(false);
+        }
+        // The long cancelled one: its name gives way, not its badge.
+        const duolingo = rows.filter({ hasText: 'Duolingo' });
+        expect(await duolingo.locator('[data-testid="sub-badge"]').textContent()).toBe(
+          lang === 'en' ? 'Cancelled' : 'Dada de baja',
+        );
+        // Tab labels never touch.
+        const labels = await page.locator('.tabbar .label').all();
+        for (let i = 1; i < labels.length; i++) {
+          const left = await box(labels[i - 1]!);
+          const right = await box(labels[i]!);
+          expect(right.x - (left.x + left.width)).toBeGreaterThanOrEqual(6);
+          expect(await cut(labels[i]!)).toBe(false);
+        }
+        await screenshot(page, `layout-subscriptions-${lang}-${theme}`);
+        await page.context().close();
+      }, 60_000);
+    }
+  }
+});
