@@ -22,20 +22,18 @@ export async function startTracing(env: NodeJS.ProcessEnv = process.env): Promis
   if (!endpoint || env.OTEL_SDK_DISABLED === 'true') return null;
   const [
     { trace },
-    { BatchSpanProcessor, TracerProvider },
+    { BasicTracerProvider, BatchSpanProcessor },
     { OTLPTraceExporter },
     { resourceFromAttributes },
   ] = await Promise.all([
     import('@opentelemetry/api'),
-    import('@opentelemetry/sdk-trace'),
+    import('@opentelemetry/sdk-trace-base'),
     import('@opentelemetry/exporter-trace-otlp-http'),
     import('@opentelemetry/resources'),
   ]);
-  const provider = new TracerProvider({
+  const provider = new BasicTracerProvider({
     resource: resourceFromAttributes({ 'service.name': env.OTEL_SERVICE_NAME || 'exhale' }),
-    spanProcessors: [
-      new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url: endpoint }) }),
-    ],
+    spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter({ url: endpoint }))],
   });
   trace.setGlobalTracerProvider(provider);
   await enableTracing();

@@ -1,9 +1,9 @@
 import { trace } from '@opentelemetry/api';
 import {
+  BasicTracerProvider,
   InMemorySpanExporter,
   SimpleSpanProcessor,
-  TracerProvider,
-} from '@opentelemetry/sdk-trace';
+} from '@opentelemetry/sdk-trace-base';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { enableTracing } from '../../../core/index.ts';
@@ -13,7 +13,7 @@ import { createTestHousehold, type TestHousehold } from '../../helpers/testCore.
 describe('watching op calls', () => {
   let h: TestHousehold;
   const exporter = new InMemorySpanExporter();
-  const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] });
+  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
   beforeAll(async () => {
     trace.setGlobalTracerProvider(provider);
     await enableTracing();

@@ -1,9 +1,9 @@
 import { trace } from '@opentelemetry/api';
 import {
+  BasicTracerProvider,
   InMemorySpanExporter,
   SimpleSpanProcessor,
-  TracerProvider,
-} from '@opentelemetry/sdk-trace';
+} from '@opentelemetry/sdk-trace-base';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { enableTracing } from '../../../core/index.ts';
@@ -16,7 +16,7 @@ import { createTestHousehold, type TestHousehold } from '../../helpers/testCore.
 describe('op spans only once tracing is on', () => {
   let h: TestHousehold;
   const exporter = new InMemorySpanExporter();
-  const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] });
+  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
   trace.setGlobalTracerProvider(provider);
   afterAll(async () => {
     trace.disable();
