@@ -110,7 +110,7 @@ export async function runImport(o: ImportOptions): Promise<number> {
     return 2;
   }
   if (summary.candidates.length === 0) {
-    say(tr('chat.statements.none_found'));
+    say(`${tr('chat.statements.none_found')} ${tr('statementHints.none_found')}`);
     return 0;
   }
   say(tr('chat.statements.found', { count: summary.candidates.length }));

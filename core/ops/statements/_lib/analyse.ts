@@ -80,6 +80,12 @@ function why(ctx: OpContext, d: DetectedSubscription): string {
         return t(ctx.actor.locale, 'statements.why.price_steps', { count: r.count });
       case 'varies':
         return t(ctx.actor.locale, 'statements.why.varies', { percent: r.percent });
+      case 'known_service':
+        return t(
+          ctx.actor.locale,
+          r.count === 1 ? 'statementHints.why.known_once' : 'statementHints.why.known_times',
+          { count: r.count, cycle },
+        );
       default: {
         const unreachable: never = r;
         return String(unreachable);

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 import { isOpError } from '../../../../core/errors/index.ts';
 import { formatScaled } from '../../../../core/imports/statements/amounts.ts';
+import { detectSubscriptions } from '../../../../core/imports/statements/detect.ts';
 import { readStatementFile } from '../../../../core/imports/statements/read.ts';
 
 /**
@@ -284,5 +285,37 @@ describe.runIf(existsSync(FOLDER))('the bank statement fixtures', () => {
     const listed = [...EXPECTED, ...NO_TRANSACTIONS, ...KNOWN_GAPS].map(([file]) => file);
     expect(listed.sort()).toEqual(all.sort());
     expect(KNOWN_GAPS.length).toBeLessThanOrEqual(all.length / 10);
+  });
+});
+
+/**
+ * What detection finds in the fixtures, checked by reading each file: in these one-month
+ * statements nothing repeats, so the only candidates are the well-known services charged once
+ * (BOI "NETFLIX.COM", John Lewis "Spotify", Mercury "Amazon Prime"; PC Mastercard and ICS "iTunes").
+ * Every other file finds nothing (no plain store purchase becomes a candidate).
+ */
+const FOUND: ReadonlyArray<readonly [file: string, keys: readonly string[]]> = [
+  ['csv/bank2ynab-IE-BankOfIreland-test_BOI_TransactionExport.csv', ['netflix']],
+  ['csv/bank2ynab-NL-bunq-2019-03-02_11-50-46_bunq-statement.csv', ['netflix']],
+  ['csv/bank2ynab-UK-JohnLewis-card-MS_JANE_SMITH_01-12-2019_14-12-2019.csv', ['spotify']],
+  ['csv/csv2ofx-CA-PCMastercard-pcmastercard.csv', ['itunes']],
+  ['ofx/beangulp-ofxdownload.ofx', ['spotify']],
+  ['pdf/ofxstatement-dutch-NL-ICS-creditcard-icscards-2025-03.pdf.txt', ['itunes']],
+  ['pdf/ofxstatement-dutch-NL-ICS-creditcard-icscards-2025-04.pdf.txt', ['itunes']],
+  ['pdf/ofxstatement-dutch-NL-ICS-creditcard-icscards_big.pdf.txt', ['netflix']],
+  ['pdf/reds_importers-US-Mercury-card-mercury_statement_20241105.pdf', ['amazon prime']],
+];
+
+describe.runIf(existsSync(FOLDER))('subscriptions found in the bank fixtures', () => {
+  it('finds the known services seen once, and nothing in any other readable file', async () => {
+    const readable = [...EXPECTED, ...KNOWN_GAPS].map(([file]) => file).sort();
+    const found: Array<readonly [string, string[]]> = [];
+    for (const file of readable) {
+      const read = await readStatementFile(readFileSync(new URL(file, FOLDER))).catch(() => null);
+      if (!read) continue;
+      const keys = detectSubscriptions(read.transactions).map((d) => d.key);
+      if (keys.length > 0) found.push([file, keys]);
+    }
+    expect(found).toEqual(FOUND);
   });
 });
