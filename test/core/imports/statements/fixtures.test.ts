@@ -172,10 +172,6 @@ const EXPECTED: ReadonlyArray<readonly [file: string, transactions: number, sum:
   ['ofx/ofxparse-checking.ofx', 3, '-59.5000'],
   // a sign-on error, no statement
   ['ofx/ofxparse-error_message.ofx', 0, '0.0000'],
-  // 3 <STMTTRN>, 2 without a date are unreadable
-  ['ofx/ofxparse-fail_nice-date_missing.ofx', 1, '200.0000'],
-  // TRNAMT "$120" read as 120
-  ['ofx/ofxparse-fail_nice-decimal_error.ofx', 1, '120.0000'],
   // sum of its <TRNAMT> values, counted independently with a regex over the file
   ['ofx/ofxparse-fidelity-savings.ofx', 4, '-1778.3952'],
   // two accounts, no transactions
@@ -220,6 +216,14 @@ const EXPECTED: ReadonlyArray<readonly [file: string, transactions: number, sum:
 ];
 
 /** Files refused as unreadable, rightly: they hold no transaction lines. */
+/** Files whose every transaction lacks a real date: refused, naming the first. */
+const BAD_DATES: ReadonlyArray<readonly [file: string, count: number, named: string]> = [
+  // 3 <STMTTRN>: two without a date, one on 20120231 (February 31)
+  ['ofx/ofxparse-fail_nice-date_missing.ofx', 3, 'transaction 1, date "—", amount "-80.00"'],
+  // its one <DTPOSTED> is 201120000000 (month 20); it once reached the app as "2011-20-00"
+  ['ofx/ofxparse-fail_nice-decimal_error.ofx', 1, 'date "201120000000", amount "$120"'],
+];
+
 const NO_TRANSACTIONS: ReadonlyArray<readonly [file: string, why: string]> = [
   ['pdf/beangulp-Statement.pdf', 'a toy statement: a heading, "…" lines and a balance'],
   ['pdf/beangulp-acmebank1.pdf', 'a toy statement: a heading, "…" lines and a balance'],
@@ -270,6 +274,19 @@ describe.runIf(existsSync(FOLDER))('the bank statement fixtures', () => {
     for (const t of read.transactions) expect(t.date).toMatch(/^(19|20)\d\d-\d\d-\d\d$/);
   });
 
+  it.each(BAD_DATES)(
+    '%s, whose %i transaction(s) have no real date, is refused naming the first',
+    async (file, count, named) => {
+      const error = await readStatementFile(readFileSync(new URL(file, FOLDER))).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(isOpError(error) && error.key).toBe('errors.statementHints.no_readable_line');
+      expect(isOpError(error) && error.params).toMatchObject({ count });
+      expect(error instanceof Error && error.message).toContain(named);
+    },
+  );
+
   it.each(NO_TRANSACTIONS)('%s is refused as having no transactions (%s)', async (file) => {
     const error = await readStatementFile(readFileSync(new URL(file, FOLDER))).then(
       () => null,
@@ -282,7 +299,9 @@ describe.runIf(existsSync(FOLDER))('the bank statement fixtures', () => {
     const all = ['csv', 'ofx', 'pdf'].flatMap((dir) =>
       readdirSync(new URL(`${dir}/`, FOLDER)).map((f) => `${dir}/${f}`),
     );
-    const listed = [...EXPECTED, ...NO_TRANSACTIONS, ...KNOWN_GAPS].map(([file]) => file);
+    const listed = [...EXPECTED, ...BAD_DATES, ...NO_TRANSACTIONS, ...KNOWN_GAPS].map(
+      ([file]) => file,
+    );
     expect(listed.sort()).toEqual(all.sort());
     expect(KNOWN_GAPS.length).toBeLessThanOrEqual(all.length / 10);
   });
