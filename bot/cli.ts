@@ -37,11 +37,12 @@ const USAGE = `Usage: exhale [command]
                               run any op and print its result as JSON; the input may come from a
                               file or stdin, and --document puts a file's text in its document
                               (exhale op import_data --document export.json)
-  exhale import FILE [--all] [--dry-run] [--reconcile] [--as MEMBER] [--household ID]
+  exhale import FILE [--all] [--dry-run] [--reconcile] [--currency CODE] [--as MEMBER] [--household ID]
                               read a bank statement (CSV, OFX/QFX, PDF) and import the
                               subscriptions in it: choose at the prompt, or --all for every new
                               one; --dry-run shows what would be imported and writes nothing;
-                              --reconcile matches it to your charges and marks the matched paid
+                              --reconcile matches it to your charges and marks the matched paid;
+                              --currency USD when the file does not say its currency
   exhale mcp [--token T] [--trusted] [--as MEMBER] [--household ID]
                               serve MCP over stdio, as the token's member (or EXHALE_TOKEN),
                               or as the local owner (writes need confirmation unless --trusted)
@@ -108,6 +109,7 @@ const commands: Record<string, Command> = {
         all: { type: 'boolean', default: false },
         'dry-run': { type: 'boolean', default: false },
         reconcile: { type: 'boolean', default: false },
+        currency: { type: 'string' },
         as: { type: 'string' },
         household: { type: 'string' },
       },
@@ -124,6 +126,7 @@ const commands: Record<string, Command> = {
           core: runtime.core,
           actor,
           path,
+          currency: values.currency,
           all: values.all,
           dryRun: values['dry-run'],
           input: process.stdin,
@@ -134,6 +137,7 @@ const commands: Record<string, Command> = {
         core: runtime.core,
         actor,
         path,
+        currency: values.currency,
         all: values.all,
         dryRun: values['dry-run'],
         input: process.stdin,

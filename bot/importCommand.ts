@@ -18,6 +18,8 @@ export interface ImportOptions {
   core: AppCore;
   actor: Actor;
   path: string;
+  /** The statement's currency when the file does not say it (`--currency`); else the household's. */
+  currency?: string | undefined;
   all: boolean;
   dryRun: boolean;
   input: NodeJS.ReadableStream;
@@ -52,7 +54,8 @@ export async function firstLine(input: NodeJS.ReadableStream): Promise<string | 
 export async function statementFile(
   path: string,
   locale: Actor['locale'],
-): Promise<{ file_name: string; content: string; encoding: 'base64' }> {
+  currency?: string,
+): Promise<{ file_name: string; content: string; encoding: 'base64'; currency?: string }> {
   let bytes: Buffer;
   try {
     bytes = await readFile(path);
@@ -60,7 +63,12 @@ export async function statementFile(
     const reason = error instanceof Error ? error.message : String(error);
     throw new ImportFileError(t(locale, 'chat.terminal.file_unreadable', { path, reason }));
   }
-  return { file_name: basename(path), content: bytes.toString('base64'), encoding: 'base64' };
+  return {
+    file_name: basename(path),
+    content: bytes.toString('base64'),
+    encoding: 'base64',
+    ...(currency === undefined ? {} : { currency: currency.trim().toUpperCase() }),
+  };
 }
 
 export async function runImport(o: ImportOptions): Promise<number> {
@@ -68,7 +76,7 @@ export async function runImport(o: ImportOptions): Promise<number> {
   const say = (line = ''): void => void o.output.write(`${line}\n`);
   const tr = (key: string, params?: Record<string, string | number>): string =>
     t(locale, key, params);
-  const file = await statementFile(o.path, locale);
+  const file = await statementFile(o.path, locale, o.currency);
   let statusLine = '';
   const status = (line: string): void => {
     if (!o.status || line === statusLine) return;
