@@ -8,6 +8,7 @@ import { DEMO_NAME, loadDemoHousehold } from './demo.ts';
 import { ImportFileError, runImport } from './importCommand.ts';
 import { LocalActorError, resolveLocalActor } from './localActor.ts';
 import { openRuntime, type Runtime } from './runtime.ts';
+import { streamText } from './streamText.ts';
 import {
   type Actor,
   authenticateToken,
@@ -477,7 +478,7 @@ const commands: Record<string, Command> = {
     // A big input (an export to import) comes from a file (@path) or standard input (-).
     let text = json;
     try {
-      if (json === '-') text = readFileSync(0, 'utf8');
+      if (json === '-') text = await streamText(process.stdin);
       else if (json.startsWith('@')) text = readFileSync(json.slice(1), 'utf8');
     } catch (error) {
       console.error(
