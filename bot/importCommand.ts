@@ -4,6 +4,7 @@ import { createInterface } from 'node:readline';
 
 import { type Actor, t, withReadProgress } from '../core/index.ts';
 import { cycleText, formatDate, money, readStepText } from '../core/chat/index.ts';
+import { askChoice } from './importChoice.ts';
 import type { AppCore } from './runtime.ts';
 
 /**
@@ -153,18 +154,16 @@ export async function runImport(o: ImportOptions): Promise<number> {
   let chosen: string[];
   if (o.all || o.dryRun) chosen = ticked;
   else {
-    o.output.write(`${tr('cli.import.prompt')} `);
-    const answer = ((await firstLine(o.input)) ?? '').trim().toLowerCase();
-    if (answer === '') chosen = ticked;
-    else if (['none', 'no', 'n', 'ninguna', 'q'].includes(answer)) chosen = [];
+    const numbers = shown.flatMap((s) => (s.n === null ? [] : [s.n]));
+    const choice = await askChoice(o.input, o.output, numbers, tr('cli.import.prompt'), (answer) =>
+      tr('statementHints.cli.bad_choice', { answer, max: Math.max(1, ...numbers) }),
+    );
+    if (choice === null) o.output.write('\n');
+    if (choice === null || choice.kind === 'none') chosen = [];
+    else if (choice.kind === 'ticked') chosen = ticked;
     else {
-      const numbers = answer.split(/[\s,]+/).map(Number);
-      const bad = numbers.find((x) => !shown.some((s) => s.n === x));
-      if (bad !== undefined) {
-        say(tr('cli.import.bad_choice', { n: String(bad) }));
-        return 2;
-      }
-      chosen = shown.filter((s) => s.n !== null && numbers.includes(s.n)).map((s) => s.id);
+      const picked = choice.numbers;
+      chosen = shown.filter((s) => s.n !== null && picked.includes(s.n)).map((s) => s.id);
     }
   }
   if (chosen.length === 0) {

@@ -199,6 +199,33 @@ describe('exhale import FILE: what a newcomer sends first', () => {
     expect(told.stdout).toContain('5 transactions, sum 746.18 USD');
   }, 120_000);
 
+  it('asks again, saying what it accepts, when the answer is not a choice; an empty answer then cancels', async () => {
+    const boi = bank('csv/bank2ynab-IE-BankOfIreland-test_BOI_TransactionExport.csv');
+    const run = await exhale(dir, ['import', boi], 'abc\n9\n\n');
+    expect(run.code).toBe(0);
+    expect(run.stdout).not.toContain('NaN');
+    expect(run.stdout).toContain(
+      '"abc" isn\'t a choice. Type numbers from 1 to 1 (such as 1 3), "all" for the ticked ones, or "none"; Enter cancels:',
+    );
+    expect(run.stdout).toContain('"9" isn\'t a choice.');
+    expect(run.stdout).toContain('Nothing imported.');
+
+    const members = await exhale(dir, ['op', 'list_members']);
+    const ana = (JSON.parse(members.stdout) as { members: Array<{ id: string }> }).members[0];
+    await exhale(dir, ['op', 'update_member', JSON.stringify({ id: ana?.id, language: 'es' })]);
+    try {
+      const asked = await exhale(dir, ['import', boi], 'nope\nninguna\n');
+      expect(asked.code).toBe(0);
+      expect(asked.stdout).toContain('Intro para las marcadas, o "ninguna":');
+      expect(asked.stdout).toContain('«nope» no es una opción.');
+      expect(asked.stdout).toContain('No se ha importado nada.');
+    } finally {
+      await exhale(dir, ['op', 'update_member', JSON.stringify({ id: ana?.id, language: 'en' })]);
+    }
+    const listed = await exhale(dir, ['op', 'list_subscriptions']);
+    expect((JSON.parse(listed.stdout) as { items: unknown[] }).items).toEqual([]);
+  }, 120_000);
+
   it('refuses an OFX whose one date is not a real date, naming it, instead of failing', async () => {
     const run = await exhale(dir, [
       'import',
