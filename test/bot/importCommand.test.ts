@@ -95,7 +95,7 @@ describe('exhale import FILE', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('Import which?');
     expect(run.stdout).toContain('Imported 2 from card.csv');
-    expect(run.stdout).toMatch(/Undo it with: exhale op undo '\{"ids":\["act_[0-9a-z]+"\]\}'/);
+    expect(run.stdout).toMatch(/Undo it with: npx exhale op undo '\{"ids":\["act_[0-9a-z]+"\]\}'/);
     expect(await names()).toEqual(['Iron Gym', 'Netflix']);
 
     const again = await exhale(dir, ['import', statement, '--all']);
