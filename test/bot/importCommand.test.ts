@@ -226,6 +226,25 @@ describe('exhale import FILE: what a newcomer sends first', () => {
     expect((JSON.parse(listed.stdout) as { items: unknown[] }).items).toEqual([]);
   }, 120_000);
 
+  it('imports a known service seen once at its usual cycle, with the one charge as paid', async () => {
+    const run = await exhale(dir, [
+      'import',
+      bank('csv/bank2ynab-UK-JohnLewis-card-MS_JANE_SMITH_01-12-2019_14-12-2019.csv'),
+      '--all',
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('Imported 1 from');
+    const listed = await exhale(dir, ['op', 'list_subscriptions']);
+    const items = (
+      JSON.parse(listed.stdout) as {
+        items: Array<{ name: string; currency: string; cycle: { unit: string; every: number } }>;
+      }
+    ).items;
+    expect(items.map((s) => [s.name, s.currency, s.cycle])).toEqual([
+      ['Spotify', 'GBP', { unit: 'month', every: 1 }],
+    ]);
+  }, 60_000);
+
   it('refuses an OFX whose one date is not a real date, naming it, instead of failing', async () => {
     const run = await exhale(dir, [
       'import',

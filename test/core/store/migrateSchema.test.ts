@@ -49,6 +49,26 @@ describe('migrating a PostgreSQL schema named by the URL', () => {
   );
 
   it.runIf(URL_BASE)(
+    'two processes starting at once on a schema that does not exist both come up',
+    async () => {
+      const base = URL_BASE ?? '';
+      const schema = `newcomer_${randomBytes(4).toString('hex')}`;
+      const admin = knex({ client: 'pg', connection: base });
+      const a = openDatabase({ url: withSearchPath(base, schema) });
+      const b = openDatabase({ url: withSearchPath(base, schema) });
+      try {
+        const [x, y] = await Promise.all([migrate(a), migrate(b)]);
+        expect([...x, ...y].length).toBeGreaterThan(5);
+        expect(Math.min(x.length, y.length)).toBe(0);
+      } finally {
+        await Promise.all([a.close(), b.close()]);
+        await admin.raw(`drop schema if exists "${schema}" cascade`);
+        await admin.destroy();
+      }
+    },
+  );
+
+  it.runIf(URL_BASE)(
     'refuses a search_path that names no schema, saying how to name one',
     async () => {
       const db = openDatabase({ url: withSearchPath(URL_BASE ?? '', '"$user"') });
