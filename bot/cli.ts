@@ -3,11 +3,13 @@ import { parseArgs } from 'node:util';
 
 import { backupCommand, restoreCommand } from './backup.ts';
 import { ChannelConfigError } from './channelConfigError.ts';
-import { ConfigError, loadConfig, webBaseUrl } from './config.ts';
+import { ConfigError, loadConfig } from './config.ts';
 import { DEMO_NAME, loadDemoHousehold } from './demo.ts';
 import { ImportFileError, runImport } from './importCommand.ts';
 import { LocalActorError, resolveLocalActor } from './localActor.ts';
 import { openRuntime, type Runtime } from './runtime.ts';
+import { cliWebUrl } from './serverAddress.ts';
+import { streamText } from './streamText.ts';
 import {
   type Actor,
   authenticateToken,
@@ -37,11 +39,12 @@ const USAGE = `Usage: exhale [command]
                               run any op and print its result as JSON; the input may come from a
                               file or stdin, and --document puts a file's text in its document
                               (exhale op import_data --document export.json)
-  exhale import FILE [--all] [--dry-run] [--reconcile] [--as MEMBER] [--household ID]
+  exhale import FILE [--all] [--dry-run] [--reconcile] [--currency CODE] [--as MEMBER] [--household ID]
                               read a bank statement (CSV, OFX/QFX, PDF) and import the
                               subscriptions in it: choose at the prompt, or --all for every new
                               one; --dry-run shows what would be imported and writes nothing;
-                              --reconcile matches it to your charges and marks the matched paid
+                              --reconcile matches it to your charges and marks the matched paid;
+                              --currency USD when the file does not say its currency
   exhale mcp [--token T] [--trusted] [--as MEMBER] [--household ID]
                               serve MCP over stdio, as the token's member (or EXHALE_TOKEN),
                               or as the local owner (writes need confirmation unless --trusted)
@@ -59,6 +62,7 @@ const USAGE = `Usage: exhale [command]
                               (--socket: for Socket Mode, no public URL)
   exhale help                 this text
 
+In the project folder run it as \`npx exhale …\` (a bare \`exhale\` needs \`npm link\` first).
 Configuration is by environment variables (EXHALE_DATA_DIR, EXHALE_DATABASE_URL, EXHALE_PORT…): see README.md.`;
 
 type Command = (args: string[]) => Promise<number>;
@@ -92,7 +96,7 @@ async function runtimeFor(
   // client's working directory), they would leave an empty exhale.sqlite behind and find nothing.
   if (options.existing && !config.EXHALE_DATABASE_URL && !existsSync(config.sqliteFile))
     throw new ConfigError(
-      `There is no Exhale database at ${config.sqliteFile}. Set EXHALE_DATA_DIR to the folder that holds exhale.sqlite, or create one with \`exhale init\` or \`exhale demo\`.`,
+      `There is no Exhale database at ${config.sqliteFile}. Set EXHALE_DATA_DIR to the folder that holds exhale.sqlite, or create one with \`npx exhale init\` or \`npx exhale demo\`.`,
     );
   const runtime = await openRuntime(config);
   opened.push(runtime);
@@ -108,6 +112,7 @@ const commands: Record<string, Command> = {
         all: { type: 'boolean', default: false },
         'dry-run': { type: 'boolean', default: false },
         reconcile: { type: 'boolean', default: false },
+        currency: { type: 'string' },
         as: { type: 'string' },
         household: { type: 'string' },
       },
@@ -124,6 +129,7 @@ const commands: Record<string, Command> = {
           core: runtime.core,
           actor,
           path,
+          currency: values.currency,
           all: values.all,
           dryRun: values['dry-run'],
           input: process.stdin,
@@ -134,6 +140,7 @@ const commands: Record<string, Command> = {
         core: runtime.core,
         actor,
         path,
+        currency: values.currency,
         all: values.all,
         dryRun: values['dry-run'],
         input: process.stdin,
@@ -213,7 +220,7 @@ const commands: Record<string, Command> = {
     const missing = (['name', 'currency', 'time-zone', 'owner'] as const).filter((k) => !values[k]);
     if (missing.length > 0) {
       console.error(
-        `exhale init needs ${missing.map((m) => `--${m}`).join(', ')}.\nExample: exhale init --name "Casa" --currency EUR --time-zone Europe/Madrid --owner Ana`,
+        `exhale init needs ${missing.map((m) => `--${m}`).join(', ')}.\nExample: npx exhale init --name "Casa" --currency EUR --time-zone Europe/Madrid --owner Ana`,
       );
       return 2;
     }
@@ -240,7 +247,7 @@ const commands: Record<string, Command> = {
         `Created household "${output.household.name}" (${output.household.id}) with owner ${output.member.name}.`,
       );
       console.log(
-        'Next: `npm start` (or `exhale`) to run it, `exhale op list_subscriptions` to try an op.',
+        'Next: `npm start` (or `npx exhale`) to run it, `npx exhale op list_subscriptions` to try an op.',
       );
       return 0;
     } finally {
@@ -302,7 +309,7 @@ const commands: Record<string, Command> = {
           input: process.stdin,
           output: process.stdout,
           miniAppUrl: config.EXHALE_MINIAPP_URL,
-          webUrl: webBaseUrl(config),
+          webUrl: await cliWebUrl(config),
           assistant: createAssistant({ core: runtime.core, config: overridesFromEnv(), log }),
           channels,
           logs,
@@ -439,7 +446,7 @@ const commands: Record<string, Command> = {
         { surface: 'cli' },
       );
       console.log(
-        `Open this link in your browser to use Exhale's web app (it works once, for 10 minutes):\n\n  ${webBaseUrl(config)}${output.path}\n`,
+        `Open this link in your browser to use Exhale's web app (it works once, for 10 minutes):\n\n  ${await cliWebUrl(config)}${output.path}\n`,
       );
       if (!config.EXHALE_PUBLIC_URL)
         console.log(
@@ -466,14 +473,14 @@ const commands: Record<string, Command> = {
     if (extra.length > 0) throw new UsageError(`Unexpected argument "${extra.join(' ')}".`);
     if (!name) {
       console.error(
-        "Usage: exhale op NAME ['<json>'] [--dry-run] [--as MEMBER] [--household ID]. `exhale ops` lists the names.",
+        "Usage: exhale op NAME ['<json>'] [--dry-run] [--as MEMBER] [--household ID]. `npx exhale ops` lists the names.",
       );
       return 2;
     }
     // A big input (an export to import) comes from a file (@path) or standard input (-).
     let text = json;
     try {
-      if (json === '-') text = readFileSync(0, 'utf8');
+      if (json === '-') text = await streamText(process.stdin);
       else if (json.startsWith('@')) text = readFileSync(json.slice(1), 'utf8');
     } catch (error) {
       console.error(
@@ -579,7 +586,7 @@ async function main(argv: string[]): Promise<void> {
 function reportError(error: unknown): number {
   if (error instanceof OpError) {
     console.error(error.render(errorLocale));
-    if (error.key === 'errors.unknown_op') console.error('`exhale ops` lists them.');
+    if (error.key === 'errors.unknown_op') console.error('`npx exhale ops` lists them.');
     return error.httpStatus >= 500 ? 1 : 2;
   }
   if (error instanceof UsageError || isParseArgsError(error)) {

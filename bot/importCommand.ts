@@ -4,6 +4,7 @@ import { createInterface } from 'node:readline';
 
 import { type Actor, t, withReadProgress } from '../core/index.ts';
 import { cycleText, formatDate, money, readStepText } from '../core/chat/index.ts';
+import { askChoice } from './importChoice.ts';
 import type { AppCore } from './runtime.ts';
 
 /**
@@ -18,6 +19,8 @@ export interface ImportOptions {
   core: AppCore;
   actor: Actor;
   path: string;
+  /** The statement's currency when the file does not say it (`--currency`); else the household's. */
+  currency?: string | undefined;
   all: boolean;
   dryRun: boolean;
   input: NodeJS.ReadableStream;
@@ -52,7 +55,8 @@ export async function firstLine(input: NodeJS.ReadableStream): Promise<string | 
 export async function statementFile(
   path: string,
   locale: Actor['locale'],
-): Promise<{ file_name: string; content: string; encoding: 'base64' }> {
+  currency?: string,
+): Promise<{ file_name: string; content: string; encoding: 'base64'; currency?: string }> {
   let bytes: Buffer;
   try {
     bytes = await readFile(path);
@@ -60,7 +64,12 @@ export async function statementFile(
     const reason = error instanceof Error ? error.message : String(error);
     throw new ImportFileError(t(locale, 'chat.terminal.file_unreadable', { path, reason }));
   }
-  return { file_name: basename(path), content: bytes.toString('base64'), encoding: 'base64' };
+  return {
+    file_name: basename(path),
+    content: bytes.toString('base64'),
+    encoding: 'base64',
+    ...(currency === undefined ? {} : { currency: currency.trim().toUpperCase() }),
+  };
 }
 
 export async function runImport(o: ImportOptions): Promise<number> {
@@ -68,7 +77,7 @@ export async function runImport(o: ImportOptions): Promise<number> {
   const say = (line = ''): void => void o.output.write(`${line}\n`);
   const tr = (key: string, params?: Record<string, string | number>): string =>
     t(locale, key, params);
-  const file = await statementFile(o.path, locale);
+  const file = await statementFile(o.path, locale, o.currency);
   let statusLine = '';
   const status = (line: string): void => {
     if (!o.status || line === statusLine) return;
@@ -110,7 +119,7 @@ export async function runImport(o: ImportOptions): Promise<number> {
     return 2;
   }
   if (summary.candidates.length === 0) {
-    say(tr('chat.statements.none_found'));
+    say(`${tr('chat.statements.none_found')} ${tr('statementHints.none_found')}`);
     return 0;
   }
   say(tr('chat.statements.found', { count: summary.candidates.length }));
@@ -145,18 +154,16 @@ export async function runImport(o: ImportOptions): Promise<number> {
   let chosen: string[];
   if (o.all || o.dryRun) chosen = ticked;
   else {
-    o.output.write(`${tr('cli.import.prompt')} `);
-    const answer = ((await firstLine(o.input)) ?? '').trim().toLowerCase();
-    if (answer === '') chosen = ticked;
-    else if (['none', 'no', 'n', 'ninguna', 'q'].includes(answer)) chosen = [];
+    const numbers = shown.flatMap((s) => (s.n === null ? [] : [s.n]));
+    const choice = await askChoice(o.input, o.output, numbers, tr('cli.import.prompt'), (answer) =>
+      tr('statementHints.cli.bad_choice', { answer, max: Math.max(1, ...numbers) }),
+    );
+    if (choice === null) o.output.write('\n');
+    if (choice === null || choice.kind === 'none') chosen = [];
+    else if (choice.kind === 'ticked') chosen = ticked;
     else {
-      const numbers = answer.split(/[\s,]+/).map(Number);
-      const bad = numbers.find((x) => !shown.some((s) => s.n === x));
-      if (bad !== undefined) {
-        say(tr('cli.import.bad_choice', { n: String(bad) }));
-        return 2;
-      }
-      chosen = shown.filter((s) => s.n !== null && numbers.includes(s.n)).map((s) => s.id);
+      const picked = choice.numbers;
+      chosen = shown.filter((s) => s.n !== null && picked.includes(s.n)).map((s) => s.id);
     }
   }
   if (chosen.length === 0) {

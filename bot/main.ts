@@ -16,6 +16,7 @@ import { createLogger, logOpCalls } from './log.ts';
 import { startMetrics } from './metrics.ts';
 import { startTracing } from './tracing.ts';
 import { describeDatabase, openRuntime, type Runtime } from './runtime.ts';
+import { announceServer } from './serverAddress.ts';
 import { stopInPhases, stopOnSignals } from './shutdown.ts';
 import { EVENTS_PATH } from './slack/paths.ts';
 import { WEBHOOK_PATH } from './telegram/paths.ts';
@@ -96,6 +97,7 @@ export async function startExhale(
     await runtime.close();
     throw listenError(error, config);
   }
+  const forgetAddress = announceServer(config.EXHALE_DATA_DIR, http.url);
   const households = (await runtime.db.knex('households').count({ n: '*' })) as Array<{
     n: number | string;
   }>;
@@ -125,15 +127,15 @@ export async function startExhale(
     `Exhale is running.`,
     `  Database: ${describeDatabase(config)} (${Number(households[0]?.n ?? 0)} households)`,
     `  HTTP:     ${http.url} (health: ${http.url}/healthz)`,
-    `  MCP:      ${http.url}/mcp (Streamable HTTP; remote agents connect with OAuth and a /connect code from chat, or \`exhale token create --scope read --name "My agent"\` for a token), or \`exhale mcp\` over stdio`,
-    `  App:      ${config.EXHALE_PUBLIC_URL ? `${config.EXHALE_PUBLIC_URL.replace(/\/+$/, '')}/app/` : `${http.url}/app/`} (sign in with the link \`exhale web\` prints, or send /web to the bot)`,
+    `  MCP:      ${http.url}/mcp (Streamable HTTP; remote agents connect with OAuth and a /connect code from chat, or \`npx exhale token create --scope read --name "My agent"\` for a token), or \`npx exhale mcp\` over stdio`,
+    `  App:      ${config.EXHALE_PUBLIC_URL ? `${config.EXHALE_PUBLIC_URL.replace(/\/+$/, '')}/app/` : `${http.url}/app/`} (sign in with the link \`npx exhale web\` prints, or send /web to the bot)`,
     ...channels.status,
     ...(tracing ? [`  Traces:   exported over OTLP to ${tracing.endpoint}`] : []),
   ];
   const next: string[] = [];
   if (Number(households[0]?.n ?? 0) === 0)
     next.push(
-      'create a household: `exhale init --name Home --currency EUR --time-zone Europe/Madrid --owner Ana` (or `exhale demo`)',
+      'create a household: `npx exhale init --name Home --currency EUR --time-zone Europe/Madrid --owner Ana` (or `npx exhale demo`)',
     );
   if (!config.EXHALE_PUBLIC_URL)
     next.push('serve webhooks and remote agents: set EXHALE_PUBLIC_URL');
@@ -158,6 +160,7 @@ export async function startExhale(
           { name: 'op log', stop: async () => stopLoggingOps() },
           { name: 'Mini App event streams', stop: async () => miniApp.close() },
           { name: 'HTTP requests in flight', stop: () => http.close() },
+          { name: 'server address', stop: async () => forgetAddress() },
         ],
         [
           { name: 'database', stop: () => runtime.close() },

@@ -15,6 +15,8 @@ export interface ReconcileOptions {
   core: AppCore;
   actor: Actor;
   path: string;
+  /** The statement's currency when the file does not say it (`--currency`). */
+  currency?: string | undefined;
   all: boolean;
   dryRun: boolean;
   input: NodeJS.ReadableStream;
@@ -26,7 +28,7 @@ export async function runReconcile(o: ReconcileOptions): Promise<number> {
   const say = (line = ''): void => void o.output.write(`${line}\n`);
   const tr = (key: string, params?: Record<string, string | number>): string =>
     t(locale, key, params);
-  const file = await statementFile(o.path, locale);
+  const file = await statementFile(o.path, locale, o.currency);
   const { output } = await o.core.invoke('reconcile_statement', o.actor, file, { surface: 'cli' });
   say(tr('reconcile.chat.title', { file: file.file_name }));
   for (const line of reconcileLines(locale, output)) say(line);

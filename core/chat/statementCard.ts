@@ -98,7 +98,7 @@ export function reviewReply(turn: Turn, id: string, review: Review, note?: strin
   const same = review.candidates.filter((c) => !choosable(c));
   lines.push(
     review.candidates.length === 0
-      ? turn.t('chat.statements.none_found')
+      ? `${turn.t('chat.statements.none_found')} ${turn.t('statementHints.none_found')}`
       : turn.t('chat.statements.found', { count: review.candidates.length }),
   );
   for (const c of same.slice(0, LIST_MAX))

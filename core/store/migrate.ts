@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 
+import { OpError } from '../errors/index.ts';
 import { migrationSource } from './migrations/index.ts';
 
 /** What migrating needs of a `Database` (connection.ts re-exports `migrate`, so no import back). */
@@ -28,7 +29,46 @@ async function latest(k: Knex): Promise<string[]> {
   return applied;
 }
 
+/**
+ * The schema the URL's search_path names (`?options=-c search_path=name`), created when it does
+ * not exist yet: that one schema only (the first name of the path, quoted), never another. A path
+ * that names none ("$user" alone, for a user without a schema of that name) is refused in a
+ * sentence saying how to name one; so is a schema the user may not create.
+ */
+async function ensureSchema(k: Knex): Promise<void> {
+  const current = (await k.raw('select current_schema() as s')) as {
+    rows: Array<{ s: string | null }>;
+  };
+  if (current.rows[0]?.s) return;
+  const shown = (await k.raw('show search_path')) as { rows: Array<{ search_path: string }> };
+  const path = shown.rows[0]?.search_path ?? '';
+  const name = path
+    .split(',')
+    .map((p) =>
+      p
+        .trim()
+        .replace(/^"(.*)"$/, '$1')
+        .replace(/""/g, '"'),
+    )
+    .find((p) => p !== '' && p !== '$user');
+  if (!name) throw new OpError('invalid_input', 'errors.storeHints.no_schema', { path });
+  try {
+    await k.raw(`create schema if not exists "${name.replace(/"/g, '""')}"`);
+  } catch (error) {
+    // Two processes creating it at once: one of them wins (a unique violation for the other).
+    const now = (await k.raw('select current_schema() as s')) as {
+      rows: Array<{ s: string | null }>;
+    };
+    if (now.rows[0]?.s) return;
+    throw new OpError('invalid_input', 'errors.storeHints.schema_not_created', {
+      schema: name,
+      reason: error instanceof Error ? error.message : String(error),
+    });
+  }
+}
+
 async function migratePostgres(k: Knex): Promise<string[]> {
+  await ensureSchema(k);
   // The lock is held by this transaction's connection while knex migrates on others of the pool.
   return k.transaction(async (trx) => {
     await trx.raw(`select pg_advisory_xact_lock(hashtext(current_schema() || ':exhale-migrate'))`);

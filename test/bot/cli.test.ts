@@ -197,4 +197,79 @@ describe('commands that act on a household', () => {
       await rm(dir, { recursive: true, force: true });
     }
   }, 60_000);
+
+  it('reads a large input from a slow shell pipe with - (it failed with EAGAIN)', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'exhale-cli-'));
+    try {
+      const init = await exhale(
+        dir,
+        'init',
+        '--name',
+        'C',
+        '--currency',
+        'EUR',
+        '--time-zone',
+        'UTC',
+        '--owner',
+        'Ana',
+      );
+      expect(init.code, init.stderr).toBe(0);
+      await slowPipe(dir);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
+
+async function slowPipe(dir: string): Promise<void> {
+  // 400 KB of statement, written by another process in 16 KB pieces with pauses between them,
+  // through a shell pipe as `cat big.json | exhale op read_statement -` is.
+  const rows = Array.from(
+    { length: 15000 },
+    (_, i) => `2025-0${1 + (i % 9)}-${String(1 + (i % 28)).padStart(2, '0')},SHOP ${i},-1.00`,
+  );
+  const big = JSON.stringify({
+    file_name: 'big.csv',
+    content: `Date,Description,Amount\n${rows.join('\n')}\n`,
+  });
+  expect(big.length).toBeGreaterThan(400_000);
+  const input = path.join(dir, 'big.json');
+  await writeFile(input, big);
+  const writer = path.join(dir, 'slow-writer.mjs');
+  await writeFile(
+    writer,
+    `import { readFileSync } from 'node:fs';
+const data = readFileSync(process.argv[2]);
+for (let at = 0; at < data.length; at += 16384) {
+  await new Promise((done) => process.stdout.write(data.subarray(at, at + 16384), done));
+  await new Promise((done) => setTimeout(done, 5));
+}
+`,
+  );
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    EXHALE_DATA_DIR: dir,
+    EXHALE_ECB_RATES: 'off',
+  };
+  delete env.EXHALE_DATABASE_URL;
+  const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+  const piped = await new Promise<Run>((resolve) => {
+    execFile(
+      '/bin/sh',
+      [
+        '-c',
+        `${q(process.execPath)} ${q(writer)} ${q(input)} | ${q(process.execPath)} ${q(BIN)} op read_statement -`,
+      ],
+      { env, timeout: 90_000, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const code = error ? Number((error as { code?: unknown }).code ?? 1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+  expect(piped.stderr).not.toContain('EAGAIN');
+  expect(piped.code, piped.stderr).toBe(0);
+  expect((JSON.parse(piped.stdout) as { transactions: { count: number } }).transactions.count).toBe(
+    15000,
+  );
+}

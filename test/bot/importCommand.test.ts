@@ -95,7 +95,7 @@ describe('exhale import FILE', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('Import which?');
     expect(run.stdout).toContain('Imported 2 from card.csv');
-    expect(run.stdout).toMatch(/Undo it with: exhale op undo '\{"ids":\["act_[0-9a-z]+"\]\}'/);
+    expect(run.stdout).toMatch(/Undo it with: npx exhale op undo '\{"ids":\["act_[0-9a-z]+"\]\}'/);
     expect(await names()).toEqual(['Iron Gym', 'Netflix']);
 
     const again = await exhale(dir, ['import', statement, '--all']);
@@ -135,4 +135,125 @@ describe('exhale import FILE', () => {
       await exhale(dir, ['op', 'update_member', JSON.stringify({ id: ana?.id, language: 'en' })]);
     }
   }, 120_000);
+});
+
+describe('exhale import FILE: what a newcomer sends first', () => {
+  const bank = (file: string) =>
+    fileURLToPath(new URL(`../../../shared/fixtures/bank/${file}`, import.meta.url));
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'exhale-import-newcomer-'));
+    const init = await exhale(dir, [
+      'init',
+      '--name',
+      'Casa',
+      '--currency',
+      'EUR',
+      '--time-zone',
+      'Europe/Dublin',
+      '--owner',
+      'Ana',
+    ]);
+    expect(init.code).toBe(0);
+  }, 120_000);
+  afterAll(async () => rm(dir, { recursive: true, force: true }));
+
+  it('finds the known services in one-month statements, in the statement’s own currency', async () => {
+    const boi = await exhale(dir, [
+      'import',
+      bank('csv/bank2ynab-IE-BankOfIreland-test_BOI_TransactionExport.csv'),
+      '--dry-run',
+    ]);
+    expect(boi.code).toBe(0);
+    expect(boi.stdout).toContain('[1] ✅ Netflix 9.99 EUR · every month');
+    // "$8,385.00", month-first dates: the US dollar, not the household's euro.
+    const mercury = await exhale(dir, [
+      'import',
+      bank('pdf/reds_importers-US-Mercury-card-mercury_statement_20241105.pdf'),
+      '--dry-run',
+    ]);
+    expect(mercury.stderr).toBe('');
+    expect(mercury.code).toBe(0);
+    expect(mercury.stdout).toContain('42 transactions, sum -1776.75 USD');
+    expect(mercury.stdout).toContain('[1] ✅ Amazon Prime 23.52 USD · every month');
+    expect(mercury.stdout).not.toContain('Amazon Palo');
+  }, 120_000);
+
+  it('says why nothing was found, and asks for the currency of a "$" statement that does not say which', async () => {
+    const n26 = await exhale(dir, [
+      'import',
+      bank('csv/bank2ynab-DE-N26-20171001-20171106.csv'),
+      '--dry-run',
+    ]);
+    expect(n26.code).toBe(0);
+    expect(n26.stdout).toContain(
+      'Nothing in this statement repeats on a cycle, and no known subscription service appears in it. A longer period (3 months or more) helps.',
+    );
+    const ynab = bank('csv/sure-YNAB-register-ynab.csv');
+    const asked = await exhale(dir, ['import', ynab, '--dry-run']);
+    expect(asked.code).toBe(2);
+    expect(asked.stderr).toContain('The amounts in this statement are in $');
+    expect(asked.stderr).toContain('--currency USD');
+    const told = await exhale(dir, ['import', ynab, '--dry-run', '--currency', 'usd']);
+    expect(told.code).toBe(0);
+    expect(told.stdout).toContain('5 transactions, sum 746.18 USD');
+  }, 120_000);
+
+  it('asks again, saying what it accepts, when the answer is not a choice; an empty answer then cancels', async () => {
+    const boi = bank('csv/bank2ynab-IE-BankOfIreland-test_BOI_TransactionExport.csv');
+    const run = await exhale(dir, ['import', boi], 'abc\n9\n\n');
+    expect(run.code).toBe(0);
+    expect(run.stdout).not.toContain('NaN');
+    expect(run.stdout).toContain(
+      '"abc" isn\'t a choice. Type numbers from 1 to 1 (such as 1 3), "all" for the ticked ones, or "none"; Enter cancels:',
+    );
+    expect(run.stdout).toContain('"9" isn\'t a choice.');
+    expect(run.stdout).toContain('Nothing imported.');
+
+    const members = await exhale(dir, ['op', 'list_members']);
+    const ana = (JSON.parse(members.stdout) as { members: Array<{ id: string }> }).members[0];
+    await exhale(dir, ['op', 'update_member', JSON.stringify({ id: ana?.id, language: 'es' })]);
+    try {
+      const asked = await exhale(dir, ['import', boi], 'nope\nninguna\n');
+      expect(asked.code).toBe(0);
+      expect(asked.stdout).toContain('Intro para las marcadas, o "ninguna":');
+      expect(asked.stdout).toContain('«nope» no es una opción.');
+      expect(asked.stdout).toContain('No se ha importado nada.');
+    } finally {
+      await exhale(dir, ['op', 'update_member', JSON.stringify({ id: ana?.id, language: 'en' })]);
+    }
+    const listed = await exhale(dir, ['op', 'list_subscriptions']);
+    expect((JSON.parse(listed.stdout) as { items: unknown[] }).items).toEqual([]);
+  }, 120_000);
+
+  it('imports a known service seen once at its usual cycle, with the one charge as paid', async () => {
+    const run = await exhale(dir, [
+      'import',
+      bank('csv/bank2ynab-UK-JohnLewis-card-MS_JANE_SMITH_01-12-2019_14-12-2019.csv'),
+      '--all',
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('Imported 1 from');
+    const listed = await exhale(dir, ['op', 'list_subscriptions']);
+    const items = (
+      JSON.parse(listed.stdout) as {
+        items: Array<{ name: string; currency: string; cycle: { unit: string; every: number } }>;
+      }
+    ).items;
+    expect(items.map((s) => [s.name, s.currency, s.cycle])).toEqual([
+      ['Spotify', 'GBP', { unit: 'month', every: 1 }],
+    ]);
+  }, 60_000);
+
+  it('refuses an OFX whose one date is not a real date, naming it, instead of failing', async () => {
+    const run = await exhale(dir, [
+      'import',
+      bank('ofx/ofxparse-fail_nice-decimal_error.ofx'),
+      '--dry-run',
+    ]);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain('date "201120000000"');
+    expect(run.stderr).not.toContain('Something went wrong');
+  }, 60_000);
 });

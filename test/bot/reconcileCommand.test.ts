@@ -98,7 +98,7 @@ describe('exhale import FILE --reconcile', () => {
     expect(yes.stderr).toBe('');
     expect(yes.code).toBe(0);
     expect(yes.stdout).toContain('✅ Marked 6 charges paid');
-    expect(yes.stdout).toMatch(/Undo it with: exhale op undo '\{"ids":\["act_[0-9a-z]+"\]\}'/);
+    expect(yes.stdout).toMatch(/Undo it with: npx exhale op undo '\{"ids":\["act_[0-9a-z]+"\]\}'/);
     expect(await paid()).toBe(6);
 
     const again = await exhale(dir, ['import', statement, '--reconcile', '--all']);

@@ -315,6 +315,7 @@ export function readCsv(text: string): ReadStatement {
     );
 
   let previous: StatementTransaction | null = null;
+  let dollar = false;
   for (const row of data) {
     if (row.every((c) => c.trim() === '')) continue;
     const dateCell = row[cols.date] ?? '';
@@ -361,10 +362,20 @@ export function readCsv(text: string): ReadStatement {
       (rowCurrency && isCurrency(rowCurrency) ? rowCurrency : null) ??
       cols.headerCurrency ??
       symbolCurrency(row[cols.amount ?? cols.debit ?? cols.credit ?? 0] ?? '');
+    if (currency === null && /\$/.test(row[cols.amount ?? cols.debit ?? cols.credit ?? 0] ?? ''))
+      dollar = true;
     previous = { date, payee, memo, amount, currency, account: null };
     out.transactions.push(previous);
   }
   out.currency = mostCommon(out.transactions.map((t) => t.currency));
+  // Amounts written "$9.99" with no currency said: as in lines.ts, the US dollar when dates are
+  // month first, else a sign the op asks about.
+  if (out.currency === null && dollar) {
+    if (order === 'mdy') {
+      for (const t of out.transactions) t.currency = 'USD';
+      out.currency = 'USD';
+    } else out.sharedSymbol = '$';
+  }
   return out;
 }
 

@@ -1,6 +1,7 @@
 import type { Cycle } from '../../domain/cycles.ts';
 import { nthOccurrence } from '../../domain/cycles.ts';
 import { daysBetween } from '../../domain/dates.ts';
+import { knownService } from './knownServices.ts';
 import { displayName, merchantKey } from './merchant.ts';
 import type { StatementTransaction } from './types.ts';
 
@@ -10,6 +11,8 @@ import type { StatementTransaction } from './types.ts';
  * ends (a few days either way) and for one missed charge, and whose amounts are steady, change in
  * steps (a price rise), or move a little (a foreign-currency price converted at each charge).
  * A charge refunded in full within two weeks is not a charge. Amounts as in StatementTransaction.
+ * A well-known subscription service (knownServices.ts) seen without a series (a statement of
+ * one month) is proposed too, at its usual cycle and a lower confidence: the person checks it.
  */
 
 export interface CandidateCharge {
@@ -31,7 +34,9 @@ export type Reason =
   | { code: 'missed'; count: number }
   | { code: 'steady' }
   | { code: 'price_steps'; count: number }
-  | { code: 'varies'; percent: number };
+  | { code: 'varies'; percent: number }
+  /** No series, but a known subscription service, charged `count` times in the statement. */
+  | { code: 'known_service'; count: number };
 
 export interface DetectedSubscription {
   key: string;
@@ -212,6 +217,47 @@ function evaluate(
   };
 }
 
+/** Below every repeated series' (which start at 0.55 less drift): a single charge proves little. */
+const KNOWN_SERVICE_CONFIDENCE = 0.4;
+
+/**
+ * A known service's latest charge as a candidate at its usual cycle, or null for other merchants,
+ * and null when the statement (`span`, its first and last dates) is long enough that the charge
+ * before or after would have been in it at that cycle: its absence says the guess is wrong
+ * (the service is billed yearly, or was cancelled), so only "once is all it could show" counts.
+ */
+function knownSingle(
+  key: string,
+  currency: string | null,
+  charges: readonly CandidateCharge[],
+  span: { from: string; to: string },
+): DetectedSubscription | null {
+  const known = knownService(key);
+  const last = charges.at(-1);
+  const first = charges[0];
+  if (!known || !last || !first) return null;
+  const fit = CYCLES.find(
+    (c) => c.cycle.unit === known.cycle.unit && c.cycle.every === known.cycle.every,
+  );
+  const room = (fit?.days ?? 30.44) + (fit?.tolerance ?? 5);
+  if (daysBetween(span.from, first.date) >= room || daysBetween(last.date, span.to) >= room)
+    return null;
+  return {
+    key,
+    name: displayName(key),
+    currency,
+    cycle: known.cycle,
+    amount: last.amount,
+    first_charge: first.date,
+    last_charge: last.date,
+    next_expected: nthOccurrence(last.date, known.cycle, 1),
+    charges: [last],
+    price_steps: [],
+    confidence: KNOWN_SERVICE_CONFIDENCE,
+    reasons: [{ code: 'known_service', count: charges.length }],
+  };
+}
+
 export function detectSubscriptions(
   transactions: readonly StatementTransaction[],
 ): DetectedSubscription[] {
@@ -241,20 +287,36 @@ export function detectSubscriptions(
     }
     (t.amount < 0 ? g.debits : g.refunds).push({ date: t.date, amount: Math.abs(t.amount) });
   }
+  const dates = transactions
+    .filter((t) => t.amount !== 0)
+    .map((t) => t.date)
+    .sort();
+  const span = { from: dates[0] ?? '', to: dates.at(-1) ?? '' };
   const found: DetectedSubscription[] = [];
   for (const g of groups.values()) {
     const debits = withoutRefunded(
       g.debits.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0)),
       g.refunds,
     );
-    if (debits.length < 2) continue;
+    const single = (): void => {
+      const s = knownSingle(g.key, g.currency, debits, span);
+      if (s) found.push(s);
+    };
+    if (debits.length < 2) {
+      single();
+      continue;
+    }
     const whole = evaluate(g.key, g.currency, debits, false);
     if (whole) {
       found.push(whole);
       continue;
     }
     const bands = byAmountBands(debits);
-    if (bands.length < 2) continue;
+    if (bands.length < 2) {
+      single();
+      continue;
+    }
+    const before = found.length;
     for (const band of bands) {
       // A band among many other purchases at the same place is a shop, not a plan.
       if (debits.length - band.length > band.length * 2) continue;
@@ -265,6 +327,7 @@ export function detectSubscriptions(
           key: `${g.key} ${found.filter((f) => f.key.startsWith(g.key)).length + 1}`,
         });
     }
+    if (found.length === before) single();
   }
   return found.sort((a, b) => b.confidence - a.confidence || a.name.localeCompare(b.name));
 }

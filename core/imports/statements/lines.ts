@@ -91,11 +91,16 @@ export function readLines(text: string, format: 'pdf' | 'text' | 'image' = 'text
     else if (/\.\d{2}\)?$/.test(m)) points++;
   }
   const mark: DecimalMark = commas > points ? ',' : '.';
-  const currency = mostCommon(
+  let currency = mostCommon(
     (text.match(/\b(EUR|USD|GBP|CHF|SEK|PLN|CZK|HUF|SGD|CAD|AUD)\b|[€£]/g) ?? []).map((c) =>
       c === '€' ? 'EUR' : c === '£' ? 'GBP' : c,
     ),
   );
+  // "$8,385.00" alone: the dollar of the US when dates are month first (no other dollar country
+  // writes them so), else a sign the op must ask about (see ReadStatement.sharedSymbol).
+  const dollars = currency === null && /(?:^|[\s(+\-−])\$\s?\d/m.test(text);
+  if (dollars && order === 'mdy') currency = 'USD';
+  else if (dollars) out.sharedSymbol = '$';
   let heading: Heading | null = null;
   let last: StatementTransaction | null = null;
   let continuation = 0;

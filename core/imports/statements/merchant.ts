@@ -123,6 +123,16 @@ const STOP = new Set([
   'co',
 ]);
 
+/**
+ * Apple's and Google's own bills: the brand is a processor prefix on other merchants' lines
+ * ("GOOGLE *Spotify"), but "APPLE.COM/BILL 866-712-7753 CA" or "GOOGLE *Google One" is the
+ * brand's own product, and would otherwise have no key (or "ca", "one").
+ */
+const BRAND_PRODUCTS: Readonly<Record<string, ReadonlySet<string>>> = {
+  apple: new Set(['music', 'tv', 'one', 'arcade', 'icloud']),
+  google: new Set(['one', 'storage']),
+};
+
 export function merchantKey(text: string): string {
   let s = fold(text)
     .replace(/https?:\/\//g, '')
@@ -135,9 +145,12 @@ export function merchantKey(text: string): string {
     .replace(/[*#_|/\\()[\]{}"'`,;:+=]/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();
+  let brand: string | null = null;
   for (let i = 0; i < 4; i++) {
+    const removed = PREFIXES.exec(s)?.[1] ?? null;
     const next = s.replace(PREFIXES, '').trim();
     if (next === s) break;
+    if (removed && removed in BRAND_PRODUCTS) brand = removed;
     s = next;
   }
   const words = s
@@ -145,6 +158,11 @@ export function merchantKey(text: string): string {
     .map((w) => w.replace(/^[.-]+|[.-]+$/g, ''))
     .filter((w) => w !== '' && !/\d/.test(w) && !STOP.has(w));
   const kept = words.filter((w, i) => i === 0 || !PLACES.has(w));
+  if (brand) {
+    const first = kept[0];
+    if (first === undefined || PLACES.has(first)) return brand;
+    if (BRAND_PRODUCTS[brand]?.has(first)) return `${brand} ${first}`;
+  }
   return kept.slice(0, 2).join(' ');
 }
 

@@ -1,6 +1,8 @@
 import { isCurrency } from '../../domain/currencies.ts';
+import { OpError } from '../../errors/index.ts';
 import { parseAmount } from './amounts.ts';
 import { mostCommon } from './csv.ts';
+import { parseDate } from './dates.ts';
 import type { ReadStatement, StatementTransaction } from './types.ts';
 
 /**
@@ -27,10 +29,13 @@ function decodeEntities(text: string): string {
     .replace(/&amp;/g, '&');
 }
 
-/** "20240131120000.000[-5:EST]" → "2024-01-31". */
+/**
+ * "20240131120000.000[-5:EST]" → "2024-01-31"; null when it is not a real calendar date
+ * ("201120000000" is month 20, "20120231" is February 31), so that line is unreadable.
+ */
 function ofxDate(text: string | null): string | null {
-  const m = /^(\d{4})(\d{2})(\d{2})/.exec(text ?? '');
-  return m ? `${m[1]}-${m[2]}-${m[3]}` : null;
+  const m = /^(\d{8})/.exec(text ?? '');
+  return m?.[1] ? parseDate(m[1]) : null;
 }
 
 /** Splits `text` into the blocks that start with `<tag>`, each up to its close or the next open. */
@@ -57,6 +62,9 @@ export function readOfx(text: string): ReadStatement {
     skipped: { pending: 0, balance: 0, unreadable: 0 },
     currency: null,
   };
+  /** The first unreadable transaction, to name it when no transaction can be read. */
+  let firstBad: { n: number; date: string; amount: string } | null = null;
+  let n = 0;
   // Bank, card and investment statements (the last hold cash lines as <INVBANKTRAN><STMTTRN>).
   const statements = [
     ...blocks(text, 'STMTRS'),
@@ -67,13 +75,16 @@ export function readOfx(text: string): ReadStatement {
     const curdef = value(statement, 'CURDEF')?.toUpperCase() ?? null;
     const account = value(statement, 'ACCTID');
     for (const trn of blocks(statement, 'STMTTRN')) {
-      const date = ofxDate(value(trn, 'DTPOSTED') ?? value(trn, 'DTUSER'));
+      n++;
+      const rawDate = value(trn, 'DTPOSTED') ?? value(trn, 'DTUSER');
+      const date = ofxDate(rawDate);
       const raw = value(trn, 'TRNAMT');
       // OFX amounts use a point; a comma appears in some European exports.
       const amount =
         raw === null ? null : parseAmount(raw, raw.includes(',') && !raw.includes('.') ? ',' : '.');
       if (date === null || amount === null) {
         out.skipped.unreadable++;
+        firstBad ??= { n, date: rawDate ?? '—', amount: raw ?? '—' };
         continue;
       }
       const own = value(trn, 'CURSYM')?.toUpperCase() ?? null;
@@ -89,6 +100,14 @@ export function readOfx(text: string): ReadStatement {
       out.transactions.push(tx);
     }
   }
+  // Every transaction unreadable: refused, naming the first, rather than an empty statement.
+  if (out.transactions.length === 0 && firstBad)
+    throw new OpError('invalid_input', 'errors.statementHints.no_readable_line', {
+      count: out.skipped.unreadable,
+      n: firstBad.n,
+      date: firstBad.date,
+      amount: firstBad.amount,
+    });
   out.currency = mostCommon(out.transactions.map((t) => t.currency));
   return out;
 }

@@ -32,4 +32,10 @@ export interface ReadStatement {
   skipped: { pending: number; balance: number; unreadable: number };
   /** The currency the statement as a whole is in, when it says so once (an OFX CURDEF, a header). */
   currency: string | null;
+  /**
+   * A sign several currencies share ("$") that the amounts carry when nothing in the statement
+   * says which currency it is: the op then uses the currency it was told, or the household's when
+   * that one uses the sign, and otherwise asks rather than guess.
+   */
+  sharedSymbol?: string;
 }

@@ -167,6 +167,7 @@ describe('statements in Telegram', () => {
     const none = await send(ana, fixture('bank2ynab-DE-N26-20171001-20171106.csv'), 'n26.csv');
     expect(none.text).toContain('📄 n26.csv');
     expect(none.text).toContain('No subscriptions found in it.');
+    expect(none.text).toContain('no known subscription service appears in it. A longer period');
     expect(labels(none)).toEqual([]);
     expect(await names()).toEqual([]);
     expect(await w.cores[0]!.db.knex('statement_imports')).toEqual([]);

@@ -9,8 +9,10 @@ import {
 } from '../../../imports/statements/detect.ts';
 import { merchantKey } from '../../../imports/statements/merchant.ts';
 import { stepReporter } from '../../../imports/statements/progress.ts';
+import { currencyOfSymbol } from '../../../imports/currencySymbols.ts';
 import { readStatementFile } from '../../../imports/statements/read.ts';
-import type { StatementTransaction } from '../../../imports/statements/types.ts';
+import type { ReadStatement, StatementTransaction } from '../../../imports/statements/types.ts';
+import { OpError } from '../../../errors/index.ts';
 import type { OpContext } from '../../../kernel/op.ts';
 import { type SubscriptionRow, visibleSubscriptions } from '../../../store/repos/subscriptions.ts';
 import { household } from '../../shared/context.ts';
@@ -81,6 +83,12 @@ function why(ctx: OpContext, d: DetectedSubscription): string {
         return t(ctx.actor.locale, 'statements.why.price_steps', { count: r.count });
       case 'varies':
         return t(ctx.actor.locale, 'statements.why.varies', { percent: r.percent });
+      case 'known_service':
+        return t(
+          ctx.actor.locale,
+          r.count === 1 ? 'statementHints.why.known_once' : 'statementHints.why.known_times',
+          { count: r.count, cycle },
+        );
       default: {
         const unreachable: never = r;
         return String(unreachable);
@@ -88,6 +96,23 @@ function why(ctx: OpContext, d: DetectedSubscription): string {
     }
   };
   return d.reasons.map(part).join('; ');
+}
+
+/**
+ * The household's currency for a statement that does not say its own, unless its amounts carry a
+ * sign several currencies share ("$") and the household's is not one of them: then the person is
+ * asked to say it (the ops' `currency`; `exhale import --currency`), since a guess would be wrong.
+ */
+function sharedSignCurrency(read: ReadStatement, household: string): string {
+  const symbol = read.sharedSymbol;
+  if (!symbol) return household;
+  const shared = currencyOfSymbol(symbol);
+  const choices = shared.kind === 'shared' ? shared.candidates : [];
+  if (choices.includes(household)) return household;
+  throw new OpError('invalid_input', 'errors.statementHints.which_currency', {
+    symbol,
+    choices: choices.slice(0, 4).join(', '),
+  });
 }
 
 /**
@@ -103,7 +128,7 @@ export async function analyseStatement(
   const report = stepReporter();
   const read = await readStatementFile(statementBytes(input.content, input.encoding));
   report({ step: 'finding' });
-  const currency = read.currency ?? input.currency ?? hh.currency;
+  const currency = read.currency ?? input.currency ?? sharedSignCurrency(read, hh.currency);
   const transactions: StatementTransaction[] = read.transactions.map((tx) => ({
     ...tx,
     currency: tx.currency ?? currency,

@@ -115,6 +115,17 @@ describe('readCsv', () => {
     expect(read.skipped).toEqual({ pending: 1, balance: 1, unreadable: 0 });
   });
 
+  it('leaves out (and counts) a row whose date is not a real calendar date', () => {
+    const read = readCsv(
+      'Date;Description;Amount\n30.01.2024;NETFLIX;-15,99\n31.02.2024;SPOTIFY;-10,99\n29.02.2024;AUDIBLE;-9,99\n2024-02-30;DISNEY;-8,99',
+    );
+    expect(read.transactions.map((t) => [t.date, `${t.payee ?? ''}${t.memo}`])).toEqual([
+      ['2024-01-30', 'NETFLIX'],
+      ['2024-02-29', 'AUDIBLE'],
+    ]);
+    expect(read.skipped.unreadable).toBe(2);
+  });
+
   it('reads a file without a header from what its columns hold', () => {
     const text =
       '18.09.2017;"HOFER DANKT 0527";18.09.2017;-33,87;EUR;;\n19.09.2017;"LIDL DANKT 0391";19.09.2017;-8,94;EUR;;';

@@ -25,8 +25,54 @@ describe('merchantKey', () => {
     ['FOLGELASTSCHRIFT Vodafone Kabel Deutschland KD-NR 132587', 'vodafone kabel'],
     ['Spotify UK London GBR', 'spotify'],
     ['SÜDDEUTSCHE Zeitung', 'suddeutsche zeitung'],
+    ['APPLE.COM/BILL 866-712-7753 CA', 'apple'],
+    ['GOOGLE *Google One', 'google one'],
+    ['GOOGLE *Spotify P0D3', 'spotify'],
   ])('%s is %s', (text, key) => {
     expect(merchantKey(text)).toBe(key);
+  });
+});
+
+describe('detectSubscriptions: known services seen once', () => {
+  const month = [
+    tx('2024-10-03', 'LIDL 0391', -23.5),
+    tx('2024-10-19', 'Amazon Prime Sacramento CA 12345678', -14.99),
+    tx('2024-10-12', 'Amazon Palo Alto CA 12345678', -101.55),
+    tx('2024-10-20', 'Amazon San Francisco CA', -44.21),
+    tx('2024-10-21', 'NETFLIX.COM 866-579-7172 CA', -15.99),
+    tx('2024-10-22', 'APPLE.COM/BILL 866-712-7753 CA', -2.99),
+    tx('2024-10-23', 'TESCO STORES 2231', -12.3),
+    tx('2024-10-30', 'Nintendo of Europe', -59.99),
+  ];
+
+  it('proposes a well-known service charged once in a one-month statement, at its usual cycle and a lower confidence; never a store', () => {
+    const found = detectSubscriptions(month);
+    expect(found.map((f) => [f.key, f.cycle, f.confidence, f.reasons])).toEqual([
+      ['amazon prime', { unit: 'month', every: 1 }, 0.4, [{ code: 'known_service', count: 1 }]],
+      ['apple', { unit: 'month', every: 1 }, 0.4, [{ code: 'known_service', count: 1 }]],
+      ['netflix', { unit: 'month', every: 1 }, 0.4, [{ code: 'known_service', count: 1 }]],
+    ]);
+    expect(found.find((f) => f.key === 'netflix')?.next_expected).toBe('2024-11-21');
+  });
+
+  it('ranks a repeated series above a known service seen once', () => {
+    const found = detectSubscriptions([
+      ...month,
+      tx('2024-08-05', 'ACME CLOUD', -9.99),
+      tx('2024-09-05', 'ACME CLOUD', -9.99),
+      tx('2024-10-05', 'ACME CLOUD', -9.99),
+    ]);
+    expect(found[0]?.key).toBe('acme cloud');
+    expect(found[0]?.confidence).toBeGreaterThan(0.4);
+  });
+
+  it('does not propose it when the statement is long enough to show the next or previous charge and does not', () => {
+    const found = detectSubscriptions([
+      tx('2024-08-01', 'LIDL 0391', -23.5),
+      tx('2024-10-21', 'NETFLIX.COM 866-579-7172 CA', -15.99),
+      tx('2024-12-30', 'LIDL 0391', -23.5),
+    ]);
+    expect(found).toEqual([]);
   });
 });
 

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 import { isOpError } from '../../../../core/errors/index.ts';
 import { formatScaled } from '../../../../core/imports/statements/amounts.ts';
+import { detectSubscriptions } from '../../../../core/imports/statements/detect.ts';
 import { readStatementFile } from '../../../../core/imports/statements/read.ts';
 
 /**
@@ -171,10 +172,6 @@ const EXPECTED: ReadonlyArray<readonly [file: string, transactions: number, sum:
   ['ofx/ofxparse-checking.ofx', 3, '-59.5000'],
   // a sign-on error, no statement
   ['ofx/ofxparse-error_message.ofx', 0, '0.0000'],
-  // 3 <STMTTRN>, 2 without a date are unreadable
-  ['ofx/ofxparse-fail_nice-date_missing.ofx', 1, '200.0000'],
-  // TRNAMT "$120" read as 120
-  ['ofx/ofxparse-fail_nice-decimal_error.ofx', 1, '120.0000'],
   // sum of its <TRNAMT> values, counted independently with a regex over the file
   ['ofx/ofxparse-fidelity-savings.ofx', 4, '-1778.3952'],
   // two accounts, no transactions
@@ -219,6 +216,14 @@ const EXPECTED: ReadonlyArray<readonly [file: string, transactions: number, sum:
 ];
 
 /** Files refused as unreadable, rightly: they hold no transaction lines. */
+/** Files whose every transaction lacks a real date: refused, naming the first. */
+const BAD_DATES: ReadonlyArray<readonly [file: string, count: number, named: string]> = [
+  // 3 <STMTTRN>: two without a date, one on 20120231 (February 31)
+  ['ofx/ofxparse-fail_nice-date_missing.ofx', 3, 'transaction 1, date "—", amount "-80.00"'],
+  // its one <DTPOSTED> is 201120000000 (month 20); it once reached the app as "2011-20-00"
+  ['ofx/ofxparse-fail_nice-decimal_error.ofx', 1, 'date "201120000000", amount "$120"'],
+];
+
 const NO_TRANSACTIONS: ReadonlyArray<readonly [file: string, why: string]> = [
   ['pdf/beangulp-Statement.pdf', 'a toy statement: a heading, "…" lines and a balance'],
   ['pdf/beangulp-acmebank1.pdf', 'a toy statement: a heading, "…" lines and a balance'],
@@ -269,6 +274,19 @@ describe.runIf(existsSync(FOLDER))('the bank statement fixtures', () => {
     for (const t of read.transactions) expect(t.date).toMatch(/^(19|20)\d\d-\d\d-\d\d$/);
   });
 
+  it.each(BAD_DATES)(
+    '%s, whose %i transaction(s) have no real date, is refused naming the first',
+    async (file, count, named) => {
+      const error = await readStatementFile(readFileSync(new URL(file, FOLDER))).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(isOpError(error) && error.key).toBe('errors.statementHints.no_readable_line');
+      expect(isOpError(error) && error.params).toMatchObject({ count });
+      expect(error instanceof Error && error.message).toContain(named);
+    },
+  );
+
   it.each(NO_TRANSACTIONS)('%s is refused as having no transactions (%s)', async (file) => {
     const error = await readStatementFile(readFileSync(new URL(file, FOLDER))).then(
       () => null,
@@ -281,8 +299,42 @@ describe.runIf(existsSync(FOLDER))('the bank statement fixtures', () => {
     const all = ['csv', 'ofx', 'pdf'].flatMap((dir) =>
       readdirSync(new URL(`${dir}/`, FOLDER)).map((f) => `${dir}/${f}`),
     );
-    const listed = [...EXPECTED, ...NO_TRANSACTIONS, ...KNOWN_GAPS].map(([file]) => file);
+    const listed = [...EXPECTED, ...BAD_DATES, ...NO_TRANSACTIONS, ...KNOWN_GAPS].map(
+      ([file]) => file,
+    );
     expect(listed.sort()).toEqual(all.sort());
     expect(KNOWN_GAPS.length).toBeLessThanOrEqual(all.length / 10);
+  });
+});
+
+/**
+ * What detection finds in the fixtures, checked by reading each file: in these one-month
+ * statements nothing repeats, so the only candidates are the well-known services charged once
+ * (BOI "NETFLIX.COM", John Lewis "Spotify", Mercury "Amazon Prime"; PC Mastercard and ICS "iTunes").
+ * Every other file finds nothing (no plain store purchase becomes a candidate).
+ */
+const FOUND: ReadonlyArray<readonly [file: string, keys: readonly string[]]> = [
+  ['csv/bank2ynab-IE-BankOfIreland-test_BOI_TransactionExport.csv', ['netflix']],
+  ['csv/bank2ynab-NL-bunq-2019-03-02_11-50-46_bunq-statement.csv', ['netflix']],
+  ['csv/bank2ynab-UK-JohnLewis-card-MS_JANE_SMITH_01-12-2019_14-12-2019.csv', ['spotify']],
+  ['csv/csv2ofx-CA-PCMastercard-pcmastercard.csv', ['itunes']],
+  ['ofx/beangulp-ofxdownload.ofx', ['spotify']],
+  ['pdf/ofxstatement-dutch-NL-ICS-creditcard-icscards-2025-03.pdf.txt', ['itunes']],
+  ['pdf/ofxstatement-dutch-NL-ICS-creditcard-icscards-2025-04.pdf.txt', ['itunes']],
+  ['pdf/ofxstatement-dutch-NL-ICS-creditcard-icscards_big.pdf.txt', ['netflix']],
+  ['pdf/reds_importers-US-Mercury-card-mercury_statement_20241105.pdf', ['amazon prime']],
+];
+
+describe.runIf(existsSync(FOLDER))('subscriptions found in the bank fixtures', () => {
+  it('finds the known services seen once, and nothing in any other readable file', async () => {
+    const readable = [...EXPECTED, ...KNOWN_GAPS].map(([file]) => file).sort();
+    const found: Array<readonly [string, string[]]> = [];
+    for (const file of readable) {
+      const read = await readStatementFile(readFileSync(new URL(file, FOLDER))).catch(() => null);
+      if (!read) continue;
+      const keys = detectSubscriptions(read.transactions).map((d) => d.key);
+      if (keys.length > 0) found.push([file, keys]);
+    }
+    expect(found).toEqual(FOUND);
   });
 });

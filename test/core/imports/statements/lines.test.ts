@@ -7,6 +7,29 @@ const rows = (text: string) =>
   readLines(text).transactions.map((t) => [t.date, t.memo, formatScaled(t.amount, 2)]);
 
 describe('readLines (PDF text, pdftotext output, and later OCR text)', () => {
+  it('reads "$" amounts as USD when dates are month first, and leaves the sign to ask about otherwise', () => {
+    const us = readLines(
+      'Statement 03/31/2024\n03/05/2024   NETFLIX.COM    $15.99\n03/14/2024   TARGET   $8.00',
+    );
+    expect([us.currency, us.transactions.map((t) => t.currency), us.sharedSymbol]).toEqual([
+      'USD',
+      ['USD', 'USD'],
+      undefined,
+    ]);
+    const other = readLines('Statement 31.03.2024\n05.03.2024   NETFLIX.COM    $15.99');
+    expect([other.currency, other.sharedSymbol]).toEqual([null, '$']);
+  });
+
+  it('never reads a date that is not a real calendar date (31.02, 30/02, month 13)', () => {
+    const text = `Statement 31.03.2024
+30.01.2024   NETFLIX.COM          15,99
+31.02.2024   SPOTIFY              10,99
+30/02/2024   DISNEY PLUS           8,99
+01.13.2024   ACME                  1,00
+29.02.2024   AUDIBLE               9,99`;
+    expect(rows(text).map(([date]) => date)).toEqual(['2024-01-30', '2024-02-29']);
+  });
+
   it('reads dated lines ending in an amount, with the year of the statement and Dutch month names', () => {
     const text = `17 januari 2019
 Datum      Datum     Omschrijving                        Bedrag

@@ -24,6 +24,25 @@ const XML = `<?xml version="1.0" encoding="UTF-8"?><?OFX OFXHEADER="200" VERSION
 -9.99</TRNAMT><NAME>
 Spotify UK</NAME><CURRENCY><CURSYM>EUR</CURSYM></CURRENCY></STMTTRN></BANKTRANLIST></CCSTMTRS></CCSTMTTRNRS></CREDITCARDMSGSRSV1></OFX>`;
 
+const withDates = (...dates: string[]) =>
+  `OFXHEADER:100\n<OFX><BANKMSGSRSV1><STMTTRNRS><STMTRS><CURDEF>CAD<BANKTRANLIST>\n${dates
+    .map((d, i) => `<STMTTRN><DTPOSTED>${d}<TRNAMT>-${i + 1}.00<NAME>SHOP ${i}\n`)
+    .join('')}</BANKTRANLIST></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>`;
+
+describe('readOfx: dates', () => {
+  it('leaves out (and counts) a transaction whose date is not a real calendar date', () => {
+    const read = readOfx(withDates('20240131', '201120000000', '20120231', '20240230', '20240229'));
+    expect(read.transactions.map((t) => t.date)).toEqual(['2024-01-31', '2024-02-29']);
+    expect(read.skipped.unreadable).toBe(3);
+  });
+
+  it('refuses a statement none of whose transactions has a real date, naming the first', () => {
+    expect(() => readOfx(withDates('201120000000'))).toThrow(
+      'None of the 1 transaction(s) in this file can be read: the first (transaction 1, date "201120000000", amount "-1.00")',
+    );
+  });
+});
+
 describe('readOfx', () => {
   it('reads SGML (v1, unclosed tags) with several accounts, each in its currency', () => {
     expect(looksLikeOfx(SGML)).toBe(true);
