@@ -16,9 +16,15 @@ export const suite: BenchSuite = {
     const small = await largeHousehold({ subscriptions: 500, charges: 0, url });
     try {
       const id = small.subscriptionIds[42] ?? '';
-      // The op's one statement (a view is one query), run through knex by hand.
-      const direct = () =>
-        viewsByIds(small.db.knex, small.owner, small.householdId, [id], '2026-03-02');
+      // The statements the op makes (the breakdown below counts them), run through knex by hand:
+      // on SQLite the read cache's freshness check (`PRAGMA data_version`, which stands in for the
+      // token, member and household lookups while nothing changed) and the view, one query.
+      const freshness = () =>
+        dialect === 'sqlite' ? small.db.knex.raw('PRAGMA data_version') : Promise.resolve();
+      const direct = async () => {
+        await freshness();
+        return viewsByIds(small.db.knex, small.owner, small.householdId, [id], '2026-03-02');
+      };
       const [viaInvoke, directMs] = await interleavedMs(
         () => small.core.invoke('get_subscription', small.owner, { id }),
         direct,
@@ -43,7 +49,7 @@ export const suite: BenchSuite = {
         note: `ratio ${(viaValidating / directMs2).toFixed(2)}x`,
       });
       rows.push({
-        name: `  the same queries with knex directly (${dialect})`,
+        name: `  the same statements with knex directly (${dialect})`,
         median: directMs,
         unit: 'ms',
       });
