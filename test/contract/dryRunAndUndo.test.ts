@@ -12,10 +12,12 @@ import { seedHousehold } from './seed.ts';
 
 const writeOps = catalog.filter(isWrite);
 
-/** The one write that is deliberately never undone, and why. */
+/** The writes that are deliberately never undone, and why. */
 const NEVER_UNDONE: Record<string, string> = {
   create_household: "undoing it would take every member's data with it; undo refuses it",
   end_web_session: 'undoing a sign-out would hand the browser back its ended session (notUndoable)',
+  create_sign_in_link:
+    'a sign-in link is no household change: undoing it would only kill a code its person is using (notUndoable)',
 };
 
 /**
