@@ -38,7 +38,8 @@ export class ImportFileError extends Error {}
 interface Shown {
   n: number | null;
   id: string;
-  isNew: boolean;
+  /** Ticked at first: read_statement's `preselected`, the rule every surface follows. */
+  ticked: boolean;
 }
 
 /** The person's answer at a prompt: the input's first line, or null when it ended first. */
@@ -129,18 +130,21 @@ export async function runImport(o: ImportOptions): Promise<number> {
     const label = `${c.name} ${money(c.amount, c.currency, locale)} · ${cycleText(c.cycle, locale)}`;
     if (c.tracked && !c.tracked.price_differs) {
       say(`  [-] ${tr('chat.statements.tracked', { name: label })}`);
-      shown.push({ n: null, id: c.id, isNew: false });
+      shown.push({ n: null, id: c.id, ticked: false });
       continue;
     }
     n += 1;
     const text = c.tracked
       ? tr('chat.statements.price_differs', {
-          name: label,
+          name: c.name,
+          tracked: c.tracked.name,
           old: money(c.tracked.amount, c.currency, locale),
+          new: money(c.amount, c.currency, locale),
+          cycle: cycleText(c.cycle, locale),
         })
       : label;
-    say(`  [${n}] ${c.tracked ? '⬜' : '✅'} ${text}`);
-    shown.push({ n, id: c.id, isNew: c.tracked === null });
+    say(`  [${n}] ${c.preselected ? '✅' : '⬜'} ${text}`);
+    shown.push({ n, id: c.id, ticked: c.preselected });
   }
   if (summary.absent.length > 0) {
     say(tr('chat.statements.absent_title'));
@@ -150,7 +154,7 @@ export async function runImport(o: ImportOptions): Promise<number> {
       );
   }
   say();
-  const ticked = shown.filter((s) => s.isNew).map((s) => s.id);
+  const ticked = shown.filter((s) => s.ticked).map((s) => s.id);
   let chosen: string[];
   if (o.all || o.dryRun) chosen = ticked;
   else {

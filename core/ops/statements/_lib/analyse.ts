@@ -184,7 +184,7 @@ export async function analyseStatement(
           new_amount: formatAmount(s.newMinor, cur),
         })),
         tracked: trackedView,
-        preselected: preselected({ name: d.name, tracked: trackedView }),
+        preselected: preselected({ name: d.name, charges: d.charges.length, tracked: trackedView }),
       },
     };
   });

@@ -33,7 +33,7 @@ export const CandidateView = z.object({
   preselected: z
     .boolean()
     .describe(
-      'Whether a review starts with it chosen: new ones, and a price change of a tracked subscription of the same name; a change to a subscription of another name waits for the person.',
+      'Whether a review starts with it chosen: new ones, and a price seen twice or more for a tracked subscription of the same name; any other change waits for the person.',
     ),
 });
 export type CandidateView = z.infer<typeof CandidateView>;

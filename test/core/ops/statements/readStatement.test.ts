@@ -132,6 +132,28 @@ describe('read_statement', () => {
     expect(byName['Iron Gym']?.preselected).toBe(true);
   });
 
+  it('leaves a new price seen on one charge only unchosen, even for a subscription of the same name', async () => {
+    await h.core.invoke('create_subscription', h.owner, {
+      name: 'Netflix',
+      amount: '15.99',
+      first_charge_date: '2024-05-03',
+    });
+    // One month of a card: Netflix, a well-known service, charged once at another price.
+    const { output } = await h.core.invoke('read_statement', h.owner, {
+      file_name: 'november.csv',
+      content: csv([
+        ['2025-11-03', 'NETFLIX.COM 866-579-7172', '-9.99'],
+        ['2025-11-07', 'LIDL DANKT 0391', '-23.50'],
+      ]),
+    });
+    const netflix = output.candidates.find((c) => c.name === 'Netflix');
+    expect(netflix).toMatchObject({
+      charges: 1,
+      tracked: { name: 'Netflix', price_differs: true },
+    });
+    expect(netflix?.preselected).toBe(false);
+  });
+
   it('reads a statement sent as base64 in a single-byte code page, the same as its text', async () => {
     const text =
       'Buchungstag;Empfänger;Betrag;Währung\n' +
