@@ -37,7 +37,11 @@ async function openRecording(path: string, ready: string) {
   const requests: string[] = [];
   const violations: string[] = [];
   const pending: Page = await openInTelegram(browser, hh.server.url, initData, 'light', path);
-  // openInTelegram has navigated already: record from a reload, which starts afresh.
+  // openInTelegram has navigated already: record from a reload, which starts afresh, once the
+  // first load has shown its screen and sent everything (on a busy machine a late request of the
+  // first load would otherwise be recorded as the reload's).
+  await pending.waitForSelector(ready);
+  await pending.waitForLoadState('networkidle');
   pending.on('request', (r) => {
     const url = new URL(r.url());
     if (url.pathname.startsWith('/api/') && url.pathname !== '/api/events')

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { isIP } from 'node:net';
 
+import type { Knex } from 'knex';
+
 import type { Database } from '../../store/connection.ts';
 
 /**
@@ -89,13 +91,12 @@ function windowOf(now: Date, windowMs: number): { start: string; end: string } {
 }
 
 /** Counts one attempt under `key` in the window of `now`; the count including it. */
-async function count(db: Database, key: string, now: Date, windowMs: number): Promise<number> {
+async function count(trx: Knex, key: string, now: Date, windowMs: number): Promise<number> {
   const { start, end } = windowOf(now, windowMs);
-  const rows: Array<{ attempts: number | string }> = await db
-    .knex('oauth_attempts')
+  const rows: Array<{ attempts: number | string }> = await trx('oauth_attempts')
     .insert({ key_hash: keyHash(key), window_start: start, attempts: 1, expires_at: end })
     .onConflict(['key_hash', 'window_start'])
-    .merge({ attempts: db.knex.raw('?? + 1', ['oauth_attempts.attempts']) })
+    .merge({ attempts: trx.raw('?? + 1', ['oauth_attempts.attempts']) })
     .returning('attempts');
   return Number(rows[0]?.attempts ?? Infinity);
 }
@@ -112,13 +113,18 @@ export async function reserveConnectAttempt(
   limits: ConnectLimits = CONNECT_CODE_LIMITS,
 ): Promise<{ allowed: boolean; keys: string[] }> {
   const k = attemptKeys(clientId, address);
-  const pair = await count(db, k.pair, now, limits.windowMs);
-  const perAddress = await count(db, k.address, now, limits.windowMs);
-  if (pair > limits.perClientAddress || perAddress > limits.perAddress)
-    return { allowed: false, keys: [k.pair, k.address] };
-  const client = await count(db, k.client, now, limits.windowMs);
-  const allowed = client <= limits.clientCeiling || pair <= limits.underAttack;
-  return { allowed, keys: [k.pair, k.address, k.client] };
+  // One transaction, the keys always counted in the same order: an attempt's counts are one step
+  // (SQLite: one writer at a time; PostgreSQL: the rows stay locked until commit), so racing
+  // attempts are counted one after the other and exactly the limit of them is allowed.
+  return db.knex.transaction(async (trx) => {
+    const pair = await count(trx, k.pair, now, limits.windowMs);
+    const perAddress = await count(trx, k.address, now, limits.windowMs);
+    if (pair > limits.perClientAddress || perAddress > limits.perAddress)
+      return { allowed: false, keys: [k.pair, k.address] };
+    const client = await count(trx, k.client, now, limits.windowMs);
+    const allowed = client <= limits.clientCeiling || pair <= limits.underAttack;
+    return { allowed, keys: [k.pair, k.address, k.client] };
+  });
 }
 
 /** Gives back a reservation whose code was right (the `keys` `reserveConnectAttempt` returned). */
