@@ -315,3 +315,9 @@ export async function api<T>(
   if (!response.ok) throw new Error(`${op}: ${response.status} ${body.message ?? ''}`);
   return body.output;
 }
+
+/** Waits until a screen is shown and its skeleton has gone (its data has arrived). */
+export async function settled(page: Page, screen: string): Promise<void> {
+  await page.waitForSelector(`[data-screen="${screen}"]`);
+  await page.locator('[data-testid="skeleton"]').waitFor({ state: 'detached' });
+}

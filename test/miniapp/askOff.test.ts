@@ -1,16 +1,17 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import {
   ANA_TG,
   BEN_TG,
   buildApp,
+  type Household,
   launchBrowser,
   openInTelegram,
   screenshot,
+  settled,
   signInitData,
   startHousehold,
-  type Household,
 } from '../helpers/miniapp.ts';
 
 /**
@@ -32,11 +33,6 @@ afterAll(async () => {
   await browser?.close();
   await hh?.stop();
 });
-
-async function settled(page: Page, screen: string): Promise<void> {
-  await page.waitForSelector(`[data-screen="${screen}"]`);
-  await page.locator('[data-testid="skeleton"]').waitFor({ state: 'detached' });
-}
 
 const CASES = [
   {

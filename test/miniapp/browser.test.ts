@@ -1,14 +1,15 @@
 import ICAL from 'ical.js';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { runExhale } from '../helpers/exhaleProcess.ts';
 import {
   buildApp,
+  type Household,
   launchBrowser,
   screenshot,
+  settled,
   startHousehold,
-  type Household,
 } from '../helpers/miniapp.ts';
 
 /**
@@ -60,11 +61,6 @@ async function subscriptionId(name: string): Promise<string> {
   const found = items.find((s) => s.name === name);
   expect(found, name).toBeDefined();
   return found!.id;
-}
-
-async function settled(page: Page, screen: string): Promise<void> {
-  await page.waitForSelector(`[data-screen="${screen}"]`);
-  await page.locator('[data-testid="skeleton"]').waitFor({ state: 'detached' });
 }
 
 describe('the Mini App in a plain browser', () => {

@@ -1,16 +1,17 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import {
   ANA_TG,
-  BEN_TG,
   api,
+  BEN_TG,
   buildApp,
+  type Household,
   launchBrowser,
   openInTelegram,
+  settled,
   signInitData,
   startHousehold,
-  type Household,
 } from '../helpers/miniapp.ts';
 
 /**
@@ -31,11 +32,6 @@ afterAll(async () => {
   await browser?.close();
   await hh?.stop();
 });
-
-async function settled(page: Page, screen: string): Promise<void> {
-  await page.waitForSelector(`[data-screen="${screen}"]`);
-  await page.locator('[data-testid="skeleton"]').waitFor({ state: 'detached' });
-}
 
 interface Entry {
   created_at: string;

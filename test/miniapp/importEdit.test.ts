@@ -3,17 +3,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import {
   ANA_TG,
-  BEN_TG,
   api,
+  BEN_TG,
   buildApp,
+  type Household,
   launchBrowser,
   openInTelegram,
   screenshot,
+  settled,
   signInitData,
   startHousehold,
   tgEmit,
   tgEvents,
-  type Household,
 } from '../helpers/miniapp.ts';
 
 /**
@@ -36,11 +37,6 @@ afterAll(async () => {
   await browser?.close();
   await hh?.stop();
 });
-
-async function settled(page: Page, screen: string): Promise<void> {
-  await page.waitForSelector(`[data-screen="${screen}"]`);
-  await page.locator('[data-testid="skeleton"]').waitFor({ state: 'detached' });
-}
 
 async function mainButton(page: Page): Promise<string | undefined> {
   const events = await tgEvents(page);

@@ -1,16 +1,17 @@
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import {
   ANA_TG,
   BEN_TG,
   buildApp,
+  type Household,
   launchBrowser,
   openInTelegram,
   screenshot,
+  settled,
   signInitData,
   startHousehold,
-  type Household,
 } from '../helpers/miniapp.ts';
 
 /**
@@ -33,11 +34,6 @@ afterAll(async () => {
   await browser?.close();
   await hh?.stop();
 });
-
-async function settled(page: Page, screen: string): Promise<void> {
-  await page.waitForSelector(`[data-screen="${screen}"]`);
-  await page.locator('[data-testid="skeleton"]').waitFor({ state: 'detached' });
-}
 
 async function box(l: Locator): Promise<{ x: number; y: number; width: number; height: number }> {
   const b = await l.boundingBox();

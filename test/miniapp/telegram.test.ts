@@ -3,20 +3,21 @@ import type { Browser, Page } from 'playwright-core';
 
 import {
   ANA_TG,
-  BEN_TG,
   api,
+  BEN_TG,
   buildApp,
+  type Household,
   launchBrowser,
   openInTelegram,
   screenshot,
+  settled,
   signInitData,
   startHousehold,
   tgEmit,
-  tgEvents,
-  THEMES,
-  type Household,
   type TgEvent,
+  tgEvents,
   type Theme,
+  THEMES,
 } from '../helpers/miniapp.ts';
 
 /**
@@ -56,11 +57,6 @@ async function open(initData: string, theme: Theme, path = '/app/'): Promise<Pag
 }
 
 /** Waits until the open screen has its data (no skeleton left). */
-async function settled(page: Page, screen: string): Promise<void> {
-  await page.waitForSelector(`[data-screen="${screen}"]`);
-  await page.locator('[data-testid="skeleton"]').waitFor({ state: 'detached' });
-}
-
 async function subByName(initData: string, name: string): Promise<Sub> {
   const list = await api<{ items: Sub[] }>(hh.server.url, initData, 'list_subscriptions', {
     text: name,
