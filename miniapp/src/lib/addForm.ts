@@ -1,3 +1,4 @@
+import { typedAmount } from './decimals.ts';
 import type { In } from './types.ts';
 
 /**
@@ -56,7 +57,8 @@ const wholeOr = (v: string): number | string => (/^\d+$/.test(v.trim()) ? Number
 export function addInput(f: AddForm): In<'create_subscription'> {
   const input: Record<string, unknown> = {
     name: f.name.trim(),
-    amount: f.amount.trim().replace(',', '.'),
+    // The app's reading of a typed amount (12,99 → 12.99); anything else goes as typed, for the op to judge.
+    amount: typedAmount(f.amount) ?? f.amount.trim(),
     currency: f.currency.trim().toUpperCase(),
     cycle: { unit: f.unit, every: wholeOr(f.every) },
   };
