@@ -27,6 +27,7 @@ import { readSentFile } from './features/statements.ts';
 import { importSentFile, wantsImport } from './features/dataFiles.ts';
 import { agentNotice, reminderReply } from './features/notices.ts';
 import { conversationKeyOf, personKey, resolveSpeaker } from './identity.ts';
+import { newFreshness } from '../kernel/readCache.ts';
 import { buttonKey, isSigned, verifySigned } from './signedButtons.ts';
 import { Turn, type EngineContext } from './turn.ts';
 import type {
@@ -90,8 +91,12 @@ export class ChatEngine implements EngineContext {
    */
   async handle(conv: Conversation, event: ChatEvent, channel: Channel): Promise<void> {
     const now = this.core.clock();
-    const speaker = await resolveSpeaker(this.core.db, conv.who);
-    const turn = new Turn(this, conv, channel, speaker, now);
+    // Who speaks, from the read cache as strictly as the kernel's membership check (a role or
+    // language change, a member who left, counts from this event on), and one freshness check
+    // for the lookup and every op of this event.
+    const fresh = newFreshness();
+    const speaker = await resolveSpeaker(this.core.db, conv.who, { cached: true, fresh });
+    const turn = new Turn(this, conv, channel, speaker, now, fresh);
     try {
       switch (event.kind) {
         case 'press':

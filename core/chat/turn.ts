@@ -1,6 +1,7 @@
 import type { Actor } from '../kernel/actor.ts';
 import type { Core, InvokeOptions, InvokeResult } from '../kernel/core.ts';
 import { type Locale, t, type TextParams } from '../i18n/index.ts';
+import type { Freshness } from '../kernel/readCache.ts';
 import type { Database } from '../store/connection.ts';
 import type { Owner } from './flows.ts';
 import { conversationKeyOf, personKey } from './identity.ts';
@@ -40,6 +41,11 @@ export class Turn {
     readonly channel: Channel,
     public speaker: Speaker,
     readonly now: Date,
+    /**
+     * This event's freshness check (core/kernel/readCache.ts): one `PRAGMA data_version` read
+     * serves the speaker lookup and every op this event invokes; never kept past the event.
+     */
+    readonly fresh?: Freshness,
   ) {}
 
   get core(): Core {
@@ -113,7 +119,11 @@ export class Turn {
   }
 
   invoke(name: string, input: unknown, options?: InvokeOptions): Promise<InvokeResult> {
-    return this.core.invoke(name, this.actor, input, { ...options, surface: 'chat' });
+    return this.core.invoke(name, this.actor, input, {
+      fresh: this.fresh,
+      ...options,
+      surface: 'chat',
+    });
   }
 
   /** Runs slow work, showing "typing…" only if it takes longer than a moment. */

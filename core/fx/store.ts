@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 
+import { changedEverywhere } from '../kernel/readCache.ts';
 import { ECB_HOUSEHOLD } from '../store/repos/fx.ts';
 import type { EcbDay } from './parse.ts';
 
@@ -31,5 +32,8 @@ export async function storeEcbDays(knex: Knex, days: readonly EcbDay[]): Promise
         .merge(['per_eur', 'source']);
     }
   });
+  // Every household's totals read these rows: what the read cache keeps is now old (another
+  // process's cache: see Converter.load).
+  changedEverywhere(knex);
   return rows.length;
 }

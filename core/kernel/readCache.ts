@@ -52,6 +52,15 @@ export class ReadCache {
     this.shared = new Map();
   }
 
+  /**
+   * Drops every entry of every household: data they all read changed outside any op (the ECB's
+   * shared rates, stored by the refresh job).
+   */
+  changedEverywhere(): void {
+    this.households.clear();
+    this.shared = new Map();
+  }
+
   /** Listens to a bus's change events (another process's, on PostgreSQL); returns the unsubscribe. */
   follow(bus: EventBus): () => void {
     this.buses.add(bus);
@@ -206,6 +215,11 @@ export function readCacheOf(db: Database): ReadCache {
     if (db.reader) caches.set(db.reader, cache);
   }
   return cache;
+}
+
+/** Drops every entry of the read cache `db` belongs to (`ReadCache.changedEverywhere`), if it has one. */
+export function changedEverywhere(db: Knex): void {
+  caches.get(db)?.changedEverywhere();
 }
 
 /**

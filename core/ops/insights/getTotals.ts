@@ -160,7 +160,7 @@ interface Tallies {
 async function tallyNow(ctx: OpContext, by: GroupBy, t: Tallies): Promise<Converter> {
   const [sums, groupSums, shareSums] = await Promise.all([
     runningCostSums(ctx, 'none'),
-    by === 'none' ? Promise.resolve([]) : runningCostSums(ctx, by),
+    by === 'none' ? Promise.resolve<readonly CostSum[]>([]) : runningCostSums(ctx, by),
     runningShareSums(ctx),
   ]);
   const converter = await Converter.load(
@@ -174,7 +174,7 @@ async function tallyNow(ctx: OpContext, by: GroupBy, t: Tallies): Promise<Conver
   );
   for (const row of await runningCostRowsIn(ctx, missing))
     converter.omit(row.id, row.currency, monthlyMinor(row));
-  const tally = (target: Tally, rows: CostSum[]): void => {
+  const tally = (target: Tally, rows: readonly CostSum[]): void => {
     for (const row of rows) {
       if (missing.includes(row.currency)) continue;
       target.add(

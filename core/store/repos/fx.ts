@@ -31,8 +31,19 @@ export async function loadRateBook(
   from: IsoDate,
   to: IsoDate,
 ): Promise<RateBook> {
+  return createRateBook(await loadRates(db, householdId, currencies, from, to));
+}
+
+/** The rates `loadRateBook` makes its book of (for a caller that keeps them). */
+export async function loadRates(
+  db: Knex | Knex.Transaction,
+  householdId: string,
+  currencies: Iterable<string>,
+  from: IsoDate,
+  to: IsoDate,
+): Promise<FxRate[]> {
   const wanted = [...new Set(currencies)].filter((c) => c !== 'EUR').sort();
-  if (wanted.length === 0) return createRateBook([]);
+  if (wanted.length === 0) return [];
   const owners = [ECB_HOUSEHOLD, householdId];
   const inside = (await db('fx_rates')
     .whereIn('household_id', owners)
@@ -62,7 +73,7 @@ export async function loadRateBook(
     if (!first) continue;
     before.push(...((await (rest.length > 0 ? first.unionAll(rest) : first)) as FxRateRow[]));
   }
-  return createRateBook([...before, ...inside].map(toRate));
+  return [...before, ...inside].map(toRate);
 }
 
 function toRate(row: FxRateRow): FxRate {

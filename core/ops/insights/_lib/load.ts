@@ -1,14 +1,12 @@
-import type { Knex } from 'knex';
-
 import type { OpContext } from '../../../kernel/op.ts';
 import {
   type InsightRow,
-  PRICE_NOW_SQL,
   type SubscriptionRow,
   visibleSubscriptions,
 } from '../../../store/repos/subscriptions.ts';
 import { household } from '../../shared/context.ts';
 import { householdRows, visibleTo } from '../../shared/readModel.ts';
+import { cachedRead } from '../../../kernel/readCache.ts';
 import type { NamedRow } from '../../../store/repos/rows.ts';
 import { groupBy } from '../../../domain/groupBy.ts';
 
@@ -18,23 +16,6 @@ export { nameOrder } from '../../shared/readModel.ts';
 
 /** Statuses that cost money now: paused and cancelled subscriptions are not charged. */
 export const RUNNING: ReadonlyArray<SubscriptionRow['status']> = ['active', 'trial'];
-
-/**
- * Keeps the subscriptions that cost something today: active or in a trial, or cancelled from a
- * day still to come (cancelled for the end of the month, it is paid until then; cancelled today,
- * it costs nothing today: `runsOn` in core/domain/charges.ts, written here in SQL).
- */
-function running<Q extends Knex.QueryBuilder>(q: Q, today: string): Q {
-  return q.where((w) =>
-    w
-      .whereIn('subscriptions.status', [...RUNNING])
-      .orWhere((c) =>
-        c
-          .where('subscriptions.status', 'cancelled')
-          .andWhere('subscriptions.cancelled_on', '>', today),
-      ),
-  ) as Q;
-}
 
 /** The columns a cost needs. */
 export type CostRow = Pick<
@@ -49,29 +30,33 @@ export type CostRow = Pick<
   | 'payment_method_id'
 >;
 
-const COST_COLUMNS = [
-  'id',
-  'member_id',
-  'amount_minor',
-  'currency',
-  'cycle_unit',
-  'cycle_every',
-  'category_id',
-  'payment_method_id',
-].map((c) => `subscriptions.${c}`);
-
-/** The visible running subscriptions in these currencies, as the rows a cost needs. */
+/** The visible running subscriptions in these currencies, as the rows a cost needs (today's price). */
 export async function runningCostRowsIn(
   ctx: OpContext,
   currencies: readonly string[],
 ): Promise<CostRow[]> {
   if (currencies.length === 0) return [];
-  return (await running(visibleSubscriptions(ctx.tx.trx, ctx.actor, household(ctx).id), ctx.today)
-    .whereIn('subscriptions.currency', [...currencies])
-    .select([
-      ...COST_COLUMNS.filter((c) => c !== 'subscriptions.amount_minor'),
-      ctx.tx.trx.raw(`${PRICE_NOW_SQL} as amount_minor`, [ctx.today]),
-    ])) as CostRow[];
+  const wanted = new Set(currencies);
+  return (await runningRows(ctx)).filter((row) => wanted.has(row.currency));
+}
+
+/** The visible subscriptions that cost something today (`isRunning`), from the read model. */
+async function runningRows(ctx: OpContext): Promise<InsightRow[]> {
+  return (await householdRows(ctx)).filter(
+    (row) => visibleTo(ctx.actor, row) && isRunning(row, ctx.today),
+  );
+}
+
+/**
+ * Whether a subscription costs something today: active or in a trial, or cancelled from a day still
+ * to come (cancelled for the end of the month, it is paid until then; cancelled today, it costs
+ * nothing today: `runsOn` in core/domain/charges.ts).
+ */
+function isRunning(row: Pick<InsightRow, 'status' | 'cancelled_on'>, today: string): boolean {
+  return (
+    RUNNING.includes(row.status) ||
+    (row.status === 'cancelled' && row.cancelled_on !== null && row.cancelled_on > today)
+  );
 }
 
 /** Whole visible subscriptions (optionally only some statuses; RUNNING as `running` says), by name. */
@@ -105,81 +90,123 @@ export interface CostSum {
 
 export type CostGroup = 'none' | 'category' | 'payment_method' | 'member' | 'tag';
 
-const GROUP_COLUMN = {
-  none: null,
-  category: 'subscriptions.category_id',
-  payment_method: 'subscriptions.payment_method_id',
-  member: 'subscriptions.member_id',
-  tag: 'subscription_tags.tag_id',
-} as const satisfies Record<CostGroup, string | null>;
-
 /**
  * The running (active or trial) subscriptions' prices summed per group, currency and cycle: a
- * few dozen rows however many subscriptions there are, so totals never carry every row into
- * JavaScript. A subscription counts under each of its tags, and under '' without any.
+ * few dozen sums however many subscriptions there are. Summed from the household's read model
+ * (its rows at today's price, kept until a change: core/ops/shared/readModel.ts), so an unchanged
+ * household's totals read no row again. A subscription counts under each of its tags, and under
+ * '' without any.
  */
-export async function runningCostSums(ctx: OpContext, by: CostGroup): Promise<CostSum[]> {
-  const q = running(visibleSubscriptions(ctx.tx.trx, ctx.actor, household(ctx).id), ctx.today);
-  if (by === 'tag')
-    q.leftJoin('subscription_tags', 'subscription_tags.subscription_id', 'subscriptions.id');
-  const column = GROUP_COLUMN[by];
-  const cycle = ['subscriptions.currency', 'subscriptions.cycle_unit', 'subscriptions.cycle_every'];
-  const rows = (await q
-    .groupBy(column ? [column, ...cycle] : cycle)
-    .select(column ? [`${column} as key`, ...cycle] : cycle)
-    .select(ctx.tx.trx.raw(`sum(${PRICE_NOW_SQL}) as amount`, [ctx.today]))
-    .count({ count: '*' })) as Array<
-    Omit<CostSum, 'key' | 'amount' | 'count'> & {
-      key?: string | null;
-      amount: number | string;
-      count: number | string;
-    }
-  >;
-  return rows.map((r) => ({
-    key: r.key ?? '',
-    currency: r.currency,
-    cycle_unit: r.cycle_unit,
-    cycle_every: Number(r.cycle_every),
-    amount: Number(r.amount),
-    count: Number(r.count),
-  }));
+export function runningCostSums(ctx: OpContext, by: CostGroup): Promise<readonly CostSum[]> {
+  return cachedSums(ctx, `cost_sums:${by}`, () => sumCosts(ctx, by));
+}
+
+async function sumCosts(ctx: OpContext, by: CostGroup): Promise<CostSum[]> {
+  const rows = await runningRows(ctx);
+  const tags = by === 'tag' ? await householdTags(ctx) : null;
+  const sums = new CostSums();
+  for (const row of rows) {
+    const keys = groupKeysOf(row, by, tags);
+    for (const key of keys) sums.add(key, row, row.amount_minor);
+  }
+  return sums.list();
 }
 
 /**
- * What each member pays of the running subscriptions, summed in the database per payer, currency
- * and cycle: their share (basis points) of each subscription with shares, all of each one without.
+ * Each member's part of the running costs, per currency and cycle: a subscription's price split
+ * by its shares (basis points), or all of it by its member when it has none. From the read model,
+ * as `runningCostSums`.
  */
-export async function runningShareSums(ctx: OpContext): Promise<CostSum[]> {
-  const payer = 'coalesce(subscription_shares.member_id, subscriptions.member_id)';
-  const rows = (await running(
-    visibleSubscriptions(ctx.tx.trx, ctx.actor, household(ctx).id),
-    ctx.today,
-  )
-    .leftJoin('subscription_shares', 'subscription_shares.subscription_id', 'subscriptions.id')
-    .groupByRaw(
-      `${payer}, subscriptions.currency, subscriptions.cycle_unit, subscriptions.cycle_every`,
-    )
-    .select(
-      ctx.tx.trx.raw(`${payer} as ??`, ['key']),
-      'subscriptions.currency',
-      'subscriptions.cycle_unit',
-      'subscriptions.cycle_every',
-      ctx.tx.trx.raw(
-        `sum(cast(${PRICE_NOW_SQL} as bigint) * coalesce(subscription_shares.share_bp, 10000)) as ??`,
-        [ctx.today, 'amount_bp'],
-      ),
-    )
-    .count({ count: '*' })) as Array<
-    Omit<CostSum, 'amount' | 'count'> & { amount_bp: number | string; count: number | string }
-  >;
-  return rows.map((r) => ({
-    key: r.key,
-    currency: r.currency,
-    cycle_unit: r.cycle_unit,
-    cycle_every: Number(r.cycle_every),
-    amount: Number(r.amount_bp) / 10_000,
-    count: Number(r.count),
-  }));
+export function runningShareSums(ctx: OpContext): Promise<readonly CostSum[]> {
+  return cachedSums(ctx, 'share_sums', () => sumShares(ctx));
+}
+
+async function sumShares(ctx: OpContext): Promise<CostSum[]> {
+  const [rows, shares] = await Promise.all([runningRows(ctx), householdShares(ctx)]);
+  const sums = new CostSums();
+  for (const row of rows) {
+    const split = shares.get(row.id);
+    if (split === undefined || split.length === 0) sums.add(row.member_id, row, row.amount_minor);
+    else
+      for (const share of split)
+        sums.add(share.member_id, row, (row.amount_minor * share.share_bp) / 10_000);
+  }
+  return sums.list();
+}
+
+/**
+ * Sums kept in the read model for the day, per what the actor may see: everyone who sees the same
+ * subscriptions (`visibleTo`: a shared audience, the whole household, or one member's own private
+ * ones besides the rest) shares one entry.
+ */
+function cachedSums(
+  ctx: OpContext,
+  slot: string,
+  build: () => Promise<CostSum[]>,
+): Promise<readonly CostSum[]> {
+  const viewer = ctx.actor;
+  const sees =
+    viewer.audience === 'shared'
+      ? 'shared'
+      : viewer.kind === 'system' && viewer.memberId === null
+        ? 'all'
+        : `member:${viewer.memberId ?? ''}`;
+  return cachedRead(ctx.tx.trx, household(ctx).id, `${slot}:${sees}`, ctx.today, build);
+}
+
+function groupKeysOf(
+  row: InsightRow,
+  by: CostGroup,
+  tags: ReadonlyMap<string, readonly string[]> | null,
+): readonly string[] {
+  switch (by) {
+    case 'none':
+      return [''];
+    case 'category':
+      return [row.category_id ?? ''];
+    case 'payment_method':
+      return [row.payment_method_id ?? ''];
+    case 'member':
+      return [row.member_id];
+    case 'tag': {
+      const list = tags?.get(row.id);
+      return list && list.length > 0 ? list : [''];
+    }
+    default: {
+      const unreachable: never = by;
+      return unreachable;
+    }
+  }
+}
+
+/** Sums of prices per group key, currency and cycle, in the order first seen. */
+class CostSums {
+  private readonly sums = new Map<string, CostSum>();
+
+  add(
+    key: string,
+    row: Pick<InsightRow, 'currency' | 'cycle_unit' | 'cycle_every'>,
+    amount: number,
+  ): void {
+    const id = `${key}\u0000${row.currency}\u0000${row.cycle_unit}\u0000${row.cycle_every}`;
+    const sum = this.sums.get(id);
+    if (sum) {
+      sum.amount += amount;
+      sum.count += 1;
+    } else
+      this.sums.set(id, {
+        key,
+        currency: row.currency,
+        cycle_unit: row.cycle_unit,
+        cycle_every: Number(row.cycle_every),
+        amount,
+        count: 1,
+      });
+  }
+
+  list(): CostSum[] {
+    return [...this.sums.values()];
+  }
 }
 
 export interface ShareRow {
@@ -188,47 +215,82 @@ export interface ShareRow {
   share_bp: number;
 }
 
-/** Cost shares of the visible subscriptions, by subscription id, in one joined query. */
+/**
+ * Cost shares of the visible subscriptions (optionally only some statuses), by subscription id:
+ * the household's shares from the read model, kept for the subscriptions visible here.
+ */
 export async function sharesBySubscription(
   ctx: OpContext,
   statuses?: ReadonlyArray<SubscriptionRow['status']>,
 ): Promise<Map<string, ShareRow[]>> {
-  const q = visibleSubscriptions(ctx.tx.trx, ctx.actor, household(ctx).id).join(
-    'subscription_shares',
-    'subscription_shares.subscription_id',
-    'subscriptions.id',
-  );
-  if (statuses) q.whereIn('subscriptions.status', [...statuses]);
-  const rows = (await q.select(
-    'subscription_shares.subscription_id',
-    'subscription_shares.member_id',
-    'subscription_shares.share_bp',
-  )) as ShareRow[];
-  return groupBy(rows, (r) => r.subscription_id);
+  return keptFor(ctx, await householdShares(ctx), statuses);
 }
 
-/** Tag ids of the visible subscriptions, by subscription id, in one joined query. */
+/** Tag ids of the visible subscriptions (optionally only some statuses), by subscription id. */
 export async function tagsBySubscription(
   ctx: OpContext,
   statuses?: ReadonlyArray<SubscriptionRow['status']>,
 ): Promise<Map<string, string[]>> {
-  const q = visibleSubscriptions(ctx.tx.trx, ctx.actor, household(ctx).id).join(
-    'subscription_tags',
-    'subscription_tags.subscription_id',
-    'subscriptions.id',
-  );
-  if (statuses) q.whereIn('subscriptions.status', [...statuses]);
-  const rows = (await q.select(
-    'subscription_tags.subscription_id',
-    'subscription_tags.tag_id',
-  )) as Array<{ subscription_id: string; tag_id: string }>;
-  const out = new Map<string, string[]>();
-  for (const [id, list] of groupBy(rows, (r) => r.subscription_id))
-    out.set(
-      id,
-      list.map((r) => r.tag_id),
-    );
+  return keptFor(ctx, await householdTags(ctx), statuses);
+}
+
+/** The entries of `bySubscription` whose subscription this actor sees (and has one of `statuses`). */
+async function keptFor<T>(
+  ctx: OpContext,
+  bySubscription: ReadonlyMap<string, readonly T[]>,
+  statuses?: ReadonlyArray<SubscriptionRow['status']>,
+): Promise<Map<string, T[]>> {
+  const out = new Map<string, T[]>();
+  for (const row of await householdRows(ctx)) {
+    if (!visibleTo(ctx.actor, row) || (statuses && !statuses.includes(row.status))) continue;
+    const list = bySubscription.get(row.id);
+    if (list !== undefined) out.set(row.id, [...list]);
+  }
   return out;
+}
+
+/** Every cost share of the household's subscriptions, by subscription id (the read model's). */
+function householdShares(ctx: OpContext): Promise<ReadonlyMap<string, readonly ShareRow[]>> {
+  const householdId = household(ctx).id;
+  return cachedRead(ctx.tx.trx, householdId, 'shares', '', async () => {
+    const rows = (await ctx.tx
+      .trx('subscription_shares')
+      .join('subscriptions', 'subscriptions.id', 'subscription_shares.subscription_id')
+      .where('subscriptions.household_id', householdId)
+      .orderBy(['subscription_shares.subscription_id', 'subscription_shares.member_id'])
+      .select(
+        'subscription_shares.subscription_id',
+        'subscription_shares.member_id',
+        'subscription_shares.share_bp',
+      )) as ShareRow[];
+    return groupBy(
+      rows.map((r) => ({ ...r, share_bp: Number(r.share_bp) })),
+      (r) => r.subscription_id,
+    );
+  });
+}
+
+/** Every tag id of the household's subscriptions, by subscription id (the read model's). */
+function householdTags(ctx: OpContext): Promise<ReadonlyMap<string, readonly string[]>> {
+  const householdId = household(ctx).id;
+  return cachedRead(ctx.tx.trx, householdId, 'tags', '', async () => {
+    const rows = (await ctx.tx
+      .trx('subscription_tags')
+      .join('subscriptions', 'subscriptions.id', 'subscription_tags.subscription_id')
+      .where('subscriptions.household_id', householdId)
+      .orderBy(['subscription_tags.subscription_id', 'subscription_tags.tag_id'])
+      .select('subscription_tags.subscription_id', 'subscription_tags.tag_id')) as Array<{
+      subscription_id: string;
+      tag_id: string;
+    }>;
+    const out = new Map<string, string[]>();
+    for (const [id, list] of groupBy(rows, (r) => r.subscription_id))
+      out.set(
+        id,
+        list.map((r) => r.tag_id),
+      );
+    return out;
+  });
 }
 
 /** Names of the household's categories, payment methods, tags or members, by id. */
@@ -236,11 +298,15 @@ export async function namesOf(
   ctx: OpContext,
   table: 'categories' | 'payment_methods' | 'tags' | 'members',
 ): Promise<Map<string, string>> {
-  const rows = await ctx.tx
-    .from<NamedRow>(table)
-    .where({ household_id: household(ctx).id })
-    .select('id', 'name');
-  return new Map(rows.map((r) => [r.id, r.name]));
+  const householdId = household(ctx).id;
+  const names = await cachedRead(ctx.tx.trx, householdId, `names:${table}`, '', async () => {
+    const rows = await ctx.tx.trx
+      .from<NamedRow>(table)
+      .where({ household_id: householdId })
+      .select('id', 'name');
+    return rows.map((r) => [r.id, r.name] as const);
+  });
+  return new Map(names);
 }
 
 export interface RecentPriceChange {
