@@ -36,13 +36,23 @@ interface ChildConfig {
   sqliteFile: string;
 }
 
-type ToChild = { type: 'rss' } | { type: 'stop' };
+type ToChild = { type: 'rss' } | { type: 'cpu' } | { type: 'stop' };
 interface Memory {
   rss: number;
   /** V8 heap in use after a full garbage collection: what the process really keeps. */
   heapAfterGc: number;
 }
-type FromChild = ({ type: 'ready' } & Memory) | ({ type: 'rss' } & Memory);
+/** CPU time the process has used so far (user + system), in ms. */
+interface Cpu {
+  cpuMs: number;
+}
+type FromChild =
+  ({ type: 'ready' } & Memory) | ({ type: 'rss' } & Memory) | ({ type: 'cpu' } & Cpu);
+
+function cpu(): Cpu {
+  const used = process.cpuUsage();
+  return { cpuMs: (used.user + used.system) / 1000 };
+}
 
 function memory(): Memory {
   (globalThis as { gc?: () => void }).gc?.();
@@ -93,6 +103,7 @@ async function runChild(config: ChildConfig): Promise<void> {
   }
   process.on('message', (message: ToChild) => {
     if (message.type === 'rss') send({ type: 'rss', ...memory() });
+    else if (message.type === 'cpu') send({ type: 'cpu', ...cpu() });
     else void stop().then(() => process.exit(0));
   });
   send({ type: 'ready', ...memory() });
@@ -163,13 +174,23 @@ interface Child {
   process: ChildProcess;
   ready: Promise<Memory>;
   memory(): Promise<Memory>;
+  cpu(): Promise<Cpu>;
   stop(): Promise<void>;
+}
+
+/**
+ * EXHALE_BENCH_CPU_PROF=<folder>: the Exhale bot's process writes a V8 CPU profile there when it
+ * stops (open it in Chrome's DevTools), to see where an update's time goes.
+ */
+function profiling(kind: ChildConfig['kind']): string[] {
+  const folder = process.env.EXHALE_BENCH_CPU_PROF;
+  return folder && kind === 'exhale' ? ['--cpu-prof', `--cpu-prof-dir=${folder}`] : [];
 }
 
 function startChild(config: ChildConfig): Child {
   const child = spawn(
     process.execPath,
-    ['--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url)],
+    [...profiling(config.kind), '--expose-gc', '--import', 'tsx', fileURLToPath(import.meta.url)],
     {
       env: { ...process.env, EXHALE_BENCH_TELEGRAM_CHILD: JSON.stringify(config) },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -191,6 +212,11 @@ function startChild(config: ChildConfig): Child {
     async memory() {
       const answer = next('rss');
       child.send({ type: 'rss' } satisfies ToChild);
+      return answer;
+    },
+    async cpu() {
+      const answer = next('cpu');
+      child.send({ type: 'cpu' } satisfies ToChild);
       return answer;
     },
     async stop() {
@@ -228,6 +254,8 @@ interface Contender {
   text: string;
   start: Memory;
   rates: number[];
+  /** The bot process's CPU time per update in each batch, in ms. */
+  cpuPerUpdate: number[];
 }
 
 async function contender(kind: ChildConfig['kind'], sqliteFile: string): Promise<Contender> {
@@ -238,11 +266,13 @@ async function contender(kind: ChildConfig['kind'], sqliteFile: string): Promise
   const text = kind === 'echo' ? 'hello' : COMMAND;
   const start = await child.ready;
   await pump(tg, users, WARMUP, text);
-  return { tg, users, child, text, start, rates: [] };
+  return { tg, users, child, text, start, rates: [], cpuPerUpdate: [] };
 }
 
 async function batch(c: Contender): Promise<void> {
+  const before = await c.child.cpu();
   c.rates.push(BATCH / (await pump(c.tg, c.users, BATCH, c.text)));
+  c.cpuPerUpdate.push(((await c.child.cpu()).cpuMs - before.cpuMs) / BATCH);
 }
 
 async function dispose(c: Contender): Promise<void> {
@@ -279,6 +309,8 @@ export const suite: BenchSuite = {
       }
       const exhaleRate = median(exhale.rates);
       const echoRate = median(echo.rates);
+      const exhaleCpu = median(exhale.cpuPerUpdate);
+      const echoCpu = median(echo.cpuPerUpdate);
       return [
         {
           name: `${COMMAND} on ${SUBSCRIPTIONS} subscriptions (sqlite)`,
@@ -291,6 +323,12 @@ export const suite: BenchSuite = {
           median: echoRate,
           unit: 'upd/s',
           note: `median of ${RUNS} batches of ${BATCH}, alternating with the batches above`,
+        },
+        {
+          name: `${COMMAND}: bot process CPU per update`,
+          median: Math.round(exhaleCpu * 1000),
+          unit: 'µs',
+          note: `bare echo bot ${Math.round(echoCpu * 1000)} µs: ${(echoCpu / exhaleCpu).toFixed(2)}x by CPU, which a busy neighbour hardly moves`,
         },
         {
           name: 'bot process RSS after start',

@@ -172,7 +172,7 @@ export class ChatEngine implements EngineContext {
     if (trimmed.length === 0) return;
     const cmd = COMMAND.exec(trimmed);
     if (cmd) {
-      await clearAwaiting(turn.db, turn.conversationKey);
+      await clearAwaiting(turn.db, turn.conversationKey, turn.fresh);
       await this.runCommand(turn, (cmd[1] ?? '').toLowerCase(), cmd[2] ?? '');
       return;
     }

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 
 import { PENDING_FLOWS } from '../pending/store.ts';
+import { cachedSharedRead, changedShared, type Freshness } from '../kernel/readCache.ts';
 import type { Database } from '../store/connection.ts';
 import { defineFlow, purgeFlows } from '../store/repos/flows.ts';
 import { type Action, ActionSchema, AddDraftSchema } from './actions.ts';
@@ -144,6 +145,8 @@ export async function setAwaiting(
     payload: awaiting,
     now,
   });
+  // "No question here" may be known for this conversation (clearAwaiting): it is not true now.
+  changedShared(db.knex);
 }
 
 /** Takes (and forgets) the pending question of a conversation, if one is still open. */
@@ -184,11 +187,30 @@ export async function isAwaiting(
   return AWAIT.isOpen(db.knex, awaitId(conversationKey), now);
 }
 
-/** Forgets an open question (a command was sent instead of an answer). Reads first: most commands have none. */
-export async function clearAwaiting(db: Database, conversationKey: string): Promise<void> {
+/**
+ * Forgets an open question (a command was sent instead of an answer). Reads first: most commands
+ * have none, and that a conversation has none is kept in the read cache where a question asked
+ * since is seen at once (SQLite: this process's `setAwaiting` drops it, another process's commit
+ * moves data_version; `fresh`, the event's check). On PostgreSQL it is read every time.
+ */
+export async function clearAwaiting(
+  db: Database,
+  conversationKey: string,
+  fresh?: Freshness,
+): Promise<void> {
   const id = awaitId(conversationKey);
   // Open since the epoch: any row, expired or not, is forgotten.
-  if (await AWAIT.isOpen(db.knex, id, new Date(0))) await AWAIT.remove(db.knex, id);
+  const open = await cachedSharedRead(
+    db.knex,
+    `await:${id}`,
+    () => AWAIT.isOpen(db.knex, id, new Date(0)),
+    {
+      strict: true,
+      keep: (exists) => !exists,
+      fresh,
+    },
+  );
+  if (open) await AWAIT.remove(db.knex, id);
 }
 
 /**

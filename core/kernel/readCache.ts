@@ -61,6 +61,15 @@ export class ReadCache {
     this.shared = new Map();
   }
 
+  /**
+   * Drops every shared entry (`getShared`): this process wrote, outside any op, a row one of them
+   * describes (an open question of a chat). The whole map goes, so a value being built meanwhile
+   * from the old rows is not kept either.
+   */
+  changedShared(): void {
+    this.shared = new Map();
+  }
+
   /** Listens to a bus's change events (another process's, on PostgreSQL); returns the unsubscribe. */
   follow(bus: EventBus): () => void {
     this.buses.add(bus);
@@ -220,6 +229,11 @@ export function readCacheOf(db: Database): ReadCache {
 /** Drops every entry of the read cache `db` belongs to (`ReadCache.changedEverywhere`), if it has one. */
 export function changedEverywhere(db: Knex): void {
   caches.get(db)?.changedEverywhere();
+}
+
+/** Drops every shared entry of the read cache `db` belongs to (`ReadCache.changedShared`), if any. */
+export function changedShared(db: Knex): void {
+  caches.get(db)?.changedShared();
 }
 
 /**

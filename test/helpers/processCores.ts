@@ -1,0 +1,72 @@
+import pg from 'pg';
+
+import { Core } from '../../core/kernel/core.ts';
+import type { EventBus } from '../../core/kernel/events.ts';
+import { PostgresEventBus } from '../../core/kernel/pgEventBus.ts';
+import { catalog } from '../../core/ops/catalog.ts';
+import type { Database } from '../../core/store/connection.ts';
+import type { SharedTestDatabase } from './sharedDatabase.ts';
+import { TEST_NOW } from './testCore.ts';
+
+export type AppCore = Core<typeof catalog>;
+
+/** A Core as one `exhale` process has it over a shared database. */
+export interface ProcessCore {
+  core: AppCore;
+  db: Database;
+  bus: EventBus;
+}
+
+/**
+ * Makes Cores as separate processes have them on one shared database: each with its own pool,
+ * and on PostgreSQL its own listening bus (LISTEN/NOTIFY), as `exhale` starts one. `close()`
+ * stops the buses (the database itself is closed by `shared.close()`).
+ */
+export function processCores(shared: () => SharedTestDatabase): {
+  open(): Promise<ProcessCore>;
+  close(): Promise<void>;
+} {
+  const buses: PostgresEventBus[] = [];
+  return {
+    async open() {
+      const db = shared().open();
+      if (shared().dialect === 'sqlite') {
+        const core = new Core({ db, catalog, clock: () => TEST_NOW });
+        return { core, db, bus: core.bus };
+      }
+      const bus = new PostgresEventBus({
+        db,
+        connect: () => new pg.Client({ connectionString: shared().url }),
+        log: () => undefined,
+      });
+      await bus.start();
+      buses.push(bus);
+      return { core: new Core({ db, catalog, bus, clock: () => TEST_NOW }), db, bus };
+    },
+    async close() {
+      for (const bus of buses.splice(0)) await bus.close();
+    },
+  };
+}
+
+/**
+ * Resolves once `bus` delivers a change event of `householdId` (bounded, never a sleep); null on
+ * SQLite, where another process's commit is seen without any event.
+ */
+export function changeHeard(
+  shared: SharedTestDatabase,
+  bus: EventBus,
+  householdId: string,
+  ms = 5_000,
+): Promise<void> | null {
+  if (shared.dialect !== 'postgres') return null;
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('no change event within the bound')), ms);
+    const off = bus.subscribe((event) => {
+      if (event.householdId !== householdId) return;
+      clearTimeout(timer);
+      off();
+      resolve();
+    });
+  });
+}
