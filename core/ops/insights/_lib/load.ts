@@ -59,23 +59,21 @@ function isRunning(row: Pick<InsightRow, 'status' | 'cancelled_on'>, today: stri
   );
 }
 
-/** Whole visible subscriptions (optionally only some statuses; RUNNING as `running` says), by name. */
+/** Whole visible subscriptions (optionally only some statuses; RUNNING as `isRunning` says), by name. */
 export async function fullRows(
   ctx: OpContext,
   statuses?: ReadonlyArray<SubscriptionRow['status']>,
 ): Promise<InsightRow[]> {
   const wanted =
     statuses === RUNNING
-      ? (row: InsightRow) =>
-          RUNNING.includes(row.status) ||
-          (row.status === 'cancelled' && row.cancelled_on !== null && row.cancelled_on > ctx.today)
+      ? (row: InsightRow) => isRunning(row, ctx.today)
       : statuses
         ? (row: InsightRow) => statuses.includes(row.status)
         : () => true;
   return (await householdRows(ctx)).filter((row) => visibleTo(ctx.actor, row) && wanted(row));
 }
 
-/** Running costs summed in the database per group key and per currency and cycle (the monthly factor). */
+/** Running costs summed per group key and per currency and cycle (the monthly factor). */
 export interface CostSum {
   /** The group: a category, payment method, member or tag id, or '' for none. */
   key: string;
