@@ -2,6 +2,7 @@ import type { Cycle } from '../../domain/cycles.ts';
 import { nthOccurrence } from '../../domain/cycles.ts';
 import { daysBetween } from '../../domain/dates.ts';
 import { knownService } from './knownServices.ts';
+import { isBankChargeText } from './lineWords.ts';
 import { displayName, merchantKey } from './merchant.ts';
 import type { StatementTransaction } from './types.ts';
 
@@ -13,6 +14,8 @@ import type { StatementTransaction } from './types.ts';
  * A charge refunded in full within two weeks is not a charge. Amounts as in StatementTransaction.
  * A well-known subscription service (knownServices.ts) seen without a series (a statement of
  * one month) is proposed too, at its usual cycle and a lower confidence: the person checks it.
+ * The bank's own charges (account fees, interest: lineWords.ts) are never candidates, however
+ * regular: they are the price of the account, not a subscription.
  */
 
 export interface CandidateCharge {
@@ -275,8 +278,19 @@ export function detectSubscriptions(
     }
     return key;
   };
+  // The bank's own charges (its payee or its text says fee or interest) join no group.
+  const charges = new Map<string, boolean>();
+  const bankCharge = (text: string): boolean => {
+    let is = charges.get(text);
+    if (is === undefined) {
+      is = isBankChargeText(text) && !knownService(merchantKey(text));
+      charges.set(text, is);
+    }
+    return is;
+  };
   for (const t of transactions) {
     if (t.amount === 0) continue;
+    if ((t.payee !== null && bankCharge(t.payee)) || bankCharge(t.memo)) continue;
     const key = keyOf(t.payee ?? t.memo) || keyOf(t.memo);
     if (key === '') continue;
     const id = `${key}\u0000${t.currency ?? ''}`;

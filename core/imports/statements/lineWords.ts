@@ -2,7 +2,8 @@ import { fold } from './dates.ts';
 
 /**
  * Words that mark a statement line as not a booked transaction, in the languages we read:
- * pending (not booked yet) and opening/closing balance lines.
+ * pending (not booked yet) and opening/closing balance lines; and the words of a bank's own
+ * charges (fees, interest), which are booked but are never a subscription of the household.
  */
 
 const PENDING =
@@ -24,4 +25,28 @@ export function isPendingText(text: string): boolean {
 
 export function isBalanceLine(text: string): boolean {
   return matches(BALANCE, text);
+}
+
+/**
+ * A printed statement's summary row rather than a transaction: "Fees Charged  +  $0.00" (its
+ * label followed by the operator of the sum, with a due date at the start of the line) or a
+ * total. Only for text read from lines (PDF, OCR): a CSV's cells say what they are.
+ */
+const SUMMARY =
+  /(^|\s)[+\-=]$|^(total|totals|totale|gesamt|summe|suma|somme|subtotal|sub-total)\s*:?$|\b(total activity|minimum payment|payment due|new charges|purchases and adjustments|balance transfers|cash advances|available credit|credit line)\b/;
+
+export function isSummaryLine(description: string): boolean {
+  return matches(SUMMARY, description.trim());
+}
+
+/**
+ * The bank's own charges and credits, not a merchant's: account and card fees, interest,
+ * commissions. A monthly account fee repeats like a subscription, but it is the bank's price of
+ * the account, not something the household subscribed to: detection leaves them out.
+ */
+const BANK_CHARGE =
+  /\b((account|card|maintenance|service|overdraft|atm|foreign|foreign transaction|transaction|late|late payment|returned payment|wire|transfer|bank|monthly account|monthly maintenance|monthly service) (fees?|charges?)|fees? charged|interest|finance charge|overdraft|comision(es)?|intereses|gebuhren?|kontofuhrung\w*|kartengebuhr\w*|kontoentgelt|verwahrentgelt|entgelt|zinsen|sollzinsen|habenzinsen|frais|agios?|interets|cotisation|rente|commissioni|interessi|canone conto|kosten (rekening|betaalrekening|pakket))\b/;
+
+export function isBankChargeText(text: string): boolean {
+  return matches(BANK_CHARGE, text);
 }

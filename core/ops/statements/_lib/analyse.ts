@@ -158,7 +158,13 @@ export async function analyseStatement(
           subscription_id: tracked.id,
           name: tracked.name,
           amount: formatAmount(Number(tracked.amount_minor), tracked.currency),
-          price_differs: tracked.currency === cur && Number(tracked.amount_minor) !== amountMinor,
+          // Only a price of the same currency and cycle compares: 9.99 a month is no new price
+          // of a yearly 99.99 (a known service seen once is given its usual cycle, a guess).
+          price_differs:
+            tracked.currency === cur &&
+            tracked.cycle_unit === d.cycle.unit &&
+            Number(tracked.cycle_every) === d.cycle.every &&
+            Number(tracked.amount_minor) !== amountMinor,
         }
       : null;
     return {

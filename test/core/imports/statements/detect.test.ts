@@ -110,6 +110,22 @@ describe('detectSubscriptions', () => {
     expect(found[0]?.amount).toBe(119900);
   });
 
+  it("never proposes the bank's own monthly charges (account fees, interest), in any language we read, while a gym's membership fee is a subscription", () => {
+    const months = ['2025-01-31', '2025-02-28', '2025-03-31', '2025-04-30'];
+    const series = (text: string, amount: number) => months.map((d) => tx(d, text, amount));
+    const found = detectSubscriptions([
+      ...series('MONTHLY ACCOUNT FEE', -5),
+      ...series('Kontoführungsgebühr', -4.9),
+      ...series('Comisión mantenimiento', -3),
+      ...series('INTEREST CHARGED', -1.27),
+      ...series('Frais tenue de compte', -2.5),
+      ...series('Sollzinsen', -0.84),
+      ...series('IRON GYM MEMBERSHIP FEE', -30),
+      ...series('NETFLIX.COM', -15.99),
+    ]);
+    expect(found.map((f) => f.key).sort()).toEqual(['iron gym', 'netflix']);
+  });
+
   it.each([
     [{ unit: 'week', every: 1 }, 7],
     [{ unit: 'week', every: 2 }, 14],
