@@ -40,6 +40,18 @@ export function isSummaryLine(description: string): boolean {
 }
 
 /**
+ * A row that is a total, whatever the format: its whole text is the word ("TOTAL", "Summe:",
+ * "Total debits"), so a merchant named Total Energies is not one. A CSV's total row carries a
+ * date and amounts like a transaction.
+ */
+const TOTAL =
+  /^(total|totals|totale|totales|gesamt|gesamtsumme|summe|suma|somme|subtotal|sub-total|totaal|total (debits?|credits?|amount|activity|movements|movimientos)|total cargos|total abonos)\s*:?$/;
+
+export function isTotalText(text: string): boolean {
+  return matches(TOTAL, text.trim());
+}
+
+/**
  * The bank's own charges and credits, not a merchant's: account and card fees, interest,
  * commissions. A monthly account fee repeats like a subscription, but it is the bank's price of
  * the account, not something the household subscribed to: detection leaves them out.

@@ -91,7 +91,33 @@ const PLACES = new Set([
   'com',
 ]);
 
+/**
+ * Words that are never a merchant's: articles, company forms, and the booking words banks put
+ * after a merchant's name (a reference, SEPA's EREF/MREF/CRED/SVWZ tags, a mandate, an IBAN): a
+ * description "NETFLIX.COM, IE ref 0042" is Netflix's, not "Netflix Ref".
+ */
 const STOP = new Set([
+  'ref',
+  'ref.',
+  'refs',
+  'reference',
+  'referenz',
+  'referencia',
+  'referentie',
+  'kenmerk',
+  'eref',
+  'mref',
+  'cred',
+  'svwz',
+  'abwa',
+  'abwe',
+  'kref',
+  'mandat',
+  'mandate',
+  'mandatsref',
+  'mandatsreferenz',
+  'iban',
+  'bic',
   'the',
   'and',
   'der',
