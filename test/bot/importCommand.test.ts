@@ -191,14 +191,28 @@ describe('exhale import FILE: what a newcomer sends first', () => {
     expect(n26.stdout).toContain(
       'Nothing in this statement repeats on a cycle, and no known subscription service appears in it. A longer period (3 months or more) helps.',
     );
-    const ynab = bank('csv/sure-YNAB-register-ynab.csv');
-    const asked = await exhale(dir, ['import', ynab, '--dry-run']);
+    // YNAB's "01/02/2024", "01/05/2024"…: either order parses, and month first keeps them within
+    // a week (day first would spread them over six months), so "$" is the US dollar.
+    const ynab = await exhale(dir, [
+      'import',
+      bank('csv/sure-YNAB-register-ynab.csv'),
+      '--dry-run',
+    ]);
+    expect(ynab.code).toBe(0);
+    expect(ynab.stdout).toContain('5 transactions, sum 746.18 USD');
+    // Day-first dates and "$": any of several dollars, so it asks.
+    const dollars = path.join(dir, 'dollars.csv');
+    await writeFile(
+      dollars,
+      'Date,Description,Amount\n15/11/2025,NETFLIX.COM,-$15.99\n15/12/2025,NETFLIX.COM,-$15.99\n',
+    );
+    const asked = await exhale(dir, ['import', dollars, '--dry-run']);
     expect(asked.code).toBe(2);
     expect(asked.stderr).toContain('The amounts in this statement are in $');
     expect(asked.stderr).toContain('--currency USD');
-    const told = await exhale(dir, ['import', ynab, '--dry-run', '--currency', 'usd']);
+    const told = await exhale(dir, ['import', dollars, '--dry-run', '--currency', 'aud']);
     expect(told.code).toBe(0);
-    expect(told.stdout).toContain('5 transactions, sum 746.18 USD');
+    expect(told.stdout).toContain('2 transactions, sum -31.98 AUD');
   }, 120_000);
 
   it('asks again, saying what it accepts, when the answer is not a choice; an empty answer then cancels', async () => {
