@@ -273,3 +273,42 @@ describe('exhale import FILE: what a newcomer sends first', () => {
     expect(run.stderr).not.toContain('Something went wrong');
   }, 60_000);
 });
+
+describe('exhale import FILE from two processes at once', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'exhale-import-twice-'));
+    const init = await exhale(dir, [
+      'init',
+      '--name',
+      'Casa',
+      '--currency',
+      'EUR',
+      '--time-zone',
+      'Europe/Madrid',
+      '--owner',
+      'Ana',
+    ]);
+    expect(init.code).toBe(0);
+  }, 120_000);
+  afterAll(async () => rm(dir, { recursive: true, force: true }));
+
+  it('imports one statement once: the other process says it was imported before, and writes nothing', async () => {
+    const statement = path.join(dir, 'card.csv');
+    await writeFile(statement, FOUR_MONTHS);
+    const runs = await Promise.all([
+      exhale(dir, ['import', statement, '--all']),
+      exhale(dir, ['import', statement, '--all']),
+    ]);
+    expect(runs.map((r) => r.code).sort()).toEqual([0, 2]);
+    const refused = runs.find((r) => r.code === 2);
+    // Said when it reads the statement (after the other's import) or when its own import is
+    // refused (both read it before either wrote).
+    const said = `${refused?.stdout ?? ''}${refused?.stderr ?? ''}`;
+    expect(said).toContain('This statement was already imported on');
+    expect(said).not.toContain('Something went wrong');
+    const listed = await exhale(dir, ['op', 'list_subscriptions']);
+    const items = (JSON.parse(listed.stdout) as { items: Array<{ name: string }> }).items;
+    expect(items.map((s) => s.name).sort()).toEqual(['Iron Gym', 'Netflix', 'Spotify']);
+  }, 120_000);
+});
