@@ -62,3 +62,15 @@ const BANK_CHARGE =
 export function isBankChargeText(text: string): boolean {
   return matches(BANK_CHARGE, text);
 }
+
+/**
+ * The bank's own mark that a card payment repeats ("T-MOBILE RECURNG PMT", "VERIZON RECURRING
+ * PMT", a "Dauerauftrag"-free "wiederkehrende Zahlung", "pago recurrente"): the merchant set up a
+ * recurring charge, so even seen once it is as likely a subscription as a known service is.
+ */
+const RECURRING_MARK =
+  /\b(recurng|recurring (pmt|pymt|payment|charge|debit)|recurring|recurrent payment|wiederkehrende zahlung|pago recurrente|cargo recurrente|paiement recurrent|prelevement recurrent)\b/;
+
+export function isMarkedRecurring(text: string): boolean {
+  return matches(RECURRING_MARK, text);
+}

@@ -93,10 +93,14 @@ const PLACES = new Set([
 
 /**
  * Words that are never a merchant's: articles, company forms, and the booking words banks put
- * after a merchant's name (a reference, SEPA's EREF/MREF/CRED/SVWZ tags, a mandate, an IBAN): a
- * description "NETFLIX.COM, IE ref 0042" is Netflix's, not "Netflix Ref".
+ * after a merchant's name (a reference, SEPA's EREF/MREF/CRED/SVWZ tags, a mandate, an IBAN, a
+ * "RECURNG PMT" mark): "NETFLIX.COM, IE ref 0042" is Netflix's, not "Netflix Ref".
  */
 const STOP = new Set([
+  'recurng',
+  'recurring',
+  'pmt',
+  'pymt',
   'ref',
   'ref.',
   'refs',
@@ -171,6 +175,9 @@ export function merchantKey(text: string): string {
     .replace(/[*#_|/\\()[\]{}"'`,;:+=]/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();
+  // "T-MOBILE RECURNG PMTT-MOBILE": the bank's recurring mark ends the merchant's name (what
+  // follows is the mark, a reference, or the name again glued to it by a truncated field).
+  s = s.replace(/(\S)\s+(recurng|recurring)\b.*$/, '$1');
   let brand: string | null = null;
   for (let i = 0; i < 4; i++) {
     const removed = PREFIXES.exec(s)?.[1] ?? null;
@@ -192,10 +199,18 @@ export function merchantKey(text: string): string {
   return kept.slice(0, 2).join(' ');
 }
 
-/** A person-facing name for a key: "netflix" → "Netflix", "amazon prime" → "Amazon Prime". */
+/**
+ * A person-facing name for a key: "netflix" → "Netflix", "amazon prime" → "Amazon Prime",
+ * "t-mobile" → "T-Mobile".
+ */
 export function displayName(key: string): string {
   return key
     .split(' ')
-    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .map((w) =>
+      w
+        .split('-')
+        .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+        .join('-'),
+    )
     .join(' ');
 }

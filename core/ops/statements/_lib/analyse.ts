@@ -89,6 +89,12 @@ function why(ctx: OpContext, d: DetectedSubscription): string {
           r.count === 1 ? 'statementHints.why.known_once' : 'statementHints.why.known_times',
           { count: r.count, cycle },
         );
+      case 'marked_recurring':
+        return t(
+          ctx.actor.locale,
+          r.count === 1 ? 'importReview.why.marked_once' : 'importReview.why.marked_times',
+          { count: r.count, cycle },
+        );
       default: {
         const unreachable: never = r;
         return String(unreachable);

@@ -55,6 +55,21 @@ describe('detectSubscriptions: known services seen once', () => {
     expect(found.find((f) => f.key === 'netflix')?.next_expected).toBe('2024-11-21');
   });
 
+  it('proposes a payment the bank marks recurring, seen once, as monthly, named without the mark', () => {
+    const found = detectSubscriptions([
+      ...month,
+      tx('2024-10-29', 'T-MOBILE RECURNG PMTT-MOBILE', -61.98),
+      tx('2024-10-30', 'CORNER DELI 0042', -8.5),
+    ]);
+    const mobile = found.find((f) => f.key === 't-mobile');
+    expect(mobile).toMatchObject({
+      name: 'T-Mobile',
+      cycle: { unit: 'month', every: 1 },
+      reasons: [{ code: 'marked_recurring', count: 1 }],
+    });
+    expect(found.map((f) => f.key)).not.toContain('corner deli');
+  });
+
   it('ranks a repeated series above a known service seen once', () => {
     const found = detectSubscriptions([
       ...month,
