@@ -199,18 +199,43 @@ export function merchantKey(text: string): string {
   return kept.slice(0, 2).join(' ');
 }
 
+/** Brands that capitals alone would misspell, by the word of a key. */
+const SPELLED: Readonly<Record<string, string>> = {
+  itunes: 'iTunes',
+  icloud: 'iCloud',
+  youtube: 'YouTube',
+  youtubepremium: 'YouTube Premium',
+  disneyplus: 'Disney+',
+  paramountplus: 'Paramount+',
+  hbo: 'HBO',
+  hbomax: 'HBO Max',
+  dazn: 'DAZN',
+  nytimes: 'NYTimes',
+  nyt: 'NYT',
+  chatgpt: 'ChatGPT',
+  openai: 'OpenAI',
+  github: 'GitHub',
+  playstation: 'PlayStation',
+  tv: 'TV',
+  bbc: 'BBC',
+  ee: 'EE',
+  o2: 'O2',
+};
+
 /**
  * A person-facing name for a key: "netflix" → "Netflix", "amazon prime" → "Amazon Prime",
- * "t-mobile" → "T-Mobile".
+ * "t-mobile" → "T-Mobile", "itunes" → "iTunes".
  */
 export function displayName(key: string): string {
   return key
     .split(' ')
-    .map((w) =>
-      w
-        .split('-')
-        .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
-        .join('-'),
+    .map(
+      (w) =>
+        SPELLED[w] ??
+        w
+          .split('-')
+          .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+          .join('-'),
     )
     .join(' ');
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { detectSubscriptions } from '../../../../core/imports/statements/detect.ts';
-import { merchantKey } from '../../../../core/imports/statements/merchant.ts';
+import { displayName, merchantKey } from '../../../../core/imports/statements/merchant.ts';
 import type { StatementTransaction } from '../../../../core/imports/statements/types.ts';
 import { LAYOUTS } from '../../../helpers/statements/generator.ts';
 import { scoreDetection } from '../../../helpers/statements/evaluate.ts';
@@ -30,6 +30,19 @@ describe('merchantKey', () => {
     ['GOOGLE *Spotify P0D3', 'spotify'],
   ])('%s is %s', (text, key) => {
     expect(merchantKey(text)).toBe(key);
+  });
+});
+
+describe('displayName', () => {
+  it.each([
+    ['netflix', 'Netflix'],
+    ['amazon prime', 'Amazon Prime'],
+    ['t-mobile', 'T-Mobile'],
+    ['itunes', 'iTunes'],
+    ['apple icloud', 'Apple iCloud'],
+    ['hbo max', 'HBO Max'],
+  ])('names %s %s', (key, name) => {
+    expect(displayName(key)).toBe(name);
   });
 });
 
