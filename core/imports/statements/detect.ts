@@ -281,8 +281,8 @@ export function detectSubscriptions(
       currency: string | null;
       debits: CandidateCharge[];
       refunds: CandidateCharge[];
-      /** A debit of it carries the bank's recurring mark. */
-      marked: boolean;
+      /** The texts of its first debits, to look for the bank's recurring mark when it is needed. */
+      texts: string[];
     }
   >();
   // Statements repeat their texts (a subscription, a shop): each distinct text is keyed once.
@@ -313,11 +313,10 @@ export function detectSubscriptions(
     const id = `${key}\u0000${t.currency ?? ''}`;
     let g = groups.get(id);
     if (!g) {
-      g = { key, currency: t.currency, debits: [], refunds: [], marked: false };
+      g = { key, currency: t.currency, debits: [], refunds: [], texts: [] };
       groups.set(id, g);
     }
-    if (t.amount < 0 && !g.marked && isMarkedRecurring(`${t.payee ?? ''} ${t.memo}`))
-      g.marked = true;
+    if (t.amount < 0 && g.texts.length < 3) g.texts.push(`${t.payee ?? ''} ${t.memo}`);
     (t.amount < 0 ? g.debits : g.refunds).push({ date: t.date, amount: Math.abs(t.amount) });
   }
   const dates = transactions
@@ -332,7 +331,7 @@ export function detectSubscriptions(
       g.refunds,
     );
     const single = (): void => {
-      const s = knownSingle(g.key, g.currency, debits, span, g.marked);
+      const s = knownSingle(g.key, g.currency, debits, span, g.texts.some(isMarkedRecurring));
       if (s) found.push(s);
     };
     if (debits.length < 2) {
