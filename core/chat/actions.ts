@@ -61,6 +61,8 @@ export const ActionSchema = z.discriminatedUnion('t', [
   z.object({ t: z.literal('stmt_toggle'), s: z.string(), c: z.string() }),
   z.object({ t: z.literal('stmt_page'), s: z.string(), page: z.int().min(0) }),
   z.object({ t: z.literal('stmt_import'), s: z.string() }),
+  /** The answer to "which currency is this $ statement in?": `c` one of the review's choices. */
+  z.object({ t: z.literal('stmt_currency'), s: z.string(), c: z.string() }),
   /** `p` is the pending change the import was applied through (core/pending). */
   z.object({ t: z.literal('stmt_undo'), p: z.string() }),
   /** Reconciling a read statement (features/reconcile.ts): `s` its review row, `r` the reconcile row. */
@@ -126,6 +128,7 @@ const ONCE: ReadonlySet<ActionKind> = new Set<ActionKind>([
   'ai_discard',
   'ai_undo',
   'stmt_import',
+  'stmt_currency',
   'stmt_undo',
   'rec_mark',
   'rec_undo',

@@ -165,3 +165,28 @@ export function reviewReply(turn: Turn, id: string, review: Review, note?: strin
   if (inApp) reply.row(inApp);
   return reply;
 }
+
+/** Buttons a row of the currency question. */
+const CHOICES_A_ROW = 3;
+
+/**
+ * The question a "$" statement is read with once answered: which currency its amounts are in,
+ * one button a likely currency (the ones the household's subscriptions use first), in place of
+ * the review card until the member presses one (features/statements.ts, `stmt_currency`).
+ */
+export function currencyReply(turn: Turn, id: string, review: Review): ReplyBuilder {
+  const reply = turn.reply();
+  const ask = review.ask;
+  reply.setCard({
+    title: `📄 ${review.file_name}`,
+    lines: [turn.t('importReview.which_currency', { symbol: ask?.symbol ?? '$' })],
+  });
+  const choices = ask?.choices ?? [];
+  for (let i = 0; i < choices.length; i += CHOICES_A_ROW)
+    reply.row(
+      ...choices
+        .slice(i, i + CHOICES_A_ROW)
+        .map((c) => reply.action(c, { t: 'stmt_currency', s: id, c })),
+    );
+  return reply;
+}

@@ -50,8 +50,16 @@ export const ReviewSchema = z.object({
   /** Ids of the candidates ticked for import. */
   selected: z.array(z.string()),
   page: z.int().min(0),
-  /** `imported` by its Import; `replaced` by a fresh review after the household moved on. */
-  status: z.enum(['open', 'imported', 'replaced']),
+  /**
+   * `imported` by its Import; `replaced` by a fresh review after the household moved on;
+   * `asking`: the file's amounts carry a sign several currencies share ("$") and the member is
+   * asked which (`ask`); nothing is read from it until they answer (its summary is empty).
+   */
+  status: z.enum(['open', 'imported', 'replaced', 'asking']),
+  /** The statement's currency as the member chose it; both ops are given it (`currency`). */
+  currency: z.string().optional(),
+  /** The question while `asking`: the sign and the likely currencies, as buttons in this order. */
+  ask: z.object({ symbol: z.string(), choices: z.array(z.string()) }).optional(),
   /** The pending change (surface chat) the import was applied through, for Undo. */
   pending_id: z.string().nullable(),
   /**
@@ -103,14 +111,28 @@ export async function reviewFile(
   id: string,
   memberId: string,
   now: Date,
-): Promise<{ file_name: string; content: string; names?: Record<string, string> } | null> {
+): Promise<{
+  file_name: string;
+  content: string;
+  names?: Record<string, string>;
+  /** The currency the member chose in chat for a "$" statement; the app passes it to both ops. */
+  currency?: string;
+} | null> {
   const row = await loadReview(db, id, now);
   if (!row || row.memberId !== memberId || row.payload.status !== 'open') return null;
-  const { file_name, content, names } = row.payload;
+  const { file_name, content, names, currency } = row.payload;
   // The names the card showed (tidied by the assistant): the app shows and imports the same.
-  return names && Object.keys(names).length > 0
-    ? { file_name, content, names }
-    : { file_name, content };
+  return {
+    file_name,
+    content,
+    ...(names && Object.keys(names).length > 0 ? { names } : {}),
+    ...(currency === undefined ? {} : { currency }),
+  };
+}
+
+/** The ops' `currency` for a review: the one its member chose, or none (the file's, the household's). */
+export function reviewCurrency(review: Review): { currency?: string } {
+  return review.currency === undefined ? {} : { currency: review.currency };
 }
 
 /** Replaces what the review holds (a toggle, a page, the import that settled it). */

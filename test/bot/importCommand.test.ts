@@ -174,7 +174,9 @@ describe('exhale import FILE: what a newcomer sends first', () => {
     ]);
     expect(mercury.stderr).toBe('');
     expect(mercury.code).toBe(0);
-    expect(mercury.stdout).toContain('42 transactions, sum -1776.75 USD');
+    // 41: its "Fees Charged + $0.00" summary row is no transaction; its credit "-$29.99" (a
+    // card's minus) is money in, so the sum is 2 × 29.99 above a reading that took it as a charge.
+    expect(mercury.stdout).toContain('41 transactions, sum -1716.77 USD');
     expect(mercury.stdout).toContain('[1] ✅ Amazon Prime 23.52 USD · every month');
     expect(mercury.stdout).not.toContain('Amazon Palo');
   }, 120_000);
@@ -189,14 +191,28 @@ describe('exhale import FILE: what a newcomer sends first', () => {
     expect(n26.stdout).toContain(
       'Nothing in this statement repeats on a cycle, and no known subscription service appears in it. A longer period (3 months or more) helps.',
     );
-    const ynab = bank('csv/sure-YNAB-register-ynab.csv');
-    const asked = await exhale(dir, ['import', ynab, '--dry-run']);
+    // YNAB's "01/02/2024", "01/05/2024"…: either order parses, and month first keeps them within
+    // a week (day first would spread them over six months), so "$" is the US dollar.
+    const ynab = await exhale(dir, [
+      'import',
+      bank('csv/sure-YNAB-register-ynab.csv'),
+      '--dry-run',
+    ]);
+    expect(ynab.code).toBe(0);
+    expect(ynab.stdout).toContain('5 transactions, sum 746.18 USD');
+    // Day-first dates and "$": any of several dollars, so it asks.
+    const dollars = path.join(dir, 'dollars.csv');
+    await writeFile(
+      dollars,
+      'Date,Description,Amount\n15/11/2025,NETFLIX.COM,-$15.99\n15/12/2025,NETFLIX.COM,-$15.99\n',
+    );
+    const asked = await exhale(dir, ['import', dollars, '--dry-run']);
     expect(asked.code).toBe(2);
     expect(asked.stderr).toContain('The amounts in this statement are in $');
     expect(asked.stderr).toContain('--currency USD');
-    const told = await exhale(dir, ['import', ynab, '--dry-run', '--currency', 'usd']);
+    const told = await exhale(dir, ['import', dollars, '--dry-run', '--currency', 'aud']);
     expect(told.code).toBe(0);
-    expect(told.stdout).toContain('5 transactions, sum 746.18 USD');
+    expect(told.stdout).toContain('2 transactions, sum -31.98 AUD');
   }, 120_000);
 
   it('asks again, saying what it accepts, when the answer is not a choice; an empty answer then cancels', async () => {
@@ -256,4 +272,43 @@ describe('exhale import FILE: what a newcomer sends first', () => {
     expect(run.stderr).toContain('date "201120000000"');
     expect(run.stderr).not.toContain('Something went wrong');
   }, 60_000);
+});
+
+describe('exhale import FILE from two processes at once', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'exhale-import-twice-'));
+    const init = await exhale(dir, [
+      'init',
+      '--name',
+      'Casa',
+      '--currency',
+      'EUR',
+      '--time-zone',
+      'Europe/Madrid',
+      '--owner',
+      'Ana',
+    ]);
+    expect(init.code).toBe(0);
+  }, 120_000);
+  afterAll(async () => rm(dir, { recursive: true, force: true }));
+
+  it('imports one statement once: the other process says it was imported before, and writes nothing', async () => {
+    const statement = path.join(dir, 'card.csv');
+    await writeFile(statement, FOUR_MONTHS);
+    const runs = await Promise.all([
+      exhale(dir, ['import', statement, '--all']),
+      exhale(dir, ['import', statement, '--all']),
+    ]);
+    expect(runs.map((r) => r.code).sort()).toEqual([0, 2]);
+    const refused = runs.find((r) => r.code === 2);
+    // Said when it reads the statement (after the other's import) or when its own import is
+    // refused (both read it before either wrote).
+    const said = `${refused?.stdout ?? ''}${refused?.stderr ?? ''}`;
+    expect(said).toContain('This statement was already imported on');
+    expect(said).not.toContain('Something went wrong');
+    const listed = await exhale(dir, ['op', 'list_subscriptions']);
+    const items = (JSON.parse(listed.stdout) as { items: Array<{ name: string }> }).items;
+    expect(items.map((s) => s.name).sort()).toEqual(['Iron Gym', 'Netflix', 'Spotify']);
+  }, 120_000);
 });

@@ -13,7 +13,7 @@ import {
   updateReconciliation,
 } from '../reconcileFlow.ts';
 import { reconcileLines } from '../reconcileCard.ts';
-import { loadReview } from '../statementFlow.ts';
+import { loadReview, reviewCurrency } from '../statementFlow.ts';
 import type { Turn } from '../turn.ts';
 import type { SentRef } from '../types.ts';
 
@@ -61,7 +61,12 @@ async function start(turn: Turn, reviewId: string, ref: SentRef | null, note?: s
   const { output } = await turn.core.invoke(
     reconcileStatement,
     turn.actor,
-    { file_name: file.file_name, content: file.content, encoding: 'base64' },
+    {
+      file_name: file.file_name,
+      content: file.content,
+      encoding: 'base64',
+      ...reviewCurrency(file),
+    },
     { surface: 'chat' },
   );
   const id = turn.core.newId('rec');

@@ -8,8 +8,21 @@ import { readStatement } from '../../ops/statements/readStatement.ts';
 import { canReconcile } from './reconcile.ts';
 import { defineFeature } from '../feature.ts';
 import { progressOf, readStepText } from '../progress.ts';
-import { choosable, PAGE_SIZE, reviewOf, reviewReply, summaryLines } from '../statementCard.ts';
-import { loadReview, type Review, saveReview, updateReview } from '../statementFlow.ts';
+import {
+  choosable,
+  currencyReply,
+  PAGE_SIZE,
+  reviewOf,
+  reviewReply,
+  summaryLines,
+} from '../statementCard.ts';
+import {
+  loadReview,
+  type Review,
+  reviewCurrency,
+  saveReview,
+  updateReview,
+} from '../statementFlow.ts';
 import { type TidyNames, tidyReview, withNames } from '../statementNames.ts';
 import type { Turn } from '../turn.ts';
 import type { IncomingFile, SentRef } from '../types.ts';
@@ -19,7 +32,10 @@ import type { IncomingFile, SentRef } from '../types.ts';
  * read_statement; a statement with subscriptions in it becomes a review card (statementCard.ts)
  * whose toggles and pages redraw it from its `flows` row, and whose "Import N" applies
  * import_candidates through the chat's pending-change service, exactly as the dry run showed.
- * The result card offers Undo. Every channel gets this: an adapter only passes the file.
+ * The result card offers Undo. Every channel gets this: an adapter only passes the file. A file
+ * whose amounts carry a sign several currencies share ("$", no other hint) is first a question,
+ * one button a likely currency; the answer reads it with that currency and shows the review,
+ * and the review passes it to every op it calls afterwards.
  */
 
 /** A prepared import waits this long (it is confirmed in the same press). */
@@ -56,6 +72,76 @@ const NOT_A_STATEMENT = new Set([
   'errors.statements.unreadable',
   'errors.statements.line_too_long',
 ]);
+
+/** read_statement's refusal of a "$" statement that could be several currencies. */
+const WHICH_CURRENCY = 'errors.statementHints.which_currency';
+
+/**
+ * Keeps the file in a review row that asks its currency (status `asking`), and shows the
+ * question: one button for each likely currency the refusal named (its `codes`).
+ */
+async function askCurrency(
+  turn: Turn,
+  name: string,
+  content: string,
+  params: OpError['params'],
+  show: (reply: ReturnType<Turn['reply']>) => Promise<void>,
+): Promise<void> {
+  const symbol = typeof params.symbol === 'string' ? params.symbol : '$';
+  const choices = (typeof params.codes === 'string' ? params.codes : '')
+    .split(',')
+    .filter((c) => /^[A-Z]{3}$/.test(c));
+  const review: Review = {
+    file_name: name,
+    content,
+    summary: {
+      count: 0,
+      first_date: null,
+      last_date: null,
+      sum: '0',
+      currency: '',
+      imported_before: null,
+    },
+    candidates: [],
+    absent: [],
+    selected: [],
+    page: 0,
+    status: 'asking',
+    pending_id: null,
+    ask: { symbol, choices },
+  };
+  const id = turn.core.newId('stm');
+  await saveReview(
+    turn.db,
+    { id, householdId: turn.actor.householdId, memberId: turn.actor.memberId, review },
+    turn.now,
+  );
+  await show(currencyReply(turn, id, review));
+}
+
+/**
+ * The member's answer to the currency question: the statement read with it, and the review card
+ * in the question's place (the same row, now open, remembering the currency for the import).
+ */
+async function chooseCurrency(turn: Turn, id: string, currency: string, ref: SentRef | null) {
+  const r = await review(turn, id);
+  if (r.status !== 'asking') throw new OpError('conflict', 'chat.statements.used');
+  if (!r.ask?.choices.includes(currency))
+    throw new OpError('invalid_input', 'importReview.not_a_choice');
+  const { output } = await turn.core.invoke(
+    readStatement,
+    turn.actor,
+    { file_name: r.file_name, content: r.content, encoding: 'base64', currency },
+    { surface: 'chat' },
+  );
+  const next: Review = {
+    ...reviewOf(r.file_name, r.content, output),
+    currency,
+    reconcile: await canReconcile(turn),
+  };
+  await updateReview(turn.db, id, next);
+  await turn.update(ref, reviewReply(turn, id, next));
+}
 
 /** What became of a sent file: shown as a review (or refused), or not a statement this reader knows. */
 export type FileOutcome =
@@ -123,6 +209,10 @@ export async function readSentFile(
     ).output;
   } catch (error) {
     await live.settle();
+    if (isOpError(error) && error.key === WHICH_CURRENCY) {
+      await askCurrency(turn, name, content, error.params, show);
+      return { kind: 'done' };
+    }
     if (isOpError(error) && NOT_A_STATEMENT.has(error.key))
       return { kind: 'other', data, progress, sentence: error.render(turn.locale) };
     if (isOpError(error) && error.code !== 'internal') {
@@ -206,6 +296,7 @@ async function importChosen(turn: Turn, id: string, ref: SentRef | null) {
     file_name: r.file_name,
     content: r.content,
     encoding: 'base64' as const,
+    ...reviewCurrency(r),
     candidates: r.selected,
     ...(r.names && Object.keys(r.names).length > 0 ? { names: r.names } : {}),
   };
@@ -271,10 +362,14 @@ async function refresh(turn: Turn, id: string, old: Review, ref: SentRef | null)
   const { output } = await turn.core.invoke(
     readStatement,
     turn.actor,
-    { file_name: old.file_name, content: old.content, encoding: 'base64' },
+    { file_name: old.file_name, content: old.content, encoding: 'base64', ...reviewCurrency(old) },
     { surface: 'chat' },
   );
-  const read = { ...reviewOf(old.file_name, old.content, output), reconcile: old.reconcile };
+  const read = {
+    ...reviewOf(old.file_name, old.content, output),
+    ...reviewCurrency(old),
+    reconcile: old.reconcile,
+  };
   // The names the model tidied before stay on the fresh card (the model is not asked again).
   const fresh = old.names ? withNames(read, old.names) : read;
   const newId = turn.core.newId('stm');
@@ -313,6 +408,7 @@ export const statementsFeature = defineFeature({
     stmt_toggle: (turn, action, ref) => toggle(turn, action.s, action.c, ref),
     stmt_page: (turn, action, ref) => page(turn, action.s, action.page, ref),
     stmt_import: (turn, action, ref) => importChosen(turn, action.s, ref),
+    stmt_currency: (turn, action, ref) => chooseCurrency(turn, action.s, action.c, ref),
     stmt_undo: (turn, action, ref) => undoImport(turn, action.p, ref),
   },
 });

@@ -5,7 +5,7 @@ import { currencyOfSymbol } from '../currencySymbols.ts';
 import { type DecimalMark, decimalMarkOf, looksLikeAmount, parseAmount } from './amounts.ts';
 import { type DateOrder, dateOrderOf, fold, parseDate } from './dates.ts';
 import { currencyOfHeader, type Role, roleOfHeader } from './headers.ts';
-import { isBalanceLine, isPendingText } from './lineWords.ts';
+import { isBalanceLine, isPendingText, isTotalText } from './lineWords.ts';
 import type { ReadStatement, StatementTransaction } from './types.ts';
 
 /**
@@ -353,7 +353,7 @@ export function readCsv(text: string): ReadStatement {
       out.skipped.unreadable++;
       continue;
     }
-    if (isBalanceLine(`${payee ?? ''} ${memo}`)) {
+    if (isBalanceLine(`${payee ?? ''} ${memo}`) || isTotalText(`${payee ?? ''} ${memo}`)) {
       out.skipped.balance++;
       continue;
     }

@@ -1,4 +1,4 @@
-import { isValidDate } from '../../domain/dates.ts';
+import { daysBetween, isValidDate } from '../../domain/dates.ts';
 
 /**
  * Date cells as banks write them: ISO "2018-03-01" (with a time after it or not), "2019.04.19.",
@@ -225,7 +225,21 @@ export function dateOrderOf(cells: readonly string[]): DateOrder {
     }
     return Math.min(up, down);
   };
-  return breaks('mdy') < breaks('dmy') ? 'mdy' : 'dmy';
+  const mdyBreaks = breaks('mdy');
+  const dmyBreaks = breaks('dmy');
+  if (mdyBreaks !== dmyBreaks) return mdyBreaks < dmyBreaks ? 'mdy' : 'dmy';
+  // Still tied ("01/02", "01/05", "01/06": the 2nd to the 6th of January, or five months'
+  // firsts): a statement covers weeks, so the order that keeps its dates closest together.
+  const span = (order: DateOrder): number => {
+    const dates = cells
+      .map((c) => parseDate(c, order))
+      .filter((d): d is string => d !== null)
+      .sort();
+    const first = dates[0];
+    const last = dates.at(-1);
+    return first && last ? daysBetween(first, last) : 0;
+  };
+  return span('mdy') < span('dmy') ? 'mdy' : 'dmy';
 }
 
 /** The cell as YYYY-MM-DD, or null when it is no date. */

@@ -2,6 +2,7 @@ import type { Cycle } from '../../domain/cycles.ts';
 import { nthOccurrence } from '../../domain/cycles.ts';
 import { daysBetween } from '../../domain/dates.ts';
 import { knownService } from './knownServices.ts';
+import { isBankChargeText, isMarkedRecurring } from './lineWords.ts';
 import { displayName, merchantKey } from './merchant.ts';
 import type { StatementTransaction } from './types.ts';
 
@@ -12,7 +13,10 @@ import type { StatementTransaction } from './types.ts';
  * steps (a price rise), or move a little (a foreign-currency price converted at each charge).
  * A charge refunded in full within two weeks is not a charge. Amounts as in StatementTransaction.
  * A well-known subscription service (knownServices.ts) seen without a series (a statement of
- * one month) is proposed too, at its usual cycle and a lower confidence: the person checks it.
+ * one month) is proposed too, at its usual cycle and a lower confidence: the person checks it;
+ * so is a payment the bank itself marks as recurring ("RECURNG PMT"), as monthly.
+ * The bank's own charges (account fees, interest: lineWords.ts) are never candidates, however
+ * regular: they are the price of the account, not a subscription.
  */
 
 export interface CandidateCharge {
@@ -36,7 +40,9 @@ export type Reason =
   | { code: 'price_steps'; count: number }
   | { code: 'varies'; percent: number }
   /** No series, but a known subscription service, charged `count` times in the statement. */
-  | { code: 'known_service'; count: number };
+  | { code: 'known_service'; count: number }
+  /** No series, but the bank marks the payment as recurring ("RECURNG PMT"), seen `count` times. */
+  | { code: 'marked_recurring'; count: number };
 
 export interface DetectedSubscription {
   key: string;
@@ -231,8 +237,11 @@ function knownSingle(
   currency: string | null,
   charges: readonly CandidateCharge[],
   span: { from: string; to: string },
+  marked: boolean,
 ): DetectedSubscription | null {
-  const known = knownService(key);
+  // A known service at its usual cycle; a payment the bank marks recurring, monthly (a guess the
+  // person checks, as for a known service).
+  const known = knownService(key) ?? (marked ? { cycle: { unit: 'month', every: 1 } } : null);
   const last = charges.at(-1);
   const first = charges[0];
   if (!known || !last || !first) return null;
@@ -254,7 +263,11 @@ function knownSingle(
     charges: [last],
     price_steps: [],
     confidence: KNOWN_SERVICE_CONFIDENCE,
-    reasons: [{ code: 'known_service', count: charges.length }],
+    reasons: [
+      knownService(key)
+        ? { code: 'known_service', count: charges.length }
+        : { code: 'marked_recurring', count: charges.length },
+    ],
   };
 }
 
@@ -263,7 +276,14 @@ export function detectSubscriptions(
 ): DetectedSubscription[] {
   const groups = new Map<
     string,
-    { key: string; currency: string | null; debits: CandidateCharge[]; refunds: CandidateCharge[] }
+    {
+      key: string;
+      currency: string | null;
+      debits: CandidateCharge[];
+      refunds: CandidateCharge[];
+      /** The texts of its first debits, to look for the bank's recurring mark when it is needed. */
+      texts: string[];
+    }
   >();
   // Statements repeat their texts (a subscription, a shop): each distinct text is keyed once.
   const keys = new Map<string, string>();
@@ -275,16 +295,28 @@ export function detectSubscriptions(
     }
     return key;
   };
+  // The bank's own charges (its payee or its text says fee or interest) join no group.
+  const charges = new Map<string, boolean>();
+  const bankCharge = (text: string): boolean => {
+    let is = charges.get(text);
+    if (is === undefined) {
+      is = isBankChargeText(text) && !knownService(merchantKey(text));
+      charges.set(text, is);
+    }
+    return is;
+  };
   for (const t of transactions) {
     if (t.amount === 0) continue;
+    if ((t.payee !== null && bankCharge(t.payee)) || bankCharge(t.memo)) continue;
     const key = keyOf(t.payee ?? t.memo) || keyOf(t.memo);
     if (key === '') continue;
     const id = `${key}\u0000${t.currency ?? ''}`;
     let g = groups.get(id);
     if (!g) {
-      g = { key, currency: t.currency, debits: [], refunds: [] };
+      g = { key, currency: t.currency, debits: [], refunds: [], texts: [] };
       groups.set(id, g);
     }
+    if (t.amount < 0 && g.texts.length < 3) g.texts.push(`${t.payee ?? ''} ${t.memo}`);
     (t.amount < 0 ? g.debits : g.refunds).push({ date: t.date, amount: Math.abs(t.amount) });
   }
   const dates = transactions
@@ -299,7 +331,7 @@ export function detectSubscriptions(
       g.refunds,
     );
     const single = (): void => {
-      const s = knownSingle(g.key, g.currency, debits, span);
+      const s = knownSingle(g.key, g.currency, debits, span, g.texts.some(isMarkedRecurring));
       if (s) found.push(s);
     };
     if (debits.length < 2) {

@@ -1,6 +1,6 @@
 import { type DecimalMark, parseAmount } from './amounts.ts';
 import { type DateOrder, dateOrderOf, fold, monthOfName, parseDate } from './dates.ts';
-import { isBalanceLine } from './lineWords.ts';
+import { isBalanceLine, isSummaryLine } from './lineWords.ts';
 import { mostCommon } from './csv.ts';
 import type { ReadStatement, StatementTransaction } from './types.ts';
 
@@ -12,7 +12,9 @@ import type { ReadStatement, StatementTransaction } from './types.ts';
  * Lines below it without a date continue its description. A year left out is the statement's:
  * the latest full date in the text, a month after it meaning the year before. Money in or out:
  * a sign or sign word says so; else, in laid-out text, the amount's column under a "Credit" or
- * "Debit" heading; else it is money out (statements list spending).
+ * "Debit" heading; else it is money out (statements list spending). On a statement that prints
+ * no plus sign and mostly unsigned amounts (a card's purchases), a minus is money in (a refund,
+ * a payment).
  */
 
 const CURRENCY_WORD = /^(EUR|USD|GBP|CHF|SEK|NOK|DKK|PLN|CZK|HUF|ZAR|CAD|AUD|SGD|€|\$|£)$/;
@@ -22,6 +24,12 @@ const DATE_AT_START =
   /^\s*(\d{4}-\d{2}-\d{2}|\d{1,2}\s*[./-]\s*\d{1,2}(?:[./-]\d{2,4})?\.?|\d{1,2}\.?\s+[A-Za-zéûäö]{3,9}\.?(?:\s+\d{4})?)(?=\s)/;
 const CREDIT_WORDS =
   /\b(cr[ée]dit|credit|gutschrift|haben|bij|deposits?|paid in|money in|abono|haber|accrediti|entrate)\b/i;
+/**
+ * A line that starts a new part of a statement ("NEW TRANSACTIONS", a table's column headings),
+ * so it never continues the description of the transaction above it.
+ */
+const SECTION_WORDS =
+  /^(new |card )?(transactions?|payments?|credits?|debits?|purchases|fees|interest|(post|posting|trans|transaction|value|booking) date|date|description|amount|reference|page \d|umsatze|buchungen|operations|movimientos)\b/i;
 const DEBIT_WORDS =
   /\b(d[ée]bit|debit|belastung|soll|af|withdrawals?|paid out|money out|cargo|debe|addebiti|uscite)\b/i;
 
@@ -101,6 +109,23 @@ export function readLines(text: string, format: 'pdf' | 'text' | 'image' = 'text
   const dollars = currency === null && /(?:^|[\s(+\-−])\$\s?\d/m.test(text);
   if (dollars && order === 'mdy') currency = 'USD';
   else if (dollars) out.sharedSymbol = '$';
+  // A card statement prints purchases unsigned and credits (refunds, payments) with a minus:
+  // with no plus sign anywhere and unsigned amounts the most, a minus is money in.
+  let plus = 0;
+  let minus = 0;
+  let unsigned = 0;
+  for (const line of text.split(/\r\n|\r|\n/)) {
+    if (!DATE_AT_START.test(line)) continue;
+    const m = AMOUNT_AT_END.exec(line);
+    if (!m) continue;
+    const raw = (m[1] ?? '').replace(/[€$£\s]|EUR|USD|GBP/g, '');
+    const word = fold(m[2] ?? '');
+    if (raw.startsWith('+') || raw.startsWith('(') || ['+', 'cr', 'bij', 'h'].includes(word))
+      plus++;
+    else if (raw.startsWith('-') || ['-', 'dr', 'af', 's'].includes(word)) minus++;
+    else unsigned++;
+  }
+  const minusIsCredit = plus === 0 && minus > 0 && unsigned > minus;
   let heading: Heading | null = null;
   let last: StatementTransaction | null = null;
   let continuation = 0;
@@ -119,7 +144,7 @@ export function readLines(text: string, format: 'pdf' | 'text' | 'image' = 'text
     const amount = AMOUNT_AT_END.exec(line);
     if (!date || !amount) {
       // A line of text right under a transaction continues its description (two lines at most).
-      if (last && !amount && continuation < 2) {
+      if (last && !amount && continuation < 2 && !SECTION_WORDS.test(line.trim())) {
         last.memo = `${last.memo} ${line.trim()}`.trim();
         continuation++;
       } else last = null;
@@ -138,7 +163,7 @@ export function readLines(text: string, format: 'pdf' | 'text' | 'image' = 'text
       rest = rest.slice(second[0].length).trim();
     const words = rest.split(/\s{2,}/).filter((w) => w !== '' && !CURRENCY_WORD.test(w));
     const description = words.join(' ');
-    if (isBalanceLine(description)) {
+    if (isBalanceLine(description) || isSummaryLine(description)) {
       out.skipped.balance++;
       last = null;
       continue;
@@ -148,6 +173,7 @@ export function readLines(text: string, format: 'pdf' | 'text' | 'image' = 'text
     let sign: 1 | -1 = -1;
     // "(412.16)": the accounting way of writing the other direction, a payment on a card statement.
     if ((amount[1] ?? '').startsWith('(')) sign = 1;
+    else if (value < 0 && minusIsCredit) sign = 1;
     else if (value < 0 || ['-', 'dr', 'af', 's'].includes(signWord)) sign = -1;
     else if ((amount[1] ?? '').startsWith('+') || ['+', 'cr', 'bij', 'h'].includes(signWord))
       sign = 1;

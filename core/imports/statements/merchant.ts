@@ -91,7 +91,37 @@ const PLACES = new Set([
   'com',
 ]);
 
+/**
+ * Words that are never a merchant's: articles, company forms, and the booking words banks put
+ * after a merchant's name (a reference, SEPA's EREF/MREF/CRED/SVWZ tags, a mandate, an IBAN, a
+ * "RECURNG PMT" mark): "NETFLIX.COM, IE ref 0042" is Netflix's, not "Netflix Ref".
+ */
 const STOP = new Set([
+  'recurng',
+  'recurring',
+  'pmt',
+  'pymt',
+  'ref',
+  'ref.',
+  'refs',
+  'reference',
+  'referenz',
+  'referencia',
+  'referentie',
+  'kenmerk',
+  'eref',
+  'mref',
+  'cred',
+  'svwz',
+  'abwa',
+  'abwe',
+  'kref',
+  'mandat',
+  'mandate',
+  'mandatsref',
+  'mandatsreferenz',
+  'iban',
+  'bic',
   'the',
   'and',
   'der',
@@ -145,6 +175,9 @@ export function merchantKey(text: string): string {
     .replace(/[*#_|/\\()[\]{}"'`,;:+=]/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();
+  // "T-MOBILE RECURNG PMTT-MOBILE": the bank's recurring mark ends the merchant's name (what
+  // follows is the mark, a reference, or the name again glued to it by a truncated field).
+  s = s.replace(/(\S)\s+(recurng|recurring)\b.*$/, '$1');
   let brand: string | null = null;
   for (let i = 0; i < 4; i++) {
     const removed = PREFIXES.exec(s)?.[1] ?? null;
@@ -166,10 +199,43 @@ export function merchantKey(text: string): string {
   return kept.slice(0, 2).join(' ');
 }
 
-/** A person-facing name for a key: "netflix" → "Netflix", "amazon prime" → "Amazon Prime". */
+/** Brands that capitals alone would misspell, by the word of a key. */
+const SPELLED: Readonly<Record<string, string>> = {
+  itunes: 'iTunes',
+  icloud: 'iCloud',
+  youtube: 'YouTube',
+  youtubepremium: 'YouTube Premium',
+  disneyplus: 'Disney+',
+  paramountplus: 'Paramount+',
+  hbo: 'HBO',
+  hbomax: 'HBO Max',
+  dazn: 'DAZN',
+  nytimes: 'NYTimes',
+  nyt: 'NYT',
+  chatgpt: 'ChatGPT',
+  openai: 'OpenAI',
+  github: 'GitHub',
+  playstation: 'PlayStation',
+  tv: 'TV',
+  bbc: 'BBC',
+  ee: 'EE',
+  o2: 'O2',
+};
+
+/**
+ * A person-facing name for a key: "netflix" → "Netflix", "amazon prime" → "Amazon Prime",
+ * "t-mobile" → "T-Mobile", "itunes" → "iTunes".
+ */
 export function displayName(key: string): string {
   return key
     .split(' ')
-    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .map(
+      (w) =>
+        SPELLED[w] ??
+        w
+          .split('-')
+          .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+          .join('-'),
+    )
     .join(' ');
 }

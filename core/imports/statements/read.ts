@@ -8,7 +8,7 @@ import { looksLikeOfx, readOfx } from './ofx.ts';
 import { pdfText } from './pdf.ts';
 import { stepReporter } from './progress.ts';
 import type { ReadStatement } from './types.ts';
-import { unreadable } from './unreadable.ts';
+import { emptyFile, unreadable } from './unreadable.ts';
 
 /**
  * One statement file to transactions, whatever its format: OFX/QFX by its header, PDF by its
@@ -19,7 +19,8 @@ import { unreadable } from './unreadable.ts';
  * reports its progress to `options.onProgress` and to the hook of withReadProgress() (as
  * `picture` or `page` steps; the hook's `finding` step is the op's to report).
  * Limits are checked before any parsing, so an oversized file costs nothing; each is refused
- * with an OpError whose text says which limit and, for an unreadable file, which formats work.
+ * with an OpError whose text says which limit and, for an unreadable file, which formats work;
+ * an empty file (no bytes, or only blank lines) is refused as empty.
  */
 
 export const STATEMENT_LIMITS = {
@@ -71,7 +72,7 @@ export async function readStatementFile(
   };
   if (bytes.length > STATEMENT_LIMITS.bytes)
     throw new OpError('too_large', 'errors.statements.too_large', { max: '20 MB' });
-  if (bytes.length === 0) throw unreadable();
+  if (bytes.length === 0) throw emptyFile();
   if (bytes[0] === 0x25 && bytes[1] === 0x50 && bytes[2] === 0x44 && bytes[3] === 0x46) {
     let text: string;
     try {
@@ -92,6 +93,7 @@ export async function readStatementFile(
   if (bytes.subarray(0, 8192).includes(0) && !(bytes[0] === 0xff || bytes[0] === 0xfe))
     throw unreadable();
   const { text, encoding } = decodeStatement(bytes);
+  if (text.trim() === '') throw emptyFile();
   checkText(text);
   const read = looksLikeOfx(text) ? readOfx(text) : readCsv(text);
   if (read.transactions.length > 0 || read.format === 'ofx') return { ...read, encoding };

@@ -7,3 +7,8 @@ const FORMATS = 'CSV, OFX/QFX, PDF, or a photo or screenshot (JPEG, PNG, WebP, T
 export function unreadable(): OpError {
   return new OpError('invalid_input', 'errors.statements.unreadable', { formats: FORMATS });
 }
+
+/** The refusal of a file with nothing in it (no bytes, or only blank lines). */
+export function emptyFile(): OpError {
+  return new OpError('invalid_input', 'errors.importReview.empty');
+}

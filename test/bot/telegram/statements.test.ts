@@ -173,6 +173,36 @@ describe('statements in Telegram', () => {
     expect(await w.cores[0]!.db.knex('statement_imports')).toEqual([]);
   });
 
+  it('asks which currency a "$" statement with day-first dates is in, then reviews and imports it in the one tapped', async () => {
+    w = await createWorld();
+    const ana = w.tg.user(1001, 'Ana', 'en');
+    await seedHousehold(w.cores[0]!, ana);
+    await w.start();
+    const dollars = [
+      'Date,Description,Amount',
+      '15/11/2025,NETFLIX.COM 866-579-7172,-$15.99',
+      '15/12/2025,NETFLIX.COM 866-579-7172,-$15.99',
+      '15/01/2026,NETFLIX.COM 866-579-7172,-$15.99',
+      '15/02/2026,NETFLIX.COM 866-579-7172,-$15.99',
+    ].join('\n');
+    const question = await send(ana, dollars, 'dollars.csv');
+    expect(question.text).toContain('Which currency is it in?');
+    expect(labels(question)).toEqual(['USD', 'AUD', 'CAD', 'MXN', 'ARS', 'CLP']);
+    expect(await imports()).toEqual([]);
+
+    await w.tg.tap(ana, question, 'AUD');
+    const card = w.tg.message(ana.id, question.message_id)!;
+    expect(card.text).toContain('4 transactions, sum -63.96 AUD');
+    expect(labels(card)).toContain('✅ Netflix 15.99 AUD · every month');
+    await w.tg.tap(ana, card, 'Import 1');
+    expect(w.tg.message(ana.id, question.message_id)!.text).toContain(
+      '✅ Imported 1 from dollars.csv',
+    );
+    const netflix = await w.cores[0]!.db.knex('subscriptions').first();
+    expect(netflix).toMatchObject({ name: 'Netflix', currency: 'AUD', amount_minor: 1599 });
+    expect(w.logged).toEqual([]);
+  });
+
   it('refuses a file over 20 MB before downloading it', async () => {
     w = await createWorld();
     const ana = w.tg.user(1001, 'Ana', 'en');

@@ -89,6 +89,12 @@ function why(ctx: OpContext, d: DetectedSubscription): string {
           r.count === 1 ? 'statementHints.why.known_once' : 'statementHints.why.known_times',
           { count: r.count, cycle },
         );
+      case 'marked_recurring':
+        return t(
+          ctx.actor.locale,
+          r.count === 1 ? 'importReview.why.marked_once' : 'importReview.why.marked_times',
+          { count: r.count, cycle },
+        );
       default: {
         const unreachable: never = r;
         return String(unreachable);
@@ -98,20 +104,37 @@ function why(ctx: OpContext, d: DetectedSubscription): string {
   return d.reasons.map(part).join('; ');
 }
 
+/** At most this many currencies are offered for a shared sign (chat shows one button each). */
+const SHARED_SIGN_CHOICES = 6;
+
 /**
  * The household's currency for a statement that does not say its own, unless its amounts carry a
  * sign several currencies share ("$") and the household's is not one of them: then the person is
- * asked to say it (the ops' `currency`; `exhale import --currency`), since a guess would be wrong.
+ * asked to say it (the ops' `currency`; `exhale import --currency`; chat's buttons), since a guess
+ * would be wrong. The refusal's `codes` are the likely ones, comma-separated, the currencies the
+ * household's subscriptions already use first (most used first), then the sign's usual order.
  */
-function sharedSignCurrency(read: ReadStatement, household: string): string {
+function sharedSignCurrency(
+  read: ReadStatement,
+  household: string,
+  subs: readonly SubscriptionRow[],
+): string {
   const symbol = read.sharedSymbol;
   if (!symbol) return household;
   const shared = currencyOfSymbol(symbol);
   const choices = shared.kind === 'shared' ? shared.candidates : [];
   if (choices.includes(household)) return household;
+  const used = new Map<string, number>();
+  for (const s of subs)
+    if (choices.includes(s.currency)) used.set(s.currency, (used.get(s.currency) ?? 0) + 1);
+  const likely = [
+    ...[...used.entries()].sort((a, b) => b[1] - a[1]).map(([code]) => code),
+    ...choices.filter((code) => !used.has(code)),
+  ].slice(0, SHARED_SIGN_CHOICES);
   throw new OpError('invalid_input', 'errors.statementHints.which_currency', {
     symbol,
-    choices: choices.slice(0, 4).join(', '),
+    choices: likely.slice(0, 4).join(', '),
+    codes: likely.join(','),
   });
 }
 
@@ -128,7 +151,11 @@ export async function analyseStatement(
   const report = stepReporter();
   const read = await readStatementFile(statementBytes(input.content, input.encoding));
   report({ step: 'finding' });
-  const currency = read.currency ?? input.currency ?? sharedSignCurrency(read, hh.currency);
+  const subs = await visibleSubscriptions(ctx.tx.trx, ctx.actor, hh.id)
+    .whereIn('subscriptions.status', ['active', 'trial'])
+    .select('subscriptions.*');
+  const currency = read.currency ?? input.currency ?? sharedSignCurrency(read, hh.currency, subs);
+
   const transactions: StatementTransaction[] = read.transactions.map((tx) => ({
     ...tx,
     currency: tx.currency ?? currency,
@@ -139,9 +166,6 @@ export async function analyseStatement(
     .where({ household_id: hh.id, fingerprint })
     .first('created_at');
 
-  const subs = await visibleSubscriptions(ctx.tx.trx, ctx.actor, hh.id)
-    .whereIn('subscriptions.status', ['active', 'trial'])
-    .select('subscriptions.*');
   const detected = detectSubscriptions(transactions);
   const candidates: Candidate[] = detected.map((d) => {
     const cur = d.currency ?? currency;
@@ -158,7 +182,13 @@ export async function analyseStatement(
           subscription_id: tracked.id,
           name: tracked.name,
           amount: formatAmount(Number(tracked.amount_minor), tracked.currency),
-          price_differs: tracked.currency === cur && Number(tracked.amount_minor) !== amountMinor,
+          // Only a price of the same currency and cycle compares: 9.99 a month is no new price
+          // of a yearly 99.99 (a known service seen once is given its usual cycle, a guess).
+          price_differs:
+            tracked.currency === cur &&
+            tracked.cycle_unit === d.cycle.unit &&
+            Number(tracked.cycle_every) === d.cycle.every &&
+            Number(tracked.amount_minor) !== amountMinor,
         }
       : null;
     return {

@@ -21,9 +21,9 @@ export const StatementInput = {
     .describe(
       'As sent, such as "statement.pdf" (shown in the activity; the format is read from the content).',
     ),
+  // An empty file is the reader's to refuse, with a sentence saying so (not "content: can't be empty").
   content: z
     .string()
-    .min(1)
     .refine((v) => v.length <= MAX_CONTENT_CHARS, i18n('errors.statements.too_large'))
     .describe(
       'Its text, or with encoding "base64" its bytes (PDF, photo, screenshot). At most 20 MB.',

@@ -26,7 +26,9 @@ export const CandidateView = z.object({
       amount: z.string(),
       price_differs: z
         .boolean()
-        .describe('The statement charges another price: importing it records a price change.'),
+        .describe(
+          'The statement charges another price on the same cycle: importing it records a price change.',
+        ),
     })
     .nullable()
     .describe('The household already tracks it.'),

@@ -153,4 +153,55 @@ describe(`the statement review in chat (${TEST_DIALECT})`, () => {
     expect(text(channel.last())).toContain('This review has expired. Send the statement again.');
     expect(await h.db.knex('subscriptions')).toEqual([]);
   });
+
+  describe('a statement in "$" that could be several dollars', () => {
+    // Day-first dates and "$" amounts: nothing says which dollar (the US writes month first).
+    const DOLLARS = csv([
+      ['15/11/2025', 'NETFLIX.COM 866-579-7172', '-$15.99'],
+      ['15/12/2025', 'NETFLIX.COM 866-579-7172', '-$15.99'],
+      ['15/01/2026', 'NETFLIX.COM 866-579-7172', '-$15.99'],
+      ['16/01/2026', 'TIM HORTONS 0391', '-$4.50'],
+      ['15/02/2026', 'NETFLIX.COM 866-579-7172', '-$15.99'],
+    ]);
+
+    it("asks which currency with a button each, the household's own first, then reads it in the one pressed and imports it so", async () => {
+      // The household (EUR) already pays something in Canadian dollars.
+      await h.core.invoke('create_subscription', h.owner, {
+        name: 'Crave',
+        amount: '9.99',
+        currency: 'CAD',
+        first_charge_date: '2025-06-10',
+      });
+      const engine = new ChatEngine({ core: h.core });
+      await sendFile(engine, fileOf(DOLLARS, 'dollars.csv'));
+      const question = channel.messages[0]!;
+      expect(text(question)).toContain('Which currency is it in?');
+      const labels = (question.buttons ?? []).flat().map((b) => b.label);
+      expect(labels).toEqual(['CAD', 'USD', 'AUD', 'MXN', 'ARS', 'CLP']);
+      expect(await h.db.knex('subscriptions')).toHaveLength(1);
+
+      await press(engine, payload(question, 'CAD'));
+      const card = channel.messages[0]!;
+      expect(text(card)).toContain('📄 dollars.csv');
+      const toggles = (card.buttons ?? []).flat().map((b) => b.label);
+      expect(toggles).toContain('✅ Netflix 15.99 CAD · every month');
+      // An old copy of the question does nothing more.
+      await press(engine, payload(question, 'USD'));
+      expect((channel.messages[0]!.buttons ?? []).flat().map((b) => b.label)).toEqual(toggles);
+
+      await press(engine, payload(channel.messages[0]!, 'Import 1'));
+      expect(text(channel.messages[0]!)).toContain('Imported 1 from dollars.csv');
+      const netflix = await h.db.knex('subscriptions').where({ name: 'Netflix' }).first();
+      expect(netflix).toMatchObject({ currency: 'CAD', amount_minor: 1599 });
+    });
+
+    it('asks in Spanish to a Spanish speaker', async () => {
+      const engine = new ChatEngine({ core: h.core });
+      const luis = await h.addMember('Luis', 'es');
+      const es = { ...owner, who: { ...owner.who, displayName: 'Luis', actor: luis } };
+      await engine.handle(es, { kind: 'file', file: fileOf(DOLLARS), caption: '' }, channel);
+      expect(text(channel.messages[0]!)).toContain('¿En qué moneda está?');
+      expect((channel.messages[0]!.buttons ?? []).flat()[0]?.label).toBe('USD');
+    });
+  });
 });

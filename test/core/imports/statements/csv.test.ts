@@ -61,6 +61,15 @@ describe('date cells', () => {
     expect(dateOrderOf(['01/02/2024', '01/05/2024', '02/01/2024'])).toBe('mdy');
     expect(dateOrderOf(['02/01/2024', '05/01/2024', '01/02/2024'])).toBe('dmy');
   });
+
+  it('with rows as out of order either way, takes the order that keeps the dates closest together', () => {
+    // YNAB's register: January 1, 2, 5, 6 and 4 month first; five months' firsts day first.
+    const cells = ['01/01/2024', '01/02/2024', '01/05/2024', '01/06/2024', '01/04/2024'];
+    expect(dateOrderOf(cells)).toBe('mdy');
+    expect(
+      dateOrderOf(['01/01/2024', '02/01/2024', '05/01/2024', '06/01/2024', '04/01/2024']),
+    ).toBe('dmy');
+  });
 });
 
 describe('readCsv', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { detectSubscriptions } from '../../../../core/imports/statements/detect.ts';
-import { merchantKey } from '../../../../core/imports/statements/merchant.ts';
+import { displayName, merchantKey } from '../../../../core/imports/statements/merchant.ts';
 import type { StatementTransaction } from '../../../../core/imports/statements/types.ts';
 import { LAYOUTS } from '../../../helpers/statements/generator.ts';
 import { scoreDetection } from '../../../helpers/statements/evaluate.ts';
@@ -33,6 +33,19 @@ describe('merchantKey', () => {
   });
 });
 
+describe('displayName', () => {
+  it.each([
+    ['netflix', 'Netflix'],
+    ['amazon prime', 'Amazon Prime'],
+    ['t-mobile', 'T-Mobile'],
+    ['itunes', 'iTunes'],
+    ['apple icloud', 'Apple iCloud'],
+    ['hbo max', 'HBO Max'],
+  ])('names %s %s', (key, name) => {
+    expect(displayName(key)).toBe(name);
+  });
+});
+
 describe('detectSubscriptions: known services seen once', () => {
   const month = [
     tx('2024-10-03', 'LIDL 0391', -23.5),
@@ -53,6 +66,21 @@ describe('detectSubscriptions: known services seen once', () => {
       ['netflix', { unit: 'month', every: 1 }, 0.4, [{ code: 'known_service', count: 1 }]],
     ]);
     expect(found.find((f) => f.key === 'netflix')?.next_expected).toBe('2024-11-21');
+  });
+
+  it('proposes a payment the bank marks recurring, seen once, as monthly, named without the mark', () => {
+    const found = detectSubscriptions([
+      ...month,
+      tx('2024-10-29', 'T-MOBILE RECURNG PMTT-MOBILE', -61.98),
+      tx('2024-10-30', 'CORNER DELI 0042', -8.5),
+    ]);
+    const mobile = found.find((f) => f.key === 't-mobile');
+    expect(mobile).toMatchObject({
+      name: 'T-Mobile',
+      cycle: { unit: 'month', every: 1 },
+      reasons: [{ code: 'marked_recurring', count: 1 }],
+    });
+    expect(found.map((f) => f.key)).not.toContain('corner deli');
   });
 
   it('ranks a repeated series above a known service seen once', () => {
@@ -108,6 +136,22 @@ describe('detectSubscriptions', () => {
     expect(found.map((f) => f.key)).toEqual(['spotify']);
     expect(found[0]?.price_steps).toEqual([{ date: '2025-03-05', from: 109900, to: 119900 }]);
     expect(found[0]?.amount).toBe(119900);
+  });
+
+  it("never proposes the bank's own monthly charges (account fees, interest), in any language we read, while a gym's membership fee is a subscription", () => {
+    const months = ['2025-01-31', '2025-02-28', '2025-03-31', '2025-04-30'];
+    const series = (text: string, amount: number) => months.map((d) => tx(d, text, amount));
+    const found = detectSubscriptions([
+      ...series('MONTHLY ACCOUNT FEE', -5),
+      ...series('Kontoführungsgebühr', -4.9),
+      ...series('Comisión mantenimiento', -3),
+      ...series('INTEREST CHARGED', -1.27),
+      ...series('Frais tenue de compte', -2.5),
+      ...series('Sollzinsen', -0.84),
+      ...series('IRON GYM MEMBERSHIP FEE', -30),
+      ...series('NETFLIX.COM', -15.99),
+    ]);
+    expect(found.map((f) => f.key).sort()).toEqual(['iron gym', 'netflix']);
   });
 
   it.each([

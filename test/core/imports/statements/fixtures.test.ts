@@ -310,7 +310,8 @@ describe.runIf(existsSync(FOLDER))('the bank statement fixtures', () => {
 /**
  * What detection finds in the fixtures, checked by reading each file: in these one-month
  * statements nothing repeats, so the only candidates are the well-known services charged once
- * (BOI "NETFLIX.COM", John Lewis "Spotify", Mercury "Amazon Prime"; PC Mastercard and ICS "iTunes").
+ * (BOI "NETFLIX.COM", John Lewis "Spotify", Mercury "Amazon Prime"; PC Mastercard and ICS "iTunes"),
+ * and a payment the bank marks recurring (Amex's "T-MOBILE RECURNG PMT").
  * Every other file finds nothing (no plain store purchase becomes a candidate).
  */
 const FOUND: ReadonlyArray<readonly [file: string, keys: readonly string[]]> = [
@@ -318,6 +319,9 @@ const FOUND: ReadonlyArray<readonly [file: string, keys: readonly string[]]> = [
   ['csv/bank2ynab-NL-bunq-2019-03-02_11-50-46_bunq-statement.csv', ['netflix']],
   ['csv/bank2ynab-UK-JohnLewis-card-MS_JANE_SMITH_01-12-2019_14-12-2019.csv', ['spotify']],
   ['csv/csv2ofx-CA-PCMastercard-pcmastercard.csv', ['itunes']],
+  // "T-MOBILE RECURNG PMTT-MOBILE": the bank marks it recurring (its Spotify, a month after the
+  // statement's first day, would have shown its charge before, so it is no candidate)
+  ['ofx/beangulp-2013-12-03.bofa.ofx', ['t-mobile']],
   ['ofx/beangulp-ofxdownload.ofx', ['spotify']],
   ['pdf/ofxstatement-dutch-NL-ICS-creditcard-icscards-2025-03.pdf.txt', ['itunes']],
   ['pdf/ofxstatement-dutch-NL-ICS-creditcard-icscards-2025-04.pdf.txt', ['itunes']],

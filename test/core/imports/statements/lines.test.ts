@@ -54,4 +54,34 @@ Datum      Datum     Omschrijving                        Bedrag
       ['2023-07-05', 'REFUND SHOP', '20.00'],
     ]);
   });
+
+  it('leaves out a summary row (a due date, a label and the operator of the sum) and keeps a heading out of the description above it', () => {
+    // As the Mercury card statement's text comes out of its PDF.
+    const text = `SUMMARY OF ACCOUNT ACTIVITY   October 06, 2024 - November 05, 2024
+                                   12/02/2024     Fees Charged                +                $0.00
+                                   12/02/2024     Interest Charged            +                $0.00
+11/01   10/31    Minimalist Pho            12345678                         $29.99
+NEW TRANSACTIONS
+Post    Trans
+10/07   10/06   Car Wash      Palo Alto   CA     12345678                   $35.30`;
+    const read = readLines(text);
+    expect(rows(text)).toEqual([
+      ['2024-11-01', 'Minimalist Pho 12345678', '-29.99'],
+      ['2024-10-07', 'Car Wash Palo Alto CA 12345678', '-35.30'],
+    ]);
+    expect(read.skipped.balance).toBe(2);
+  });
+
+  it('reads a minus as money in on a card statement whose purchases are unsigned, and as money out once a plus sign is printed', () => {
+    const card = `Statement 11/05/2024
+10/07   Car Wash                 $35.30
+10/12   Amazon                  $101.55
+10/31   Minimalist Pho           -$29.99`;
+    expect(rows(card).map(([, , amount]) => amount)).toEqual(['-35.30', '-101.55', '29.99']);
+    const bank = `Statement 11/05/2024
+10/07   Car Wash                 $35.30
+10/12   Salary               +$2,500.00
+10/31   Minimalist Pho           -$29.99`;
+    expect(rows(bank).map(([, , amount]) => amount)).toEqual(['-35.30', '2500.00', '-29.99']);
+  });
 });

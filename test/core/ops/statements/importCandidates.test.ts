@@ -326,4 +326,41 @@ describe(`import_candidates and mark_charge_paid from two Cores at once (${TEST_
       '2026-02-05',
     ]);
   });
+
+  it('imports a statement once when two Cores, each with its own connections, import it at the same moment', async () => {
+    shared = await openSharedTestDatabase();
+    const a = new Core({ db: shared.open(), catalog, clock: () => TEST_NOW });
+    const b = new Core({ db: shared.open(), catalog, clock: () => TEST_NOW });
+    const created = await a.invoke('create_household', newcomerActor('cli', 'en'), {
+      name: 'Home',
+      currency: 'EUR',
+      time_zone: 'Europe/Madrid',
+      owner_name: 'Ana',
+    });
+    const ana = memberActor(
+      {
+        ...created.output.member,
+        household_id: created.output.household.id,
+        role: 'owner',
+        language: 'en',
+      },
+      'cli',
+    );
+    const results = await Promise.allSettled([
+      a.invoke('import_candidates', ana, IMPORT),
+      b.invoke('import_candidates', ana, IMPORT),
+    ]);
+    expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const rejected = results.find((r) => r.status === 'rejected');
+    expect(rejected?.status === 'rejected' && rejected.reason instanceof OpError).toBe(true);
+    expect(rejected?.status === 'rejected' && (rejected.reason as OpError).key).toBe(
+      'errors.statements.imported_before',
+    );
+    const knex = a.db.knex;
+    expect(await knex('statement_imports')).toHaveLength(1);
+    expect(
+      (await knex('subscriptions').select('name')).map((r: { name: string }) => r.name).sort(),
+    ).toEqual(['Iron Gym', 'Netflix']);
+    expect(await knex('audit_entries').where({ op: 'import_candidates' })).toHaveLength(1);
+  });
 });

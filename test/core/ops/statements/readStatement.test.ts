@@ -154,6 +154,31 @@ describe('read_statement', () => {
     expect(netflix?.preselected).toBe(false);
   });
 
+  it('shows a known service seen once and tracked on another cycle as tracked, never as a new price of it', async () => {
+    await h.core.invoke('create_subscription', h.owner, {
+      name: 'Netflix',
+      amount: '99.99',
+      cycle: { unit: 'year', every: 1 },
+      first_charge_date: '2025-06-03',
+    });
+    // One month of a card: a Netflix charge, which the reader guesses monthly (Netflix's usual).
+    const { output } = await h.core.invoke('read_statement', h.owner, {
+      file_name: 'november.csv',
+      content: csv([
+        ['2025-11-03', 'NETFLIX.COM 866-579-7172', '-9.99'],
+        ['2025-11-07', 'LIDL DANKT 0391', '-23.50'],
+      ]),
+    });
+    expect(output.candidates).toMatchObject([
+      {
+        name: 'Netflix',
+        cycle: { unit: 'month', every: 1 },
+        tracked: { name: 'Netflix', amount: '99.99', price_differs: false },
+        preselected: false,
+      },
+    ]);
+  });
+
   it('reads a statement sent as base64 in a single-byte code page, the same as its text', async () => {
     const text =
       'Buchungstag;Empfänger;Betrag;Währung\n' +
