@@ -40,19 +40,29 @@ function isFile(value: unknown): value is Blob & { name?: string } {
   return typeof value === 'object' && value !== null && 'arrayBuffer' in value && 'size' in value;
 }
 
+/** The ops' `currency` for a kept statement: the one its member named, or none (the file's, the household's). */
+function currencyOf(upload: { currency?: string | undefined }): { currency?: string } {
+  return upload.currency === undefined ? {} : { currency: upload.currency };
+}
+
 export function importRoutes(core: Core, auth: AuthOptions): RouteGroup {
   const group = new Hono<EdgeEnv>();
   group.onError(onApiError);
 
   const read = async (
     actor: Parameters<Core['invoke']>[1],
-    upload: { file_name: string; content: string },
+    upload: { file_name: string; content: string; currency?: string | undefined },
   ) =>
     (
       await core.invoke(
         'read_statement',
         actor,
-        { file_name: upload.file_name, content: upload.content, encoding: 'base64' },
+        {
+          file_name: upload.file_name,
+          content: upload.content,
+          encoding: 'base64',
+          ...currencyOf(upload),
+        },
         { surface: 'web' },
       )
     ).output;
@@ -70,9 +80,12 @@ export function importRoutes(core: Core, auth: AuthOptions): RouteGroup {
     const file = form.file;
     // A part with a file name is a Blob (the web's File, from whichever fetch implementation parsed it).
     if (!isFile(file) || file.size === 0) throw new OpError('invalid_input', 'web.import.no_file');
+    // `currency`: the answer to read_statement's "which currency" question for a "$" statement.
+    const currency = typeof form.currency === 'string' ? form.currency.trim().toUpperCase() : '';
     const upload = {
       file_name: (file.name ?? 'statement').slice(0, 255) || 'statement',
       content: Buffer.from(await file.arrayBuffer()).toString('base64'),
+      ...(currency === '' ? {} : { currency }),
     };
     const statement = await read(actor, upload);
     const flowId = core.newId('upl');
@@ -133,6 +146,7 @@ export function importRoutes(core: Core, auth: AuthOptions): RouteGroup {
         file_name: upload.file_name,
         content: upload.content,
         encoding: 'base64',
+        ...currencyOf(upload),
         candidates: parsed.data.candidates,
         ...(names ? { names } : {}),
       },

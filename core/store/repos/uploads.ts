@@ -10,7 +10,12 @@ import { defineFlow } from './flows.ts';
  */
 export const UPLOAD_TTL_MS = 24 * 3_600_000;
 
-const UploadSchema = z.object({ file_name: z.string(), content: z.string() });
+const UploadSchema = z.object({
+  file_name: z.string(),
+  content: z.string(),
+  /** The currency its member named for a "$" statement, passed to both ops. */
+  currency: z.string().optional(),
+});
 export type Upload = z.infer<typeof UploadSchema>;
 
 const UPLOADS = defineFlow({ kind: 'web_upload', ttlMs: UPLOAD_TTL_MS, payload: UploadSchema });
