@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 
-import { createEdge } from '../bot/http/app.ts';
+import { Hono } from 'hono';
+
+import { createEdge, type EdgeEnv } from '../bot/http/app.ts';
 import { listen } from '../bot/http/server.ts';
 import { createMiniApp } from '../miniapp/server/index.ts';
 import { BOT_TOKEN, signInitData } from '../test/miniapp/server/harness.ts';
@@ -53,6 +55,14 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
  * three ways alternate round by round. The notes add each way's main-thread CPU per call
  * (Linux), which a noisy neighbour hardly moves: with the client in the worker it is the
  * server's own cost, set against the core's.
+ *
+ * A fourth way, "HTTP floor", is the same request to a route of the same edge that answers the
+ * API's own answer bytes without auth or op: the cost of HTTP, the edge and the lean client alone.
+ * Its note sets the API's main-thread CPU per call against floor + core: what is left over is the
+ * cost of running the two on one thread, which profiles (`node --cpu-prof`) show as the same
+ * functions (knex, node-sqlite3's callbacks, zod) taking 1.5–3x longer per call than in the core's
+ * tight loop; the SQL of a call is the same on both sides (one SELECT; the member, acting-household
+ * and account lookups come from the read cache, and one `PRAGMA data_version` serves several calls).
  */
 export const suite: BenchSuite = {
   name: 'web',
@@ -68,6 +78,14 @@ export const suite: BenchSuite = {
       log: () => {},
     });
     edge.mount('/api', miniApp.api);
+    // The HTTP floor (see above): filled with the API's answer once the household is linked.
+    let canned = '';
+    const floor = new Hono<EdgeEnv>();
+    floor.post('/', async (c) => {
+      await c.req.json();
+      return c.body(canned, 200, { 'content-type': 'application/json' });
+    });
+    edge.mount('/floor', floor);
     const host = await listen(edge, { port: 0 });
     const workers: LoadWorker[] = [];
     try {
@@ -95,6 +113,12 @@ export const suite: BenchSuite = {
       const inLoop = inLoopClient(load);
       const worker = new LoadWorker(load);
       workers.push(worker);
+      const first = await fetch(load.url, { method: 'POST', headers: load.headers, body });
+      canned = await first.text();
+      if (first.status !== 200) throw new Error(`the API answered ${first.status}: ${canned}`);
+      const floorWorker = new LoadWorker({ ...load, url: `${host.url}/floor` });
+      workers.push(floorWorker);
+      const viaFloor = (inFlight: number) => floorWorker.round({ inFlight, calls: CALLS });
       const viaWorker = (inFlight: number) => worker.round({ inFlight, calls: CALLS });
       const viaLoop = (inFlight: number) => inLoop({ inFlight, calls: CALLS });
       const viaCore = (inFlight: number) =>
@@ -105,12 +129,17 @@ export const suite: BenchSuite = {
         );
       const rows: BenchRow[] = [];
       for (const inFlight of CONCURRENCY) {
-        const ways = { worker: viaWorker, loop: viaLoop, core: viaCore };
-        const measured: Record<keyof typeof ways, number[]> = { worker: [], loop: [], core: [] };
-        const cpuMs: Record<keyof typeof ways, number> = { worker: 0, loop: 0, core: 0 };
+        const ways = { worker: viaWorker, loop: viaLoop, core: viaCore, floor: viaFloor };
+        const measured: Record<keyof typeof ways, number[]> = {
+          worker: [],
+          loop: [],
+          core: [],
+          floor: [],
+        };
+        const cpuMs: Record<keyof typeof ways, number> = { worker: 0, loop: 0, core: 0, floor: 0 };
         for (const way of Object.values(ways)) await way(inFlight);
         for (let round = 0; round < ROUNDS; round += 1) {
-          const order = (['worker', 'loop', 'core'] as const).slice();
+          const order = (['worker', 'loop', 'core', 'floor'] as const).slice();
           if (round % 2 === 1) order.reverse();
           for (const way of order) {
             const before = mainThreadCpuMs();
@@ -122,10 +151,14 @@ export const suite: BenchSuite = {
         const core = median(measured.core);
         const ratio = (way: 'worker' | 'loop') => (median(measured[way]) / core).toFixed(2);
         // Main-thread CPU per call, in µs (ms over ROUNDS × CALLS calls).
+        const perCall = (way: keyof typeof ways) =>
+          Math.round((cpuMs[way] * 1000) / (ROUNDS * CALLS));
         const cpu = (way: keyof typeof ways) =>
+          mainThreadCpuMs() === null ? '' : `; main thread ${perCall(way)} µs/call`;
+        const sum =
           mainThreadCpuMs() === null
             ? ''
-            : `; main thread ${Math.round((cpuMs[way] * 1000) / (ROUNDS * CALLS))} µs/call`;
+            : `; floor + core = ${perCall('floor') + perCall('core')} µs/call against the API's ${perCall('worker')}`;
         rows.push(
           {
             name: `POST /api/ops/get_subscription, loopback, ${inFlight} in flight (${dialect})`,
@@ -144,6 +177,12 @@ export const suite: BenchSuite = {
             median: core,
             unit: 'calls/s',
             note: cpu('core').slice(2),
+          },
+          {
+            name: `  HTTP floor: the same request and answer, no auth or op, ${inFlight} in flight (${dialect})`,
+            median: median(measured.floor),
+            unit: 'calls/s',
+            note: `lean client in a worker thread${cpu('floor')}${sum}`,
           },
         );
       }

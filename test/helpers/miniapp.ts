@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 
 import knex from 'knex';
 import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 
 import { FakeTelegram } from '../fakes/telegramBotApi.ts';
 import { runExhale, startExhaleProcess, type ExhaleServer } from './exhaleProcess.ts';
@@ -35,12 +36,13 @@ function newest(dir: string): number {
 function upToDate(): boolean {
   const index = path.join(DIST, 'index.html');
   if (!existsSync(index)) return false;
-  // The app's texts: web.json and webadd.json (miniapp/src/lib/i18n.ts merges them).
-  const texts = ['en', 'es'].flatMap((l) =>
-    ['web.json', 'webadd.json'].map(
-      (f) => statSync(path.join(REPO, `core/i18n/locales/${l}/${f}`)).mtimeMs,
-    ),
-  );
+  // The app's texts: every web*.json of each locale (miniapp/src/lib/i18n.ts merges them).
+  const texts = ['en', 'es'].flatMap((l) => {
+    const dir = path.join(REPO, `core/i18n/locales/${l}`);
+    return readdirSync(dir)
+      .filter((f) => /^web.*\.json$/.test(f))
+      .map((f) => statSync(path.join(dir, f)).mtimeMs);
+  });
   return statSync(index).mtimeMs >= Math.max(newest(APP_ROOT), ...texts);
 }
 
@@ -206,6 +208,44 @@ export async function startHousehold(env: Record<string, string> = {}): Promise<
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+}
+
+/** What a browser test file drives: its household and its Chromium, once `useMiniApp`'s setup ran. */
+export interface MiniAppRig {
+  readonly hh: Household;
+  readonly browser: Browser;
+}
+
+/**
+ * A browser test file's usual setup, registered as the file's `beforeAll`/`afterAll`: the app
+ * built, a fresh demo household (`startHousehold(env)`) served by a real `exhale`, and one
+ * Chromium; both stopped after the file's tests. Call it once at the file's top level and read
+ * `.hh` and `.browser` inside the tests (reading them before the setup ran throws, rather than
+ * handing a test an undefined household).
+ */
+export function useMiniApp(env: Record<string, string> = {}): MiniAppRig {
+  let hh: Household | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    await buildApp();
+    hh = await startHousehold(env);
+    browser = await launchBrowser();
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await hh?.stop();
+  });
+  const notYet = (what: string): never => {
+    throw new Error(`useMiniApp: ${what} is read before the file's beforeAll ran`);
+  };
+  return {
+    get hh() {
+      return hh ?? notYet('the household');
+    },
+    get browser() {
+      return browser ?? notYet('the browser');
+    },
+  };
 }
 
 export interface TgEvent {

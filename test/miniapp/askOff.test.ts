@@ -1,17 +1,13 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import {
   ANA_TG,
   BEN_TG,
-  buildApp,
-  type Household,
-  launchBrowser,
   openInTelegram,
   screenshot,
   settled,
   signInitData,
-  startHousehold,
+  useMiniApp,
 } from '../helpers/miniapp.ts';
 
 /**
@@ -20,19 +16,7 @@ import {
  * is turned on (Settings; the owner gets the way there); free text answers with the web channel's
  * command list, which leaves out /start, /web and /assistant.
  */
-let hh: Household;
-let browser: Browser;
-
-beforeAll(async () => {
-  await buildApp();
-  hh = await startHousehold();
-  browser = await launchBrowser();
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await hh?.stop();
-});
+const app = useMiniApp();
 
 const CASES = [
   {
@@ -56,8 +40,14 @@ const CASES = [
 describe('Ask with the assistant off (Chromium)', () => {
   for (const c of CASES) {
     it(`suggests commands that work and lists only the web's commands (${c.lang}, ${c.theme})`, async () => {
-      const initData = signInitData(hh.telegram.token, c.tg);
-      const page = await openInTelegram(browser, hh.server.url, initData, c.theme, '/app/ask');
+      const initData = signInitData(app.hh.telegram.token, c.tg);
+      const page = await openInTelegram(
+        app.browser,
+        app.hh.server.url,
+        initData,
+        c.theme,
+        '/app/ask',
+      );
       await settled(page, 'ask');
       await page.locator('[data-testid="ask-off"]').waitFor();
       expect(await page.textContent('[data-testid="ask-off"]')).toContain(c.off);

@@ -1,18 +1,15 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 
 import {
   ANA_TG,
   BEN_TG,
-  buildApp,
-  type Household,
-  launchBrowser,
   openInTelegram,
   screenshot,
   settled,
   signInitData,
-  startHousehold,
   tgEvents,
+  useMiniApp,
 } from '../helpers/miniapp.ts';
 
 /**
@@ -24,19 +21,7 @@ import {
  * way back to the upload, with no Import; the summary's dates carry a past year; `/app/import`
  * opened directly is the upload.
  */
-let hh: Household;
-let browser: Browser;
-
-beforeAll(async () => {
-  await buildApp();
-  hh = await startHousehold();
-  browser = await launchBrowser();
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await hh?.stop();
-});
+const app = useMiniApp();
 
 async function mainButton(page: Page): Promise<string | undefined> {
   const events = await tgEvents(page);
@@ -99,9 +84,15 @@ const CASES = [
 describe('reviewing a statement that changes tracked subscriptions (Chromium)', () => {
   for (const c of CASES) {
     it(`names the tracked subscription and the change, and leaves another name's off (${c.lang}, ${c.theme})`, async () => {
-      const initData = signInitData(hh.telegram.token, c.tg);
+      const initData = signInitData(app.hh.telegram.token, c.tg);
       // Opened directly, /app/import is the upload.
-      const page = await openInTelegram(browser, hh.server.url, initData, c.theme, '/app/import');
+      const page = await openInTelegram(
+        app.browser,
+        app.hh.server.url,
+        initData,
+        c.theme,
+        '/app/import',
+      );
       await settled(page, 'import-upload');
       await screenshot(page, `import-upload-${c.lang}-${c.theme}`);
       await uploadFrom(page, `tracked-${c.lang}.csv`, trackedCsv());
@@ -126,8 +117,14 @@ describe('reviewing a statement that changes tracked subscriptions (Chromium)', 
     }, 60_000);
 
     it(`shows why nothing was found and a way back, with no Import (${c.lang}, ${c.theme})`, async () => {
-      const initData = signInitData(hh.telegram.token, c.tg);
-      const page = await openInTelegram(browser, hh.server.url, initData, c.theme, '/app/more');
+      const initData = signInitData(app.hh.telegram.token, c.tg);
+      const page = await openInTelegram(
+        app.browser,
+        app.hh.server.url,
+        initData,
+        c.theme,
+        '/app/more',
+      );
       await settled(page, 'more');
       await uploadFrom(page, `nothing-${c.lang}.csv`, NOTHING_CSV);
       await settled(page, 'import');

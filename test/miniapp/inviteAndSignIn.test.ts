@@ -1,17 +1,13 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import {
   ANA_TG,
   api,
-  buildApp,
-  type Household,
-  launchBrowser,
   openInTelegram,
   screenshot,
   settled,
   signInitData,
-  startHousehold,
+  useMiniApp,
 } from '../helpers/miniapp.ts';
 
 /**
@@ -19,24 +15,18 @@ import {
  * owner): Settings → Invite says what the code is and how each kind of person uses it; a web
  * sign-in link is audited but shown in Activity without Undo (create_sign_in_link is notUndoable).
  */
-let hh: Household;
-let browser: Browser;
-
-beforeAll(async () => {
-  await buildApp();
-  hh = await startHousehold();
-  browser = await launchBrowser();
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await hh?.stop();
-});
+const app = useMiniApp();
 
 describe('invites and sign-in links (Chromium)', () => {
   it('explains an invite: what it is, the Telegram link, the code for Slack and the bot', async () => {
-    const initData = signInitData(hh.telegram.token, ANA_TG);
-    const page = await openInTelegram(browser, hh.server.url, initData, 'light', '/app/settings');
+    const initData = signInitData(app.hh.telegram.token, ANA_TG);
+    const page = await openInTelegram(
+      app.browser,
+      app.hh.server.url,
+      initData,
+      'light',
+      '/app/settings',
+    );
     await settled(page, 'settings');
     await page.click('[data-testid="invite"]');
     const hint = page.locator('[data-testid="invite-hint"]');
@@ -52,9 +42,15 @@ describe('invites and sign-in links (Chromium)', () => {
   }, 60_000);
 
   it('lists a sign-in link in Activity without Undo', async () => {
-    const initData = signInitData(hh.telegram.token, ANA_TG);
-    await api(hh.server.url, initData, 'create_sign_in_link');
-    const page = await openInTelegram(browser, hh.server.url, initData, 'light', '/app/activity');
+    const initData = signInitData(app.hh.telegram.token, ANA_TG);
+    await api(app.hh.server.url, initData, 'create_sign_in_link');
+    const page = await openInTelegram(
+      app.browser,
+      app.hh.server.url,
+      initData,
+      'light',
+      '/app/activity',
+    );
     await settled(page, 'activity');
     const row = page.locator('[data-testid="activity-row"][data-op="create_sign_in_link"]').first();
     await row.waitFor();

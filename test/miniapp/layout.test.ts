@@ -1,17 +1,14 @@
-import type { Browser, Locator } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 
 import {
   ANA_TG,
   BEN_TG,
-  buildApp,
-  type Household,
-  launchBrowser,
   openInTelegram,
   screenshot,
   settled,
   signInitData,
-  startHousehold,
+  useMiniApp,
 } from '../helpers/miniapp.ts';
 
 /**
@@ -21,19 +18,7 @@ import {
  * stay whole; the share line wraps, never cut off; the tab labels keep a gap ("Suscripciones",
  * "Calendario").
  */
-let hh: Household;
-let browser: Browser;
-
-beforeAll(async () => {
-  await buildApp();
-  hh = await startHousehold();
-  browser = await launchBrowser();
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await hh?.stop();
-});
+const app = useMiniApp();
 
 async function box(l: Locator): Promise<{ x: number; y: number; width: number; height: number }> {
   const b = await l.boundingBox();
@@ -52,10 +37,10 @@ describe('rows and tabs at 390 px (Chromium)', () => {
   ] as const) {
     for (const theme of ['light', 'dark'] as const) {
       it(`keeps badges, prices, share lines and tab labels whole (${lang}, ${theme})`, async () => {
-        const initData = signInitData(hh.telegram.token, tg);
+        const initData = signInitData(app.hh.telegram.token, tg);
         const page = await openInTelegram(
-          browser,
-          hh.server.url,
+          app.browser,
+          app.hh.server.url,
           initData,
           theme,
           '/app/subscriptions',

@@ -130,6 +130,21 @@ describe('the Mini App in Telegram', () => {
       // The demo's trial ending and price rise need attention, written the reader's way.
       const attention = await page.locator('[data-testid="attention"]').innerText();
       expect(attention).toContain(run.locale === 'es' ? 'La prueba de' : 'trial ends');
+      // Its amounts in the app's money format, as every other amount of the app ("€119.88",
+      // "119,88 €"), not the op's "119,88 EUR".
+      expect(attention).not.toMatch(/\d EUR\b/);
+      const context = await api<{
+        attention: {
+          items: Array<{ kind: string; facts: { yearly: string | null; currency: string | null } }>;
+        };
+      }>(hh.server.url, run.initData(), 'get_context', {});
+      const shown = context.attention.items.filter((i) =>
+        ['trial_converting', 'price_increase'].includes(i.kind),
+      );
+      expect(shown.length).toBeGreaterThan(0);
+      for (const item of shown)
+        if (item.facts.yearly !== null && item.facts.currency === 'EUR')
+          expect(attention).toContain(euro(item.facts.yearly));
       await expectReaderFormat(page, run.locale, 'overview');
 
       await page.click('[data-tab="subscriptions"]');

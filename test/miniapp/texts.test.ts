@@ -6,14 +6,16 @@ import { describe, expect, it } from 'vitest';
 
 import enWeb from '../../core/i18n/locales/en/web.json' with { type: 'json' };
 import enAdd from '../../core/i18n/locales/en/webadd.json' with { type: 'json' };
+import enAttention from '../../core/i18n/locales/en/webAttention.json' with { type: 'json' };
 import enPolish from '../../core/i18n/locales/en/webPolish.json' with { type: 'json' };
 import esWeb from '../../core/i18n/locales/es/web.json' with { type: 'json' };
 import esAdd from '../../core/i18n/locales/es/webadd.json' with { type: 'json' };
+import esAttention from '../../core/i18n/locales/es/webAttention.json' with { type: 'json' };
 import esPolish from '../../core/i18n/locales/es/webPolish.json' with { type: 'json' };
 
 /** The app's catalogs, as miniapp/src/lib/i18n.ts merges them. */
-const en: Record<string, string> = { ...enWeb, ...enPolish, ...enAdd };
-const es: Record<string, string> = { ...esWeb, ...esPolish, ...esAdd };
+const en: Record<string, string> = { ...enWeb, ...enPolish, ...enAdd, ...enAttention };
+const es: Record<string, string> = { ...esWeb, ...esPolish, ...esAdd, ...esAttention };
 
 /**
  * Every text the app shows is a `web.ui.*` key of both locale files: a `t('…')` of the app's
@@ -67,6 +69,14 @@ describe('the Mini App’s texts', () => {
       'web.ui.calendar.kind.': ['charge', 'trial_end', 'notice_deadline'],
       'web.ui.signin.reason.': ['missing', 'invalid', 'expired', 'unknown', 'used'],
       'web.ui.scope.': ['read', 'write', 'trusted'],
+      // The Overview's "Needs attention" lines, by the kind of get_context's finding.
+      'web.ui.attention.': [
+        'trial_converting',
+        'duplicate',
+        'price_increase',
+        'price_increase_from_zero',
+        'yearly_vs_monthly',
+      ],
     };
     const missing = Object.entries(families).flatMap(([prefix, values]) =>
       values.map((v) => prefix + v).filter((k) => !(k in en) || !(k in es)),

@@ -8,7 +8,7 @@ import { household } from '../shared/context.ts';
 import { Conversion, Id } from '../../domain/schemas.ts';
 import { nextCharges } from '../shared/readModel.ts';
 import { fullRows, RUNNING } from './_lib/load.ts';
-import { collectSavings } from './_lib/savings.ts';
+import { collectSavings, FindingFacts } from './_lib/savings.ts';
 import { Tally } from './_lib/tally.ts';
 import { collectUpcoming } from './_lib/upcoming.ts';
 
@@ -83,6 +83,9 @@ export const getContext = defineOp({
           ids: z.array(z.string()),
           note: z.string(),
           saving: z.string().nullable(),
+          facts: FindingFacts.describe(
+            "What the note says, as data (amounts in the subscription's currency, dates YYYY-MM-DD), for a screen that writes it in its reader's formats.",
+          ),
         }),
       ),
     }),
@@ -182,11 +185,12 @@ export const getContext = defineOp({
       },
       attention: {
         count: attention.count,
-        items: attention.findings.map((f) => ({
+        items: attention.findings.map((f, i) => ({
           kind: f.kind,
           ids: f.subscription_ids,
           note: f.explanation,
           saving: f.estimated_yearly_saving,
+          facts: attention.factsOf(i),
         })),
       },
       conversion: converter.facts(),

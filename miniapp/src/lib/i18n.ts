@@ -6,6 +6,8 @@ import es from '../../../core/i18n/locales/es/web.json';
 import esPolish from '../../../core/i18n/locales/es/webPolish.json';
 import enAdd from '../../../core/i18n/locales/en/webadd.json';
 import esAdd from '../../../core/i18n/locales/es/webadd.json';
+import enAttention from '../../../core/i18n/locales/en/webAttention.json';
+import esAttention from '../../../core/i18n/locales/es/webAttention.json';
 
 /**
  * The app's texts: `web.ui.*` keys of core/i18n/locales/{en,es}/web.json and webPolish.json (the
@@ -14,10 +16,10 @@ import esAdd from '../../../core/i18n/locales/es/webadd.json';
  * the browser's (or the Telegram user's) before that.
  */
 export type Locale = 'en' | 'es';
-// web.json, webPolish.json and webadd.json: each area's texts in their own file.
+// web.json, webPolish.json, webadd.json and webAttention.json: each area's texts in their own file.
 const catalogs: Record<Locale, Record<string, string>> = {
-  en: { ...en, ...enPolish, ...enAdd },
-  es: { ...es, ...esPolish, ...esAdd },
+  en: { ...en, ...enPolish, ...enAdd, ...enAttention },
+  es: { ...es, ...esPolish, ...esAdd, ...esAttention },
 };
 
 export const locale = ref<Locale>(pickLocale(navigator.language));

@@ -39,6 +39,44 @@ export const Finding = z.object({
 });
 export type Finding = z.infer<typeof Finding>;
 
+/**
+ * What a finding's sentence says, as data (amounts as decimal strings in `currency`, the
+ * subscription's; dates `YYYY-MM-DD`), so a screen can write it in its reader's own formats. A
+ * field the kind does not use is null (`names` is always the subscriptions named, in order).
+ */
+export const FindingFacts = z.object({
+  names: z.array(z.string()).describe('The subscriptions the note names, in its order.'),
+  date: z
+    .string()
+    .nullable()
+    .describe(
+      "YYYY-MM-DD: the trial's end (trial_converting), the price change (price_increase), the first charge (yearly_vs_monthly).",
+    ),
+  currency: z.string().nullable().describe('The currency of the amounts below.'),
+  old_amount: z.string().nullable().describe('price_increase: the price before.'),
+  new_amount: z.string().nullable().describe('price_increase: the price after.'),
+  yearly: z
+    .string()
+    .nullable()
+    .describe(
+      'The yearly cost (trial_converting, yearly_vs_monthly) or the extra a year (price_increase).',
+    ),
+  percent: z
+    .string()
+    .nullable()
+    .describe('price_increase: the rise in percent ("12.5"); null from a price of 0.'),
+});
+export type FindingFacts = z.infer<typeof FindingFacts>;
+
+const NO_FACTS: Omit<FindingFacts, 'names'> = {
+  date: null,
+  currency: null,
+  old_amount: null,
+  new_amount: null,
+  yearly: null,
+  percent: null,
+};
+
 /** Findings are listed by kind in this order (then by saving, largest first). */
 const KIND_RANK: Record<SavingKind, number> = {
   trial_converting: 0,
@@ -56,6 +94,7 @@ interface Scored {
   ids: string[];
   key: string;
   params: () => Record<string, string | number>;
+  facts: () => FindingFacts;
   saving: number | null;
 }
 
@@ -65,14 +104,15 @@ interface Scored {
  * and long-running monthly plans. `subs` must be those subscriptions. Savings are yearly, in the
  * household currency at today's rates; amounts without a rate leave the saving null. `count` is
  * how many there are; only the first `limit` are formatted and returned (a briefing lists 20 of
- * hundreds: writing every sentence and amount would be most of its work).
+ * hundreds: writing every sentence and amount would be most of its work). `factsOf(i)`: what
+ * `findings[i]` says, as data (`FindingFacts`).
  */
 export async function collectSavings(
   ctx: OpContext,
   subs: readonly InsightRow[],
   converter: Converter,
   limit = Infinity,
-): Promise<{ count: number; findings: Finding[] }> {
+): Promise<{ count: number; findings: Finding[]; factsOf: (index: number) => FindingFacts }> {
   const running = subs.filter((s) => RUNNING.includes(s.status));
   const locale = ctx.actor.locale;
   const today = ctx.today;
@@ -93,10 +133,12 @@ export async function collectSavings(
     ids: string[],
     key: string,
     params: () => Record<string, string | number>,
+    facts: () => FindingFacts,
     saving: number | null,
   ): void => {
-    out.push({ kind, ids, key, params, saving });
+    out.push({ kind, ids, key, params, facts, saving });
   };
+  const decimalOf = (minor: number, currency: string): string => formatAmount(minor, currency);
 
   const trialEnd = addDays(today, TRIAL_WINDOW_DAYS);
   for (const sub of running) {
@@ -117,6 +159,13 @@ export async function collectSavings(
         date: day(ends),
         yearly: amount(Math.round(monthlyMinor(sub) * 12), sub.currency),
       }),
+      () => ({
+        ...NO_FACTS,
+        names: [sub.name],
+        date: ends,
+        currency: sub.currency,
+        yearly: decimalOf(Math.round(monthlyMinor(sub) * 12), sub.currency),
+      }),
       yearly(sub),
     );
   }
@@ -130,6 +179,7 @@ export async function collectSavings(
       group.map((s) => s.id),
       'insights.savings.duplicate',
       () => ({ names: group.map((s) => s.name).join(', '), count: group.length }),
+      () => ({ ...NO_FACTS, names: group.map((s) => s.name) }),
       known ? known.reduce((a, b) => a + b, 0) - Math.max(...known) : null,
     );
   }
@@ -167,6 +217,15 @@ export async function collectSavings(
         percent: decimal(percent, locale),
         yearly: amount(Math.round(extra), change.currency),
       }),
+      () => ({
+        names: [sub.name],
+        date: change.effective_date,
+        currency: change.currency,
+        old_amount: decimalOf(change.old_amount_minor, change.currency),
+        new_amount: decimalOf(change.new_amount_minor, change.currency),
+        yearly: decimalOf(Math.round(extra), change.currency),
+        percent: percent === '∞' ? null : percent,
+      }),
       inTarget(sub, extra),
     );
   }
@@ -189,6 +248,13 @@ export async function collectSavings(
         since: day(sub.first_charge_date),
         yearly: amount(sub.amount_minor * 12, sub.currency),
       }),
+      () => ({
+        ...NO_FACTS,
+        names: [sub.name],
+        date: sub.first_charge_date,
+        currency: sub.currency,
+        yearly: decimalOf(sub.amount_minor * 12, sub.currency),
+      }),
       null,
     );
   }
@@ -196,14 +262,21 @@ export async function collectSavings(
   for (const sub of unconverted.values())
     converter.omit(sub.id, sub.currency, monthlyMinor(sub) * 12);
   out.sort((a, b) => KIND_RANK[a.kind] - KIND_RANK[b.kind] || (b.saving ?? -1) - (a.saving ?? -1));
-  const findings = out.slice(0, limit).map((s): Finding => ({
+  const listed = out.slice(0, limit);
+  const findings = listed.map((s): Finding => ({
     kind: s.kind,
     subscription_ids: s.ids,
     explanation: t(locale, s.key, s.params()),
     estimated_yearly_saving:
       s.saving === null ? null : formatAmount(Math.round(s.saving), converter.target),
   }));
-  return { count: out.length, findings };
+  // The facts of `findings[index]`, made only when a caller shows them (get_context's screen).
+  const factsOf = (index: number): FindingFacts => {
+    const scored = listed[index];
+    if (!scored) throw new Error(`no finding ${index} (${listed.length} listed)`);
+    return scored.facts();
+  };
+  return { count: out.length, findings, factsOf };
 }
 
 /** An amount in minor units as a reader writes it ("119.88 EUR", "119,88 EUR"). */

@@ -97,6 +97,16 @@ describe('get_context', () => {
           ids: [ids.max],
           note: 'The Max trial ends on Fri, 6 Mar 2026; after that it costs about 119.88 EUR a year.',
           saving: '119.88',
+          // What the note says, as data, for a screen that writes it in its reader's formats.
+          facts: {
+            names: ['Max'],
+            date: '2026-03-06',
+            currency: 'EUR',
+            old_amount: null,
+            new_amount: null,
+            yearly: '119.88',
+            percent: null,
+          },
         },
       ],
     });
@@ -112,6 +122,34 @@ describe('get_context', () => {
       'price_change',
       'rate',
     ]);
+  });
+
+  it("gives each finding's facts as data: names, dates, amounts in their currency, the rise in percent", async () => {
+    await h.core.invoke('update_subscription', h.owner, {
+      id: ids.netflix ?? '',
+      amount: '17.99',
+      price_effective_date: '2025-12-01',
+    });
+    const twin = (
+      await h.core.invoke('create_subscription', h.owner, { name: 'netflix', amount: '5.00' })
+    ).output.id;
+    const { output } = await h.core.invoke('get_context', h.owner, {});
+    const rise = output.attention.items.find((i) => i.kind === 'price_increase');
+    expect(rise?.facts).toEqual({
+      names: ['Netflix'],
+      date: '2025-12-01',
+      currency: 'EUR',
+      old_amount: '15.99',
+      new_amount: '17.99',
+      yearly: '24.00',
+      percent: '12.5',
+    });
+    // The names in the note's order.
+    const duplicate = output.attention.items.find((i) => i.kind === 'duplicate');
+    expect([...(duplicate?.facts.names ?? [])].sort()).toEqual(['Netflix', 'netflix']);
+    expect(duplicate?.note).toContain(duplicate?.facts.names.join(', '));
+    expect(duplicate?.facts).toMatchObject({ currency: null, yearly: null, date: null });
+    expect(duplicate?.ids).toContain(twin);
   });
 
   it('stays compact: a small household fits in a few kilobytes of JSON', async () => {
