@@ -2,10 +2,18 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 
 import type { EdgeEnv, RouteGroup } from '../../bot/http/app.ts';
-import { type Core, loadUpload, OpError, saveUpload } from '../../core/index.ts';
+import {
+  type Core,
+  isOpError,
+  loadUpload,
+  type Locale,
+  OpError,
+  saveUpload,
+  t,
+} from '../../core/index.ts';
 import { reviewFile } from '../../core/chat/index.ts';
 import { authenticate, type AuthOptions } from './auth.ts';
-import { onApiError } from './respond.ts';
+import { type ApiError, onApiError, readerOf } from './respond.ts';
 
 /**
  * The upload's own body limit, for the edge (`largerBodies`): the statement reader takes files of
@@ -38,6 +46,27 @@ const ImportBody = z.object({ candidates: z.array(z.unknown()).min(1).max(200) }
  */
 function isFile(value: unknown): value is Blob & { name?: string } {
   return typeof value === 'object' && value !== null && 'arrayBuffer' in value && 'size' in value;
+}
+
+/**
+ * read_statement's "which currency is it in?" for a "$" statement, as the app asks it: the sentence
+ * for a person who chooses on this screen (not the command line's), and the likely currencies,
+ * the ones the household already pays in first; null for any other error.
+ */
+function currencyQuestion(
+  error: unknown,
+  locale: Locale,
+): (ApiError & { currencies: string[] }) | null {
+  if (!isOpError(error) || error.key !== 'errors.statementHints.which_currency') return null;
+  const codes = String(error.params.codes ?? '')
+    .split(',')
+    .filter((code) => /^[A-Z]{3}$/.test(code));
+  if (codes.length === 0) return null;
+  return {
+    error: error.code,
+    message: t(locale, 'importReview.which_currency', error.params),
+    currencies: codes,
+  };
 }
 
 /** The ops' `currency` for a kept statement: the one its member named, or none (the file's, the household's). */
@@ -87,7 +116,14 @@ export function importRoutes(core: Core, auth: AuthOptions): RouteGroup {
       content: Buffer.from(await file.arrayBuffer()).toString('base64'),
       ...(currency === '' ? {} : { currency }),
     };
-    const statement = await read(actor, upload);
+    let statement: Awaited<ReturnType<typeof read>>;
+    try {
+      statement = await read(actor, upload);
+    } catch (error) {
+      const question = currencyQuestion(error, readerOf(c));
+      if (question) return c.json(question, 422);
+      throw error;
+    }
     const flowId = core.newId('upl');
     if (actor.householdId === null || actor.memberId === null)
       throw new OpError('forbidden', 'errors.no_household');

@@ -60,6 +60,15 @@ async function uploadFrom(page: Page, name: string, csv: string): Promise<void> 
   });
 }
 
+/** Day-first dates and "$" amounts: nothing says which dollar (the US writes month first). */
+const DOLLARS_CSV = [
+  'Date,Description,Amount',
+  '15/11/2025,"CRUNCHYROLL MEMBERSHIP",-$7.99',
+  '15/12/2025,"CRUNCHYROLL MEMBERSHIP",-$7.99',
+  '15/01/2026,"CRUNCHYROLL MEMBERSHIP",-$7.99',
+  '15/02/2026,"CRUNCHYROLL MEMBERSHIP",-$7.99',
+].join('\n');
+
 const CASES = [
   {
     tg: ANA_TG,
@@ -69,6 +78,7 @@ const CASES = [
     netflix: /^Updates Netflix: €\d+\.\d\d → €17\.99 a month$/,
     import1: 'Import 1',
     period: /3 transactions from Sep 1, 2017 to Sep 28, 2017/,
+    whichCurrency: /Which currency is it in\?/,
   },
   {
     tg: BEN_TG,
@@ -78,6 +88,7 @@ const CASES = [
     netflix: /^Actualiza Netflix: \d+,\d\d\s€ → 17,99\s€ al mes$/,
     import1: 'Importar 1',
     period: /3 movimientos del 1 sept 2017 al 28 sept 2017/,
+    whichCurrency: /¿En qué moneda está\?/,
   },
 ] as const;
 
@@ -136,6 +147,30 @@ describe('reviewing a statement that changes tracked subscriptions (Chromium)', 
       await screenshot(page, `import-nothing-${c.lang}-${c.theme}`);
       await page.click('[data-testid="import-back"]');
       await settled(page, 'import-upload');
+      await page.context().close();
+    }, 60_000);
+
+    it(`asks which currency a "$" statement sent from More is in, then reviews it in the one tapped (${c.lang}, ${c.theme})`, async () => {
+      const initData = signInitData(app.hh.telegram.token, c.tg);
+      const page = await openInTelegram(
+        app.browser,
+        app.hh.server.url,
+        initData,
+        c.theme,
+        '/app/more',
+      );
+      await settled(page, 'more');
+      await uploadFrom(page, `dollars-${c.lang}.csv`, DOLLARS_CSV);
+      await settled(page, 'import-upload');
+      const question = page.locator('[data-testid="currency-question"]');
+      await question.waitFor();
+      expect(await question.locator('p').textContent()).toMatch(c.whichCurrency);
+      await screenshot(page, `import-currency-${c.lang}-${c.theme}`);
+      await page.click('[data-testid="currency-CAD"]');
+      await settled(page, 'import');
+      const crunchyroll = page.locator('[data-testid="candidate"][data-candidate^="crunchyroll"]');
+      await crunchyroll.waitFor();
+      expect(await crunchyroll.textContent()).toMatch(/CA\$|CAD/);
       await page.context().close();
     }, 60_000);
   }

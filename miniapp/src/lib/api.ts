@@ -32,6 +32,8 @@ export class ApiError extends Error {
     message: string,
     readonly issues: Issue[] = [],
     readonly field: string | null = null,
+    /** A "$" statement's likely currencies, when the server asks which one it is in. */
+    readonly currencies: string[] = [],
   ) {
     super(message);
   }
@@ -61,6 +63,7 @@ interface ErrorBody {
   reason?: string;
   issues?: Issue[];
   field?: string;
+  currencies?: string[];
 }
 
 async function fail(response: Response): Promise<never> {
@@ -80,6 +83,7 @@ async function fail(response: Response): Promise<never> {
     message,
     body.issues ?? [],
     body.field ?? null,
+    body.currencies ?? [],
   );
 }
 

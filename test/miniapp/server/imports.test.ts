@@ -31,6 +31,46 @@ describe('the web import review: upload, review, import', () => {
   const names = async () =>
     (await s.h.db.knex('subscriptions').select('name')).map((r: { name: string }) => r.name);
 
+  it('asks which currency a "$" statement is in, with the likely ones, then reads and imports it in the one named', async () => {
+    // Day-first dates and "$" amounts: nothing says which dollar (the US writes month first).
+    const dollars = csv([
+      ['15/11/2025', 'CRUNCHYROLL MEMBERSHIP', '-$15.99'],
+      ['15/12/2025', 'CRUNCHYROLL MEMBERSHIP', '-$15.99'],
+      ['15/01/2026', 'CRUNCHYROLL MEMBERSHIP', '-$15.99'],
+      ['15/02/2026', 'CRUNCHYROLL MEMBERSHIP', '-$15.99'],
+    ]);
+    const before = await names();
+    const asked = await api.request('/api/import', upload(dollars, 'dollars.csv', as(OWNER_TG)));
+    expect(asked.status).toBe(422);
+    const question = await json(asked);
+    expect(question.message).toMatch(/Which currency is it in\?/);
+    expect(question.message).not.toMatch(/npx exhale/);
+    expect(question.currencies).toEqual(expect.arrayContaining(['USD', 'CAD', 'AUD']));
+    expect(await names()).toEqual(before);
+
+    const form = upload(dollars, 'dollars.csv', as(OWNER_TG));
+    (form.body as FormData).append('currency', 'cad');
+    const sent = await api.request('/api/import', form);
+    expect(sent.status).toBe(200);
+    const { flowId, statement } = await json(sent);
+    const crunchyroll = statement.candidates.find((c: { name: string }) => /crunchyroll/i.test(c.name));
+    expect(crunchyroll).toMatchObject({ amount: '15.99', currency: 'CAD' });
+    // The kept file is read again, and imported, in the currency named.
+    const again = await json(await api.request(`/api/import/${flowId}`, { headers: as(OWNER_TG) }));
+    expect(again.statement.candidates[0].currency).toBe('CAD');
+    const imported = await api.request(
+      `/api/import/${flowId}`,
+      post({ candidates: [crunchyroll.id] }, as(OWNER_TG)),
+    );
+    expect(imported.status).toBe(200);
+    expect((await json(imported)).output.created).toBe(1);
+    const cad = await s.h.db
+      .knex('subscriptions')
+      .where({ currency: 'CAD' })
+      .select('amount_minor');
+    expect(cad).toEqual([{ amount_minor: 1599 }]);
+  });
+
   it('reads an uploaded statement, shows it again on a reload, and imports the chosen candidates once, with Undo', async () => {
     const before = await names();
     const sent = await api.request('/api/import', upload(FOUR_MONTHS, 'card.csv', as(OWNER_TG)));
