@@ -126,13 +126,19 @@ function bare(): Send {
   return (request) => handler.fetch(request);
 }
 
-async function cpuMs(run: () => Promise<void>, calls: number): Promise<{ cpu: number; wall: number }> {
+async function cpuMs(
+  run: () => Promise<void>,
+  calls: number,
+): Promise<{ cpu: number; wall: number }> {
   for (let i = 0; i < Math.min(50, calls); i += 1) await run();
   const before = process.cpuUsage();
   const start = performance.now();
   for (let i = 0; i < calls; i += 1) await run();
   const used = process.cpuUsage(before);
-  return { cpu: (used.user + used.system) / 1000 / calls, wall: (performance.now() - start) / calls };
+  return {
+    cpu: (used.user + used.system) / 1000 / calls,
+    wall: (performance.now() - start) / calls,
+  };
 }
 
 const h = await largeHousehold({ subscriptions: 500, charges: 6000 });
