@@ -6,6 +6,7 @@ import { Core } from '../../core/kernel/core.ts';
 import type { EventBus } from '../../core/kernel/events.ts';
 import { PostgresEventBus } from '../../core/kernel/pgEventBus.ts';
 import { catalog } from '../../core/ops/catalog.ts';
+import type { Database } from '../../core/store/connection.ts';
 import { createMcpFetchHandler, type McpFetchHandler } from '../../mcp/http.ts';
 import { openSharedTestDatabase, type SharedTestDatabase } from '../helpers/sharedDatabase.ts';
 import { TEST_NOW } from '../helpers/testCore.ts';
@@ -35,16 +36,16 @@ function changeHeard(bus: EventBus, householdId: string, ms = 5_000): Promise<vo
 describe('MCP tools/call while another process writes', () => {
   let shared: SharedTestDatabase;
   const buses: PostgresEventBus[] = [];
-  let server: { core: AppCore; bus: EventBus; handler: McpFetchHandler };
+  let server: { core: AppCore; db: Database; bus: EventBus; handler: McpFetchHandler };
   let cli: AppCore;
   let owner: Actor;
   let householdId = '';
 
-  async function processCore(): Promise<{ core: AppCore; bus: EventBus }> {
+  async function processCore(): Promise<{ core: AppCore; db: Database; bus: EventBus }> {
     const db = shared.open();
     if (shared.dialect === 'sqlite') {
       const core = new Core({ db, catalog, clock: () => TEST_NOW });
-      return { core, bus: core.bus };
+      return { core, db, bus: core.bus };
     }
     const bus = new PostgresEventBus({
       db,
@@ -53,7 +54,7 @@ describe('MCP tools/call while another process writes', () => {
     });
     await bus.start();
     buses.push(bus);
-    return { core: new Core({ db, catalog, bus, clock: () => TEST_NOW }), bus };
+    return { core: new Core({ db, catalog, bus, clock: () => TEST_NOW }), db, bus };
   }
 
   /** One 2026-era tools/call as a client sends it; the parsed JSON-RPC answer and the status. */
@@ -147,5 +148,32 @@ describe('MCP tools/call while another process writes', () => {
     // No wait for any event here: who may act is never answered from a stale cache.
     await cli.invoke('revoke_token', owner, { id: token.output.id });
     expect((await call(raw, 'get_subscription', { id })).status).toBe(401);
+  });
+
+  it('checks freshness once per request on SQLite: the token, the membership and the read model share one data_version read', async () => {
+    const made = await cli.invoke('create_subscription', owner, {
+      name: 'Netflix',
+      amount: '9.99',
+    });
+    const raw = (await cli.invoke('create_token', owner, { name: 'Claude', scope: 'read' })).output
+      .token;
+    const statements: string[] = [];
+    const listener = (q: { sql: string }) => statements.push(q.sql);
+    for (const [name, args] of [
+      ['get_subscription', { id: made.output.id }],
+      ['list_subscriptions', {}],
+      ['get_upcoming', {}],
+    ] as const) {
+      await call(raw, name, args);
+      server.db.knex.on('query', listener);
+      try {
+        expect((await call(raw, name, args)).structured, name).not.toBeNull();
+      } finally {
+        server.db.knex.off('query', listener);
+      }
+      const versions = statements.splice(0).filter((sql) => /data_version/i.test(sql));
+      // PostgreSQL has no such check: its bus says what changed.
+      expect(versions, name).toHaveLength(shared.dialect === 'sqlite' ? 1 : 0);
+    }
   });
 });
