@@ -17,14 +17,13 @@ export const suite: BenchSuite = {
     try {
       const id = small.subscriptionIds[42] ?? '';
       // The statements the op makes (the breakdown below counts them), run through knex by hand:
-      // on SQLite the read cache's freshness check (`PRAGMA data_version`, which stands in for the
-      // token, member and household lookups while nothing changed) and the view, one query.
-      const freshness = () =>
-        dialect === 'sqlite' ? small.db.knex.raw('PRAGMA data_version') : Promise.resolve();
-      const direct = async () => {
-        await freshness();
-        return viewsByIds(small.db.knex, small.owner, small.householdId, [id], '2026-03-02');
-      };
+      // on SQLite the read cache's freshness check alone (`PRAGMA data_version`, which stands in
+      // for the member and household lookups and for the view, kept in the read model, while
+      // nothing changed); on PostgreSQL (no listening bus here, so nothing is cached) the view.
+      const direct = async () =>
+        dialect === 'sqlite'
+          ? small.db.knex.raw('PRAGMA data_version')
+          : viewsByIds(small.db.knex, small.owner, small.householdId, [id], '2026-03-02');
       const [viaInvoke, directMs] = await interleavedMs(
         () => small.core.invoke('get_subscription', small.owner, { id }),
         direct,

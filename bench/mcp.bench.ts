@@ -310,10 +310,11 @@ export const suite: BenchSuite = {
       const bareCall = toolCall(`${bareHost.url}/mcp`, null, 'echo', { text: 'hello' });
       const describe = (l: Load, extra = '') =>
         `p50 ${round(l.p50, 2)} ms, p99 ${round(l.p99, 2)} ms${l.errors ? `, ${l.errors} errors` : ''}${extra}`;
-      const calls: Array<[string, string, Record<string, unknown>]> = [
-        ['get_subscription', 'get_subscription', { id: h.someId }],
-        ['list_subscriptions (limit 20)', 'list_subscriptions', { limit: 20 }],
-        ['get_upcoming', 'get_upcoming', {}],
+      // Each with issue 15's aim against the bare server.
+      const calls: Array<[string, string, Record<string, unknown>, number]> = [
+        ['get_subscription', 'get_subscription', { id: h.someId }, 0.8],
+        ['list_subscriptions (limit 20)', 'list_subscriptions', { limit: 20 }, 0.6],
+        ['get_upcoming', 'get_upcoming', {}, 0.3],
       ];
       // The edge alone: the same trivial SDK server behind it and on a bare Node listener.
       const edgeCost = await compare(
@@ -335,7 +336,7 @@ export const suite: BenchSuite = {
           `, ${round(edgeCost.target.rps / edgeCost.bare.rps, 2)}x the bare listener (the edge's own cost)`,
         ),
       });
-      for (const [label, name, args] of calls) {
+      for (const [label, name, args, aim] of calls) {
         if (!h.core.catalog.some((op) => op.name === name)) continue;
         // The op alone, without MCP or HTTP: the ceiling the kernel and SQLite set for this tool.
         const agent = await h.agent(read);
@@ -368,7 +369,7 @@ export const suite: BenchSuite = {
           unit: 'req/s',
           note: describe(
             result,
-            `, ${round(result.rps / bare.rps, 2)}x the bare server (aim ≥ 0.7x); the op alone via core.invoke: ${round(directRps, 0)} req/s`,
+            `, ${round(result.rps / bare.rps, 2)}x the bare server (aim ≥ ${aim}x); the op alone via core.invoke: ${round(directRps, 0)} req/s`,
           ),
         });
       }

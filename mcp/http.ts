@@ -19,8 +19,10 @@ import {
   authenticateAccessToken,
   authenticateToken,
   type Core,
+  type Freshness,
   isOpError,
   missingScope,
+  newFreshness,
   scopeAllows,
 } from '../core/index.ts';
 
@@ -38,10 +40,15 @@ export interface McpFetchDeps {
  * The member a bearer token stands for: an agent token (`exh_…`, `exhale token create`) or an
  * OAuth access token issued for this endpoint (`exa_…`); null for anything else.
  */
-async function authenticate(core: Core, raw: string, resource: string): Promise<Actor | null> {
+async function authenticate(
+  core: Core,
+  raw: string,
+  resource: string,
+  fresh: Freshness,
+): Promise<Actor | null> {
   const now = core.clock();
   return (
-    (await authenticateToken(core.db, raw, now)) ??
+    (await authenticateToken(core.db, raw, now, fresh)) ??
     (await authenticateAccessToken(core.db, raw, resource, now))
   );
 }
@@ -122,9 +129,10 @@ export function createMcpFetchHandler(deps: McpFetchDeps): McpFetchHandler {
           if (!actor)
             throw new Error('mcp: request reached the server without an authenticated actor');
           const serves = (ctx.authInfo?.extra?.serves as Served[] | null | undefined) ?? undefined;
+          const fresh = ctx.authInfo?.extra?.fresh as Freshness | undefined;
           const base =
             publicBase ?? (ctx.requestInfo ? new URL(ctx.requestInfo.url).origin : undefined);
-          return createExhaleMcpServer({ core, actor, base, era: ctx.era, serves });
+          return createExhaleMcpServer({ core, actor, base, era: ctx.era, serves, fresh });
         },
         { legacy: 'stateless' },
       );
@@ -155,7 +163,9 @@ export function createMcpFetchHandler(deps: McpFetchDeps): McpFetchHandler {
 
       const raw = bearerToken(request.headers.get('authorization'));
       const metadata = resourceMetadataUrl(base);
-      const actor = raw === null ? null : await authenticate(core, raw, resourceOf(base));
+      // This request's one SQLite data_version read: its token check and its op calls share it.
+      const fresh = newFreshness();
+      const actor = raw === null ? null : await authenticate(core, raw, resourceOf(base), fresh);
       if (!actor || actor.householdId === null)
         return unauthorized(raw !== null, metadata, CHALLENGE_SCOPE);
 
@@ -183,7 +193,7 @@ export function createMcpFetchHandler(deps: McpFetchDeps): McpFetchHandler {
         token: raw ?? '',
         clientId: actor.agent?.tokenId ?? '',
         scopes: [actor.scope],
-        extra: { actor, serves },
+        extra: { actor, serves, fresh },
       };
       return await handlerFor(actor.householdId).fetch(
         request,

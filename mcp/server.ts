@@ -6,7 +6,7 @@ import { INSTRUCTIONS } from './instructions.ts';
 import { registerPrompts } from './prompts.ts';
 import { registerResources } from './resources.ts';
 import { registerOpTools } from './tools.ts';
-import type { Actor, Core } from '../core/index.ts';
+import type { Actor, Core, Freshness } from '../core/index.ts';
 
 export interface ExhaleServerOptions {
   core: Core;
@@ -23,6 +23,11 @@ export interface ExhaleServerOptions {
    * need is registered. Absent: everything (a stdio connection, or an unreadable body).
    */
   serves?: ReadonlyArray<{ method: string; tool?: string | undefined }> | undefined;
+  /**
+   * One HTTP request's freshness check (`newFreshness()`, made when it arrived and used for its
+   * authentication): its op calls share it. Never given for a connection (stdio), which outlives it.
+   */
+  fresh?: Freshness | undefined;
 }
 
 interface Needs {
@@ -96,7 +101,7 @@ export function createExhaleMcpServer(options: ExhaleServerOptions): McpServer {
   });
   const actorFor = (ctx: ServerContext): Actor => actingAgent(actor, clientName(server, ctx));
   const needs = needsOf(options.serves);
-  registerOpTools(server, core, actorFor, actor, needs.tools);
+  registerOpTools(server, core, actorFor, actor, needs.tools, options.fresh);
   if (needs.resources) registerResources(server, core, actorFor, actor);
   if (needs.prompts) registerPrompts(server, core, actor);
   if (options.era === 'modern') {

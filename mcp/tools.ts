@@ -14,6 +14,7 @@ import {
   type Actor,
   type AnyOp,
   type Core,
+  type Freshness,
   jsonTooDeep,
   offeredOn,
   opsFor,
@@ -79,9 +80,62 @@ export function offersConfirm(actor: Actor): boolean {
   return actor.scope === 'write';
 }
 
+/** What `registerTool` gets for one op: built once per tool list, not per request. */
+interface ToolEntry {
+  op: AnyOp;
+  config: {
+    title: string | undefined;
+    description: string;
+    inputSchema: ReturnType<ReturnType<typeof toolSchemas>>['input'];
+    outputSchema: ReturnType<ReturnType<typeof toolSchemas>>['output'];
+    annotations: ToolAnnotations;
+  };
+}
+
+/** Per Core, per tool list (which ops `opsFor` offers depends on scope, role and kind alone). */
+const toolLists = new WeakMap<Core, Map<string, ReadonlyMap<string, ToolEntry>>>();
+
+/**
+ * The tools `base` is offered, by name in catalog order, each with its registration: the policy
+ * (`opsFor`), the schemas and the texts are the same for every actor of one scope, role and kind,
+ * so a stateless request, which builds its own server, looks them up instead of rebuilding them.
+ */
+function toolsFor(core: Core, base: Actor): ReadonlyMap<string, ToolEntry> {
+  let lists = toolLists.get(core);
+  if (!lists) {
+    lists = new Map();
+    toolLists.set(core, lists);
+  }
+  const key = `${base.scope}|${base.role}|${base.kind}`;
+  let tools = lists.get(key);
+  if (!tools) {
+    const ops = opsFor(core.catalog, base, 'mcp');
+    const schemasOf = toolSchemas(ops, mcpCatalog(core));
+    const entries = new Map<string, ToolEntry>();
+    for (const op of ops) {
+      const schemas = schemasOf(op);
+      entries.set(op.name, {
+        op,
+        config: {
+          title: titleOf(op),
+          description: toolDescription(op.description),
+          inputSchema: schemas.input,
+          outputSchema: schemas.output,
+          annotations: annotationsOf(op),
+        },
+      });
+    }
+    tools = entries;
+    lists.set(key, tools);
+  }
+  return tools;
+}
+
 /**
  * Registers every op the actor may call as a tool, generated from the catalog: no per-tool code.
  * `only` narrows it to the tools one request calls (the rest would be built for nothing).
+ * `fresh` is the request's freshness check (one HTTP request; never a connection's): the op call
+ * shares the one SQLite data_version read its authentication made.
  */
 export function registerOpTools(
   server: McpServer,
@@ -89,21 +143,20 @@ export function registerOpTools(
   actorFor: (ctx: ServerContext) => Actor,
   base: Actor,
   only: 'all' | ReadonlySet<string> = 'all',
+  fresh?: Freshness,
 ): void {
-  const ops = opsFor(core.catalog, base, 'mcp');
-  const schemasOf = toolSchemas(ops, mcpCatalog(core));
-  for (const op of ops) {
-    if (only !== 'all' && !only.has(op.name)) continue;
-    const schemas = schemasOf(op);
+  const tools = toolsFor(core, base);
+  const entries =
+    only === 'all'
+      ? tools.values()
+      : [...only].flatMap((name) => {
+          const entry = tools.get(name);
+          return entry ? [entry] : [];
+        });
+  for (const { op, config } of entries) {
     server.registerTool(
       op.name,
-      {
-        title: titleOf(op),
-        description: toolDescription(op.description),
-        inputSchema: schemas.input,
-        outputSchema: schemas.output,
-        annotations: annotationsOf(op),
-      },
+      config,
       async (args: unknown, ctx: ServerContext): Promise<CallToolResult | InputRequiredResult> => {
         const actor = actorFor(ctx);
         try {
@@ -113,7 +166,7 @@ export function registerOpTools(
             return await runConfirmed({ core, server }, op, actor, args, ctx);
           return successResult(
             op,
-            await core.invoke(op, actor, args, { surface: 'mcp' }),
+            await core.invoke(op, actor, args, { surface: 'mcp', fresh }),
             actor.locale,
           );
         } catch (error) {

@@ -1,6 +1,6 @@
 import type { Actor, Scope } from '../kernel/actor.ts';
 import { SCOPES } from '../kernel/actor.ts';
-import { cachedRead } from '../kernel/readCache.ts';
+import { cachedRead, type Freshness } from '../kernel/readCache.ts';
 import type { Database } from '../store/connection.ts';
 import { hashToken, isTokenShaped } from './tokens.ts';
 
@@ -29,12 +29,14 @@ const householdOfToken = new WeakMap<Database, Map<string, string>>();
  * request; on PostgreSQL it is looked up every time), dropped by any change to the household, so
  * a revocation, in this process or another, takes effect on the next request. The actor acts as
  * the token's member, never above the token's scope, over the `mcp` channel; the MCP layer fills
- * in the client's name.
+ * in the client's name. `fresh`: the request's freshness check (readCache.ts), shared with the
+ * op call it authenticates, so the request reads SQLite's data_version once.
  */
 export async function authenticateToken(
   db: Database,
   rawToken: string,
   now: Date,
+  fresh?: Freshness,
 ): Promise<Actor | null> {
   if (!isTokenShaped(rawToken)) return null;
   const hash = hashToken(rawToken);
@@ -47,6 +49,7 @@ export async function authenticateToken(
   const row = known
     ? await cachedRead(db.knex, known, `token:${hash}`, '', () => lookUp(db, hash), {
         strict: true,
+        fresh,
       })
     : await lookUp(db, hash);
   if (!row) return null;

@@ -16,7 +16,7 @@ import { type Change, TrackedTx } from '../store/tracked.ts';
 import { type Actor, scopeAllows } from './actor.ts';
 import { OpError } from '../errors/index.ts';
 import { type ChangeEvent, type EventBus, InMemoryEventBus } from './events.ts';
-import { cachedRead, type Freshness, readCacheOf } from './readCache.ts';
+import { cachedRead, type Freshness, newFreshness, readCacheOf } from './readCache.ts';
 import { randomId } from './ids.ts';
 import type { AnyOp, OpContext, OpSpec, Surface } from './op.ts';
 import { followPrivacy, privateOwnerOf } from '../store/privacy.ts';
@@ -184,11 +184,13 @@ export class Core<C extends readonly AnyOp[] = readonly AnyOp[]> {
     const dryRun = options.dryRun === true;
     const now = this.clock();
     const auditId = this.newId('act');
+    // One data_version read for every cached read of this call (the caller's, when it has one).
+    const fresh = options.fresh ?? newFreshness();
 
     const runOp = async (
       db: Knex | Knex.Transaction,
     ): Promise<{ output: z.output<O>; tx: TrackedTx; household: Household | null }> => {
-      const household = await this.loadHousehold(db, op as unknown as AnyOp, actor, options.fresh);
+      const household = await this.loadHousehold(db, op as unknown as AnyOp, actor, fresh);
       const tx = new TrackedTx(db, this.db.dialect);
       const ctx: OpContext = {
         actor,
@@ -200,6 +202,7 @@ export class Core<C extends readonly AnyOp[] = readonly AnyOp[]> {
         auditId,
         newId: this.newId,
         findOp: (name) => this.byName.get(name),
+        fresh,
       };
       const result = await op.run(ctx, parsed);
       const output = (this.validateOutputs ? op.output.parse(result) : result) as z.output<O>;

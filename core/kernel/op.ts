@@ -4,6 +4,7 @@ import type { TextParams } from '../i18n/index.ts';
 import type { Household } from '../domain/schemas.ts';
 import type { TrackedTx } from '../store/tracked.ts';
 import type { Actor, Scope } from './actor.ts';
+import type { Freshness } from './readCache.ts';
 
 /** How an op touches data: MCP hints, confirmation and undo all follow from it. */
 export type Effect = 'read' | 'write' | 'destructive';
@@ -27,6 +28,12 @@ export interface OpContext {
   newId(prefix: string): string;
   /** Another op of the catalog by name (undo checks the caller could still run what it reverts). */
   findOp(name: string): AnyOp | undefined;
+  /**
+   * This call's freshness check (readCache.ts): every cached read of the call (the kernel's
+   * membership check, the read model) shares one SQLite `data_version` read, the caller's when
+   * it passed one (`InvokeOptions.fresh`). Absent in contexts made outside the kernel.
+   */
+  fresh?: Freshness | undefined;
 }
 
 /** An op as written in a catalog file; see `defineOp`. */

@@ -44,6 +44,14 @@ const INSIGHT_COLUMNS: ReadonlyArray<keyof InsightRow> = [
 const SYSTEM_VIEWER: Viewer = { kind: 'system', memberId: null };
 
 /**
+ * The household's entry in `slot` for the day, through the read cache, sharing the call's one
+ * freshness check (`ctx.fresh`): every part of the read model is read through here.
+ */
+export function modelRead<T>(ctx: OpContext, slot: string, build: () => Promise<T>): Promise<T> {
+  return cachedRead(ctx.tx.trx, household(ctx).id, slot, ctx.today, build, { fresh: ctx.fresh });
+}
+
+/**
  * The rows one op call read, by its transaction: where the cache does not serve (PostgreSQL
  * without a listening bus, a write transaction) the name order and the visible rows of one call
  * still share one query, from one snapshot.
@@ -61,7 +69,7 @@ export function householdRows(ctx: OpContext): Promise<readonly InsightRow[]> {
 
 function readHouseholdRows(ctx: OpContext): Promise<readonly InsightRow[]> {
   const householdId = household(ctx).id;
-  return cachedRead(ctx.tx.trx, householdId, 'rows', ctx.today, async () => {
+  return modelRead(ctx, 'rows', async () => {
     const rows = (await visibleSubscriptions(ctx.tx.trx, SYSTEM_VIEWER, householdId)
       .orderBy('subscriptions.name')
       .orderBy('subscriptions.id')
@@ -76,7 +84,7 @@ function readHouseholdRows(ctx: OpContext): Promise<readonly InsightRow[]> {
  * names again.
  */
 export function nameOrder(ctx: OpContext): Promise<ReadonlyMap<string, number>> {
-  return cachedRead(ctx.tx.trx, household(ctx).id, 'name_order', ctx.today, async () => {
+  return modelRead(ctx, 'name_order', async () => {
     const sorted = [...(await householdRows(ctx))].sort(
       (a, b) => localeOrder(a.name, b.name) || localeOrder(a.id, b.id),
     );
@@ -109,7 +117,7 @@ export function nextChargeKey(next: string | null): string {
 
 /** The next charges of the household's subscriptions and the orders by them, for the day. */
 export function nextCharges(ctx: OpContext): Promise<NextCharges> {
-  return cachedRead(ctx.tx.trx, household(ctx).id, 'next_charges', ctx.today, async () => {
+  return modelRead(ctx, 'next_charges', async () => {
     const rows = await householdRows(ctx);
     const rank = await nameOrder(ctx);
     const keys = new Map<string, string>();

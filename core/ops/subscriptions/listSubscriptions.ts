@@ -9,12 +9,12 @@ import {
   type SubscriptionRow,
   toView,
   viewColumns,
-  viewsByIds,
   visibleSubscriptions,
   whereStatusOn,
 } from '../../store/repos/subscriptions.ts';
 import { household, requireOwned } from '../shared/context.ts';
-import { pageByNextCharge } from './_lib/byNextCharge.ts';
+import { nameCollator, pageFromModel } from './_lib/listOrder.ts';
+import { viewsOf } from './_lib/view.ts';
 import { Id, IsoDate, Paging, Subscription, SubscriptionStatus } from '../../domain/schemas.ts';
 
 const SORT_COLUMNS = [
@@ -79,9 +79,10 @@ export const listSubscriptions = defineOp({
     if (input.tag_id) await requireOwned(ctx, 'tags', 'tag', input.tag_id);
     if (input.member_id) await requireOwned(ctx, 'members', 'member', input.member_id);
     const statuses = typeof input.status === 'string' ? [input.status] : input.status;
-    // By next charge (the heaviest sort: a series per subscription), the page's ids come from the
-    // read model, where each next charge is derived once for the day; then the page, whole.
-    if (input.sort === 'next_charge_date' && !input.text) {
+    // Every sort but creation order, without free text (notes are not in the read model): the
+    // page's ids come from the household's read model (each order built once per change and day),
+    // then the page's views, kept there too.
+    if (input.sort !== 'created_at' && !input.text) {
       const tagged = input.tag_id
         ? new Set(
             (
@@ -92,12 +93,12 @@ export const listSubscriptions = defineOp({
             ).map((r) => r.subscription_id),
           )
         : undefined;
-      const page = await pageByNextCharge(ctx, { ...input, statuses, tagged });
+      const page = await pageFromModel(ctx, { ...input, sort: input.sort, statuses, tagged });
       return {
         total: page.total,
         offset: input.offset,
         limit: input.limit,
-        items: await viewsByIds(ctx.tx.trx, ctx.actor, household(ctx).id, page.ids, ctx.today),
+        items: await viewsOf(ctx, page.ids),
       };
     }
     const q = visibleSubscriptions(ctx.tx.trx, ctx.actor, household(ctx).id);
@@ -165,23 +166,12 @@ export const listSubscriptions = defineOp({
       );
       total = keyed.length;
       const pageIds = keyed.slice(input.offset, input.offset + input.limit).map((k) => k.row.id);
-      // The page, whole, in one statement.
-      items = await viewsByIds(ctx.tx.trx, ctx.actor, household(ctx).id, pageIds, ctx.today);
+      // The page, whole, in one statement (or from the read model).
+      items = await viewsOf(ctx, pageIds);
     }
     return { total, offset: input.offset, limit: input.limit, items };
   },
 });
-
-const collators = new Map<string, Intl.Collator>();
-/** Names compared as the household's language reads them, case ignored, numbers by value. */
-function nameCollator(locale: string): Intl.Collator {
-  let collator = collators.get(locale);
-  if (!collator) {
-    collator = new Intl.Collator(locale, { sensitivity: 'accent', numeric: true });
-    collators.set(locale, collator);
-  }
-  return collator;
-}
 
 function compare(
   a: { row: SubscriptionRow; next: string | null },

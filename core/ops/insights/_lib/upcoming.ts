@@ -7,9 +7,7 @@ import type { OpContext } from '../../../kernel/op.ts';
 import { chargesBetween } from '../../../store/repos/charges.ts';
 import type { InsightRow } from '../../../store/repos/subscriptions.ts';
 import { Converter } from './convert.ts';
-import { cachedRead } from '../../../kernel/readCache.ts';
-import { householdRows, nameOrder } from '../../shared/readModel.ts';
-import { household } from '../../shared/context.ts';
+import { householdRows, modelRead, nameOrder } from '../../shared/readModel.ts';
 import { Id } from '../../../domain/schemas.ts';
 
 export const UpcomingItem = z.object({
@@ -141,7 +139,7 @@ function horizonFor(days: number): number {
  * subscription only, so a caller keeps those it may see and the order stays.
  */
 function upcomingOf(ctx: OpContext, horizon: number): Promise<readonly Upcoming[]> {
-  return cachedRead(ctx.tx.trx, household(ctx).id, `upcoming:${horizon}`, ctx.today, async () => {
+  return modelRead(ctx, `upcoming:${horizon}`, async () => {
     const from = ctx.today;
     const to = addDays(from, horizon);
     const candidates = (await householdRows(ctx)).filter((s) => mayHaveUpcoming(s, from));

@@ -47,7 +47,7 @@ function byShownNextCharge(items: Subscription[], order: 'asc' | 'desc'): string
  * filters, privacy, paging and ties as the other sorts, and another process's change seen on the
  * next call (SQLite data_version, PostgreSQL LISTEN/NOTIFY).
  */
-describe('list_subscriptions by next charge (core/ops/subscriptions/_lib/byNextCharge.ts)', () => {
+describe('list_subscriptions by next charge (core/ops/subscriptions/_lib/listOrder.ts)', () => {
   let shared: SharedTestDatabase;
   const buses: PostgresEventBus[] = [];
   /** A Core as another process has it: its own pool, and on PostgreSQL its own listening bus. */
@@ -246,21 +246,30 @@ describe('list_subscriptions by next charge (core/ops/subscriptions/_lib/byNextC
     expect(names).not.toContain('Bea public');
   });
 
-  it('reads no subscription row but the page’s while nothing changes', async () => {
-    await list(a.core, owner, { sort: 'next_charge_date' });
-    const statements: string[] = [];
-    const listener = (q: { sql: string }) => {
-      if (/from [`"]subscriptions[`"]/.test(q.sql)) statements.push(q.sql);
-    };
-    const connections = [a.db.knex, ...(a.db.reader ? [a.db.reader] : [])];
-    for (const k of connections) k.on('query', listener);
-    try {
-      await list(a.core, owner, { sort: 'next_charge_date', limit: 3 });
-    } finally {
-      for (const k of connections) k.off('query', listener);
+  it('reads no subscription row while nothing changes, and only a page’s views it has not read before', async () => {
+    /** The statements on subscriptions that `run` sends, through either connection. */
+    async function statementsOf(run: () => Promise<unknown>): Promise<string[]> {
+      const statements: string[] = [];
+      const listener = (q: { sql: string }) => {
+        if (/from [`"]subscriptions[`"]/.test(q.sql)) statements.push(q.sql);
+      };
+      const connections = [a.db.knex, ...(a.db.reader ? [a.db.reader] : [])];
+      for (const k of connections) k.on('query', listener);
+      try {
+        await run();
+      } finally {
+        for (const k of connections) k.off('query', listener);
+      }
+      return statements;
     }
+    const page = (offset: number) =>
+      list(a.core, owner, { sort: 'next_charge_date', limit: 3, offset });
+    await page(0);
     // PostgreSQL without a listening bus caches nothing; here both processes listen.
-    expect(statements).toHaveLength(1);
-    expect(statements[0]).toMatch(/[`"]subscriptions[`"]\.[`"]id[`"] in \(/);
+    expect(await statementsOf(() => page(0))).toEqual([]);
+    const next = await statementsOf(() => page(3));
+    expect(next).toHaveLength(1);
+    expect(next[0]).toMatch(/[`"]subscriptions[`"]\.[`"]id[`"] in \(/);
+    expect(await statementsOf(() => page(3))).toEqual([]);
   });
 });
