@@ -60,7 +60,7 @@ export class Converter {
       `rates:${[...wanted].sort().join(',')}:${start}:${end}`,
       ctx.today,
       () => loadRates(ctx.tx.trx, hh.id, wanted, start, end),
-      { strict: true },
+      { strict: true, fresh: ctx.fresh },
     );
     return new Converter(createRateBook(rates), hh.currency, ctx.today);
   }

@@ -5,8 +5,7 @@ import {
   visibleSubscriptions,
 } from '../../../store/repos/subscriptions.ts';
 import { household } from '../../shared/context.ts';
-import { householdRows, visibleTo } from '../../shared/readModel.ts';
-import { cachedRead } from '../../../kernel/readCache.ts';
+import { householdRows, modelRead, visibleTo } from '../../shared/readModel.ts';
 import type { NamedRow } from '../../../store/repos/rows.ts';
 import { groupBy } from '../../../domain/groupBy.ts';
 
@@ -149,7 +148,7 @@ function cachedSums(
       : viewer.kind === 'system' && viewer.memberId === null
         ? 'all'
         : `member:${viewer.memberId ?? ''}`;
-  return cachedRead(ctx.tx.trx, household(ctx).id, `${slot}:${sees}`, ctx.today, build);
+  return modelRead(ctx, `${slot}:${sees}`, build);
 }
 
 function groupKeysOf(
@@ -250,7 +249,7 @@ async function keptFor<T>(
 /** Every cost share of the household's subscriptions, by subscription id (the read model's). */
 function householdShares(ctx: OpContext): Promise<ReadonlyMap<string, readonly ShareRow[]>> {
   const householdId = household(ctx).id;
-  return cachedRead(ctx.tx.trx, householdId, 'shares', '', async () => {
+  return modelRead(ctx, 'shares', async () => {
     const rows = (await ctx.tx
       .trx('subscription_shares')
       .join('subscriptions', 'subscriptions.id', 'subscription_shares.subscription_id')
@@ -271,7 +270,7 @@ function householdShares(ctx: OpContext): Promise<ReadonlyMap<string, readonly S
 /** Every tag id of the household's subscriptions, by subscription id (the read model's). */
 function householdTags(ctx: OpContext): Promise<ReadonlyMap<string, readonly string[]>> {
   const householdId = household(ctx).id;
-  return cachedRead(ctx.tx.trx, householdId, 'tags', '', async () => {
+  return modelRead(ctx, 'tags', async () => {
     const rows = (await ctx.tx
       .trx('subscription_tags')
       .join('subscriptions', 'subscriptions.id', 'subscription_tags.subscription_id')
@@ -297,7 +296,7 @@ export async function namesOf(
   table: 'categories' | 'payment_methods' | 'tags' | 'members',
 ): Promise<Map<string, string>> {
   const householdId = household(ctx).id;
-  const names = await cachedRead(ctx.tx.trx, householdId, `names:${table}`, '', async () => {
+  const names = await modelRead(ctx, `names:${table}`, async () => {
     const rows = await ctx.tx.trx
       .from<NamedRow>(table)
       .where({ household_id: householdId })

@@ -7,9 +7,7 @@ import { formatDate } from '../../../i18n/dates.ts';
 import { type Locale, t } from '../../../i18n/index.ts';
 import { decimal, money } from '../../../i18n/numbers.ts';
 import type { OpContext } from '../../../kernel/op.ts';
-import { cachedRead } from '../../../kernel/readCache.ts';
-import { household } from '../../shared/context.ts';
-import { householdRows, nameOrder } from '../../shared/readModel.ts';
+import { householdRows, modelRead, nameOrder } from '../../shared/readModel.ts';
 import { cycleOf, monthlyMinor, type InsightRow } from '../../../store/repos/subscriptions.ts';
 import type { Converter } from './convert.ts';
 import { priceChangesBetween, RUNNING } from './load.ts';
@@ -301,7 +299,7 @@ export function normalizeName(text: string): string {
  * is most of the briefing's search, and most subscriptions then have no key to group by.
  */
 function duplicateKeys(ctx: OpContext): Promise<ReadonlyMap<string, readonly string[]>> {
-  return cachedRead(ctx.tx.trx, household(ctx).id, 'duplicate_keys', ctx.today, async () => {
+  return modelRead(ctx, 'duplicate_keys', async () => {
     const own = new Map<string, string[]>();
     const uses = new Map<string, number>();
     for (const sub of await householdRows(ctx)) {
