@@ -96,7 +96,8 @@ export async function startChannels(
           signingSecret: config.EXHALE_SLACK_SIGNING_SECRET,
           appToken: config.EXHALE_SLACK_APP_TOKEN,
           apiUrl: config.EXHALE_SLACK_API_URL,
-          webUrl: config.EXHALE_MINIAPP_URL,
+          webUrl: config.EXHALE_MINIAPP_URL ?? `${webBaseUrl(config)}/app/`,
+          siteUrl: webBaseUrl(config),
         },
         { assistant, mount: mountSlack, log },
       );

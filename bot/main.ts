@@ -125,7 +125,7 @@ export async function startExhale(
 
   const lines = [
     `Exhale is running.`,
-    `  Database: ${describeDatabase(config)} (${Number(households[0]?.n ?? 0)} households)`,
+    `  Database: ${describeDatabase(config)} (${householdCount(Number(households[0]?.n ?? 0))})`,
     `  HTTP:     ${http.url} (health: ${http.url}/healthz)`,
     `  MCP:      ${http.url}/mcp (Streamable HTTP; remote agents connect with OAuth and a /connect code from chat, or \`npx exhale token create --scope read --name "My agent"\` for a token), or \`npx exhale mcp\` over stdio`,
     `  App:      ${config.EXHALE_PUBLIC_URL ? `${config.EXHALE_PUBLIC_URL.replace(/\/+$/, '')}/app/` : `${http.url}/app/`} (sign in with the link \`npx exhale web\` prints, or send /web to the bot)`,
@@ -215,4 +215,9 @@ function listenError(error: unknown, config: Config): Error {
       `Port ${config.EXHALE_PORT} needs more privileges; set EXHALE_PORT to 1024 or above.`,
     );
   return error instanceof Error ? error : new Error(String(error));
+}
+
+/** "1 household", "3 households": the start banner's count. */
+function householdCount(n: number): string {
+  return n === 1 ? '1 household' : `${n} households`;
 }

@@ -14,6 +14,7 @@ import { SlackChannel, type SlackChannelOptions } from './channel.ts';
 import { homeView, publishHome } from './home.ts';
 import { accountOf, isDirect, Profiles, slackConversation } from './people.ts';
 import { ACTION_PREFIX, LINK_PREFIX } from './render.ts';
+import { typedText } from './text.ts';
 
 export interface SlackAppOptions {
   engine: ChatEngine;
@@ -322,7 +323,7 @@ export function createSlackApp(options: SlackAppOptions): {
           .setStatus({ ...thread, status: t(locale, 'slack.assistant.status') })
           .catch((error: unknown) => log('slack: setting the thread status failed', error));
       }
-      const text = (m.text ?? '').trim();
+      const text = typedText(m.text ?? '').trim();
       const file = m.files?.[0];
       let event: ChatEvent;
       if (file) {
@@ -382,8 +383,7 @@ export function createSlackApp(options: SlackAppOptions): {
     const team = m.team ?? context.teamId ?? '';
     const conv = slackConversation(team, user, m.channel, await profiles.of(user));
     const channel = channelFor({ channel: m.channel, user, team, threadTs: m.thread_ts });
-    const said = (m.text ?? '')
-      .replace(mentionOf(context.botUserId), '')
+    const said = typedText((m.text ?? '').replace(mentionOf(context.botUserId), ''))
       .replace(/\s{2,}/g, ' ')
       .trim();
     const text = asCommand(said);
@@ -429,7 +429,7 @@ export function createSlackApp(options: SlackAppOptions): {
       await profiles.of(c.user_id),
     );
     // `/exhale add Netflix 15.99` is the engine's `/add Netflix 15.99`; a bare `/exhale` is /help.
-    const words = c.text.trim();
+    const words = typedText(c.text).trim();
     const text = words.length === 0 ? '/help' : `/${words.replace(/^\//, '')}`;
     const first = (text.slice(1).split(/\s/)[0] ?? '').toLowerCase();
     const inChannel = !isDirect(c.channel_id);

@@ -10,6 +10,8 @@ export interface SlackSettings {
   appToken?: string | undefined;
   apiUrl?: string | undefined;
   webUrl?: string | undefined;
+  /** Where Exhale's own web is reached: sign-in links point there. */
+  siteUrl?: string | undefined;
 }
 
 const RETRY_MS = 60_000;
@@ -43,6 +45,7 @@ export async function connectSlack(
       appToken: settings.appToken,
       apiUrl: settings.apiUrl,
       webUrl: settings.webUrl,
+      siteUrl: settings.siteUrl,
       assistant: options.assistant,
       log,
       mount: options.mount,

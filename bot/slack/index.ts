@@ -20,6 +20,8 @@ export interface SlackDeps {
   apiUrl?: string | undefined;
   /** The web app, for App Home's button. */
   webUrl?: string | undefined;
+  /** Where Exhale's own web is reached (`webBaseUrl`): `/exhale web`'s sign-in links point there. */
+  siteUrl?: string | undefined;
   assistant?: ChatAssistant | undefined;
   /** Characters a streamed answer gathers before each `chat.appendStream` (default 256). */
   streamBuffer?: number | undefined;
@@ -77,6 +79,7 @@ export async function startSlack(deps: SlackDeps): Promise<SlackHandle> {
   const engine = new ChatEngine({
     core: deps.core,
     miniAppUrl: deps.webUrl,
+    webUrl: deps.siteUrl,
     assistant: deps.assistant,
     log,
   });

@@ -11,6 +11,9 @@ export const ACK_WITHIN_MS = 2_500;
 
 import { EVENTS_PATH } from './paths.ts';
 
+/** How far a request's timestamp may be from now, either way (Slack's five minutes). */
+const MAX_SKEW_MS = 5 * 60_000;
+
 export { EVENTS_PATH };
 
 export interface EdgeReceiverOptions {
@@ -90,14 +93,18 @@ export class EdgeReceiver implements Receiver {
         return c.body(null, 200);
       const signature = c.req.header('x-slack-signature') ?? '';
       const timestamp = Number(c.req.header('x-slack-request-timestamp') ?? 'NaN');
+      const now = (this.options.now ?? Date.now)();
+      // Bolt's check refuses a timestamp over five minutes old; one as far ahead is refused too
+      // (Slack's advice: a signed request replayed later must not pass by claiming the future).
       const valid =
         signature.length > 0 &&
         Number.isFinite(timestamp) &&
+        timestamp * 1000 <= now + MAX_SKEW_MS &&
         isValidSlackRequest({
           signingSecret: this.options.signingSecret,
           body: text,
           headers: { 'x-slack-signature': signature, 'x-slack-request-timestamp': timestamp },
-          nowMilliseconds: (this.options.now ?? Date.now)(),
+          nowMilliseconds: now,
         });
       if (!valid) {
         c.var.log('slack: a request without a valid signature was refused (401)');

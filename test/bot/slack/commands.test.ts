@@ -18,6 +18,15 @@ describe('Slack commands, cards and buttons', () => {
   });
   afterEach(async () => w.close());
 
+  it('signs in to the web with `/exhale web`: a whole link to this server, and a name typed with & or a link is saved as typed', async () => {
+    const link = await w.command(ana, 'web');
+    expect(readable(link)).toMatch(/https:\/\/exhale\.example\.com\/app\/signin\?code=\w+/);
+    // Slack escapes & and turns a typed "Netflix.com" into a link: the name is what Ana typed.
+    await w.command(ana, 'add AT&amp;T 30 EUR monthly 3');
+    await w.command(ana, 'add <http://Netflix.com|Netflix.com> 15.99 EUR monthly 5');
+    expect((await subs()).map((s) => s.name)).toEqual(['AT&T', 'Netflix.com']);
+  });
+
   it('acknowledges a slash command at once and does the work after the ack', async () => {
     const release = w.slack.hold('chat.postMessage');
     const ack = await w.post(slackRequests.command(ana, 'add Netflix 15.99 EUR monthly 5'));

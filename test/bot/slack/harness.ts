@@ -38,7 +38,12 @@ export interface SlackWorld {
 }
 
 export async function createSlackWorld(
-  options: { assistant?: (core: Core) => ChatAssistant; db?: Database; webUrl?: string } = {},
+  options: {
+    assistant?: (core: Core) => ChatAssistant;
+    db?: Database;
+    webUrl?: string;
+    siteUrl?: string;
+  } = {},
 ): Promise<SlackWorld> {
   const slack = await new FakeSlack().start();
   const db = options.db ?? (await openTestDatabase());
@@ -52,6 +57,7 @@ export async function createSlackWorld(
     signingSecret: 'test-signing-secret',
     apiUrl: slack.url,
     webUrl: options.webUrl,
+    siteUrl: options.siteUrl ?? 'https://exhale.example.com',
     assistant: options.assistant?.(core),
     streamBuffer: 16,
     log: (message, error) => logged.push({ message, error }),

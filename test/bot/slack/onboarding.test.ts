@@ -10,7 +10,7 @@ describe('Slack onboarding and joining', () => {
   });
   afterEach(async () => w.close());
 
-  it('refuses a request with a bad or old signature with 401 and processes nothing', async () => {
+  it('refuses a request with a bad, old or future-dated signature with 401 and processes nothing', async () => {
     const ana = w.slack.user('U1001', 'Ana', 'es-ES');
     const good = slackRequests.command(ana, 'start');
     const forged = { ...good, headers: { ...good.headers, 'x-slack-signature': 'v0=00' } };
@@ -18,6 +18,10 @@ describe('Slack onboarding and joining', () => {
     const old = Math.floor(Date.now() / 1000) - 10 * 60;
     const stale = { ...good, headers: { ...good.headers, ...signature(good.body, old) } };
     expect((await w.post(stale)).status).toBe(401);
+    // Signed with the secret but claiming a time ten minutes ahead: refused as well.
+    const ahead = Math.floor(Date.now() / 1000) + 10 * 60;
+    const future = { ...good, headers: { ...good.headers, ...signature(good.body, ahead) } };
+    expect((await w.post(future)).status).toBe(401);
     const unsigned = {
       body: good.body,
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
