@@ -53,7 +53,9 @@ describe('the web import review: upload, review, import', () => {
     const sent = await api.request('/api/import', form);
     expect(sent.status).toBe(200);
     const { flowId, statement } = await json(sent);
-    const crunchyroll = statement.candidates.find((c: { name: string }) => /crunchyroll/i.test(c.name));
+    const crunchyroll = statement.candidates.find((c: { name: string }) =>
+      /crunchyroll/i.test(c.name),
+    );
     expect(crunchyroll).toMatchObject({ amount: '15.99', currency: 'CAD' });
     // The kept file is read again, and imported, in the currency named.
     const again = await json(await api.request(`/api/import/${flowId}`, { headers: as(OWNER_TG) }));
