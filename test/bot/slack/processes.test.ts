@@ -14,7 +14,12 @@ import {
 } from '../../fakes/slackApi.ts';
 import { type FakeLlm, startLlmServer } from '../../fakes/llmServer.ts';
 import { scripted } from '../../fakes/llmScript.ts';
-import { type ExhaleServer, runExhale, startExhaleProcess } from '../../helpers/exhaleProcess.ts';
+import {
+  type ExhaleServer,
+  freePort,
+  runExhale,
+  startExhaleProcess,
+} from '../../helpers/exhaleProcess.ts';
 
 /** Longer than twice the 256 characters a stream gathers before each call: started, appended, stopped. */
 const ANSWER =
@@ -219,7 +224,8 @@ describe('Slack in a real exhale process', () => {
 
   it('stops start-up with a sentence naming EXHALE_SLACK_BOT_TOKEN when Slack refuses the token', async () => {
     slack.invalidAuth = true;
-    const result = await runExhale(env(), []);
+    // A port of its own: the refusal must be Slack's, not a busy 8080's.
+    const result = await runExhale({ ...env(), EXHALE_PORT: String(await freePort()) }, []);
     expect(result.code).not.toBe(0);
     expect(result.stderr + result.stdout).toContain(
       'Slack refused EXHALE_SLACK_BOT_TOKEN (invalid_auth)',
