@@ -512,6 +512,11 @@ const commands: Record<string, Command> = {
     }
     const runtime = await runtimeFor(loadConfig(), { existing: true });
     try {
+      // A mistyped name is said before anything asks which household or member.
+      if (!runtime.core.catalog.some((op) => op.name === name)) {
+        console.error(`There is no op "${name}". \`npx exhale ops\` lists the names.`);
+        return 2;
+      }
       const actor = await localActor(runtime.db, {
         as: values.as,
         household: values.household,

@@ -108,6 +108,13 @@ describe('the exhale command', () => {
     expect(await count()).toBe(0);
   }, 60_000);
 
+  it('names a mistyped op before asking anything else, with exit code 2', async () => {
+    const run = await exhale(dir, 'op', 'nosuchop');
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('There is no op "nosuchop". `npx exhale ops` lists the names.');
+    expect(run.stderr).not.toMatch(/household/i);
+  }, 60_000);
+
   it('refuses JSON nested 5,000 deep, as its input or a --document file, with a sentence and exit code 2', async () => {
     const deep = `{"notes":${'['.repeat(5_000)}${']'.repeat(5_000)}}`;
     const input = await exhale(dir, 'op', 'create_subscription', deep);
