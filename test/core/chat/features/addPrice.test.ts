@@ -92,4 +92,21 @@ describe(`/add with a price it cannot read or store (${TEST_DIALECT})`, () => {
     );
     expect(text(await chat.say('30'))).toContain('Add Gym?');
   });
+
+  it('says a price typed for /edit the same way, leaves the subscription unchanged and asks again', async () => {
+    await h.core.invoke('create_subscription', h.owner, {
+      name: 'Netflix',
+      amount: '15.99',
+      currency: 'EUR',
+    });
+    const chat = new ChatDriver(h.core, h.owner);
+    const refusal = text(await chat.say('/edit Netflix price -5'));
+    expect(refusal).toContain(
+      'I can\'t use "-5" as a price: send an amount of 0 or more, like 12.99 or 12,99.',
+    );
+    expect(refusal).not.toContain('input');
+    expect(await subscriptions()).toEqual([{ name: 'Netflix', amount_minor: 1599 }]);
+    expect(text(await chat.say('99999999999'))).toContain('at most 21,474,836.47 EUR');
+    expect(await subscriptions()).toEqual([{ name: 'Netflix', amount_minor: 1599 }]);
+  });
 });
