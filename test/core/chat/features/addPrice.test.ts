@@ -88,7 +88,7 @@ describe(`/add with a price it cannot read or store (${TEST_DIALECT})`, () => {
       'I can\'t use "-3" as a price: send an amount of 0 or more, like 12.99 or 12,99.',
     );
     expect(text(await chat.say('12.9999'))).toBe(
-      'EUR prices have at most 2 decimals, and "12.9999" has more: send an amount like 12.99 or 12,99.',
+      'EUR amounts have at most 2 decimals, and "12.9999" has more: send one like 12.99 or 12,99.',
     );
     expect(text(await chat.say('30'))).toContain('Add Gym?');
   });
