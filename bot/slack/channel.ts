@@ -1,6 +1,6 @@
 import type { WebClient } from '@slack/web-api';
 
-import type { Channel, LiveText, Reply, SentRef } from '../../core/chat/index.ts';
+import type { Channel, ChannelWords, LiveText, Reply, SentRef } from '../../core/chat/index.ts';
 import { SlackLive } from './live.ts';
 import { renderSlack, withoutButtons } from './render.ts';
 
@@ -62,6 +62,8 @@ type ResponseMessage =
  */
 export class SlackChannel implements Channel {
   readonly name = 'slack' as const;
+  /** Slack's group chats are channels, and a command is typed `/exhale <command>`. */
+  readonly words: ChannelWords = { group: 'channel', commandPrefix: '/exhale ' };
   readonly live?: () => LiveText;
   private readonly known: Map<string, KnownMessage>;
 

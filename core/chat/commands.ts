@@ -2,7 +2,9 @@ import type { Channel as ChannelName } from '../kernel/actor.ts';
 import type { Core } from '../kernel/core.ts';
 import { surfaceOps } from '../kernel/surface.ts';
 import { type Locale, t } from '../i18n/index.ts';
+import { groupWords, type MenuOptions } from './channelWords.ts';
 import type { Turn } from './turn.ts';
+import type { ChannelWords } from './types.ts';
 
 /** Where a command may be used. Secrets (tokens, invite links) and the activity log stay private. */
 export type CommandPlace = 'any' | 'private' | 'group';
@@ -40,9 +42,14 @@ export function offeredCommands(core: Core, declared: readonly CommandSpec[]): C
  * A command's one-line description in a language (Telegram's limit is 256 characters): its
  * `chat.cmd.<command>` text, falling back to its op's title, then to its name.
  */
-export function describeCommand(core: Core, spec: CommandSpec, locale: Locale): string {
+export function describeCommand(
+  core: Core,
+  spec: CommandSpec,
+  locale: Locale,
+  words?: ChannelWords,
+): string {
   const key = `chat.cmd.${spec.command}`;
-  const text = t(locale, key);
+  const text = t(locale, key, groupWords(locale, words));
   if (text !== key) return text.slice(0, 256);
   const op = spec.op ? core.catalog.find((o) => o.name === spec.op) : undefined;
   return (op?.title ?? spec.command).slice(0, 256);
@@ -63,8 +70,13 @@ export function commandMenu(
   locale: Locale,
   place: 'private' | 'group',
   channel?: ChannelName,
+  options: MenuOptions = {},
 ): Array<{ command: string; description: string }> {
   return commands
     .filter((c) => (c.place === 'any' || c.place === place) && worksOn(c, channel))
-    .map((c) => ({ command: c.command, description: describeCommand(core, c, locale) }));
+    .filter((c) => options.newcomer !== true || c.newcomer)
+    .map((c) => ({
+      command: c.command,
+      description: describeCommand(core, c, locale, options.words),
+    }));
 }

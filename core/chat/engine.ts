@@ -6,6 +6,7 @@ import type { ChangeEvent } from '../kernel/events.ts';
 import { type Locale, t } from '../i18n/index.ts';
 import type { Reminder } from '../reminders/types.ts';
 import { type Action, runsOnce } from './actions.ts';
+import type { MenuOptions } from './channelWords.ts';
 import { commandMenu, type CommandSpec, offeredCommands } from './commands.ts';
 import type { ChatFeature } from './feature.ts';
 import { buildFeatureTables, type FeatureTables } from './featureTables.ts';
@@ -148,8 +149,9 @@ export class ChatEngine implements EngineContext {
     locale: Locale,
     place: 'private' | 'group',
     channel?: ChannelName,
+    options?: MenuOptions,
   ): Array<{ command: string; description: string }> {
-    return commandMenu(this.core, this.commands, locale, place, channel);
+    return commandMenu(this.core, this.commands, locale, place, channel, options);
   }
 
   /** Whether free text gets the built-in assistant in a household (otherwise the command list). */
@@ -298,7 +300,9 @@ export class ChatEngine implements EngineContext {
   async runCommand(turn: Turn, name: string, args: string): Promise<void> {
     const spec = this.commands.find((c) => c.command === name);
     if (!spec) {
-      await turn.send(helpReply(turn, turn.t('chat.unknown_command', { command: name })));
+      await turn.send(
+        helpReply(turn, turn.t('chat.unknown_command', { command: turn.command(name) })),
+      );
       return;
     }
     if (turn.speaker.newcomer && !spec.newcomer) {

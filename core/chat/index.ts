@@ -20,6 +20,7 @@ export type {
   Button,
   Card,
   Channel,
+  ChannelWords,
   ChatEvent,
   Conversation,
   IncomingFile,

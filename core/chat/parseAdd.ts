@@ -252,6 +252,13 @@ export interface ParsedAdd {
   trial: string | null;
   /** Words after the amount that were not understood. */
   unknown: string[];
+  /** The price as it was typed ("-5", "10,99"), beside `amount` as it was read; null without one. */
+  amountTyped: string | null;
+  /**
+   * Words that stood where the price goes but do not read as one ("Gym twelve EUR monthly":
+   * "twelve"): kept out of the name, for the engine to say it could not read them.
+   */
+  unreadPrice: string | null;
 }
 
 /**
@@ -339,6 +346,8 @@ export function parseAddLine(line: string, today: string, householdCurrency?: st
     trial: null,
     unknown: [],
     unsure: false,
+    amountTyped: null,
+    unreadPrice: null,
   };
   const local = householdCurrency;
   const index = priceIndex(tokens, local);
@@ -349,8 +358,17 @@ export function parseAddLine(line: string, today: string, householdCurrency?: st
   const nameTokens = tokens.slice(0, nameEnd);
   // "Netflix for 15.99": the filler before the price is neither name nor unknown.
   while (nameTokens.length > 1 && isPriceFiller(nameTokens.at(-1) ?? '')) nameTokens.pop();
+  if (index === -1) {
+    const unread = unreadPrice(nameTokens, boundary < tokens.length);
+    if (unread) {
+      out.unreadPrice = unread.words.join(' ');
+      nameTokens.splice(unread.from);
+      while (nameTokens.length > 1 && isPriceFiller(nameTokens.at(-1) ?? '')) nameTokens.pop();
+    }
+  }
   out.name = nameTokens.length > 0 ? nameTokens.join(' ') : null;
   const amount = index === -1 ? null : amountToken(tokens[index] ?? '', local);
+  out.amountTyped = amount ? (tokens[index] ?? null) : null;
   out.amount = amount?.amount ?? null;
   out.currency = amount?.currency ?? symbolBefore;
   // Everything after the name but the price (and its symbol): cycle, currency, day, in any order.
@@ -425,6 +443,44 @@ function everyPhrase(
     return { unit: UNIT_WORDS[second] ?? 'month', every: COUNT_WORDS[first] ?? 2, words: 2 };
   if (UNIT_WORDS[first]) return { unit: UNIT_WORDS[first] ?? 'month', every: 1, words: 1 };
   return null;
+}
+
+/** Words that say "the price is": "HBO precio raro", "Gym price twelve". */
+const PRICE_WORDS = new Set(['price', 'precio', 'costs', 'cost', 'cuesta', 'coste', 'costo']);
+
+/** Numbers said in words, which the reader does not take as a price: "twelve", "doce". */
+const NUMBER_WORDS = new Set(
+  (
+    'zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen ' +
+    'fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ' +
+    'ninety hundred thousand cero uno una dos tres cuatro cinco seis siete ocho nueve diez once ' +
+    'doce trece catorce quince dieciséis dieciseis diecisiete dieciocho diecinueve veinte treinta ' +
+    'cuarenta cincuenta sesenta setenta ochenta noventa cien ciento mil'
+  ).split(' '),
+);
+
+/**
+ * The last words of a price-less name that were meant as its price, or null when the name is
+ * just a name. After a price word ("HBO precio raro"), everything after it is. When a currency or
+ * cycle word follows the name ("Gym twelve EUR monthly", "Spotify abc EUR"), its last word is,
+ * if it reads like a try at a number (a number word, digits) or is a lower-case word after a
+ * capitalised name; "Netflix Premium EUR" and a plain "Disney Plus" stay names.
+ */
+function unreadPrice(
+  nameTokens: readonly string[],
+  pricedLine: boolean,
+): { from: number; words: string[] } | null {
+  const said = nameTokens.findIndex((t, i) => i > 0 && PRICE_WORDS.has(t.toLowerCase()));
+  if (said !== -1 && said < nameTokens.length - 1)
+    return { from: said, words: nameTokens.slice(said + 1) };
+  if (!pricedLine || nameTokens.length < 2) return null;
+  const last = nameTokens.at(-1) ?? '';
+  const capitalised = /^\p{Lu}/u.test(nameTokens[0] ?? '');
+  const tried =
+    NUMBER_WORDS.has(last.toLowerCase()) ||
+    /\d/.test(last) ||
+    (capitalised && /^\p{Ll}/u.test(last));
+  return tried ? { from: nameTokens.length - 1, words: [last] } : null;
 }
 
 /** A filler between name and price; a capital "A" stays (it may be a plan's name: "Plan A"). */

@@ -4,6 +4,7 @@ import { type Locale, t, type TextParams } from '../i18n/index.ts';
 import type { Freshness } from '../kernel/readCache.ts';
 import type { Database } from '../store/connection.ts';
 import type { Owner } from './flows.ts';
+import { commandText, groupWords, type MenuOptions } from './channelWords.ts';
 import { conversationKeyOf, personKey } from './identity.ts';
 import { ReplyBuilder } from './reply.ts';
 import type { Channel as ChannelName } from '../kernel/actor.ts';
@@ -25,6 +26,7 @@ export interface EngineContext {
     locale: Locale,
     place: 'private' | 'group',
     channel?: ChannelName,
+    options?: MenuOptions,
   ): Array<{ command: string; description: string }>;
   /** Runs a command as if the speaker had typed it (a button that runs one). */
   runCommand(turn: Turn, name: string, args: string): Promise<void>;
@@ -82,8 +84,14 @@ export class Turn {
     };
   }
 
+  /** A text in the speaker's language; `{group}`/`{groups}` are the channel's word for a group chat. */
   t(key: string, params?: TextParams): string {
-    return t(this.locale, key, params);
+    return t(this.locale, key, { ...groupWords(this.locale, this.channel.words), ...params });
+  }
+
+  /** A command as the speaker types it here: `/add`, or `/exhale add` on Slack. */
+  command(name: string): string {
+    return commandText(this.channel.words, name);
   }
 
   reply(): ReplyBuilder {

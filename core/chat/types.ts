@@ -46,6 +46,17 @@ export interface SentRef {
   messageId: string;
 }
 
+/**
+ * A platform's own words, for texts the engine writes (`channelWords.ts`): Slack calls its group
+ * chats "channels", and a command is typed `/exhale add` there (a leading `/` opens Slack's own).
+ */
+export interface ChannelWords {
+  /** What a group chat is called. Unset: "group". */
+  group?: 'group' | 'channel';
+  /** What stands before a command's name when typed. Unset: "/". */
+  commandPrefix?: string;
+}
+
 /** What the engine needs from a channel, bound to one conversation (a chat). */
 export interface Channel {
   readonly name: ChannelName;
@@ -54,6 +65,8 @@ export interface Channel {
    * texts then never ask to "delete this message". Unset for chat apps.
    */
   readonly transient?: boolean;
+  /** How this platform names a group chat and writes a command in texts; unset: "group", `/add`. */
+  readonly words?: ChannelWords;
   send(reply: Reply): Promise<SentRef | null>;
   /** Replaces a message the engine sent earlier (text, card and buttons). */
   edit(ref: SentRef, reply: Reply): Promise<void>;

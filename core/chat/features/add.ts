@@ -1,6 +1,7 @@
 import { localDate } from '../../domain/dates.ts';
 import { searchKey } from '../../domain/text.ts';
 import { isOpError } from '../../errors/index.ts';
+import { amountProblem } from '../amountCheck.ts';
 import { decimal, money } from '../format.ts';
 import type { AddDraft } from '../actions.ts';
 import { subscriptionLines } from '../cards.ts';
@@ -57,7 +58,17 @@ export async function addFromLine(turn: Turn, line: string): Promise<void> {
     date: parsed.date,
     ...(parsed.trial ? { trial: parsed.trial } : {}),
   };
-  if (parsed.amount === null) {
+  // A price it cannot store ("-5", "99999999999") is said in one sentence and asked for again.
+  const problem =
+    parsed.amount === null
+      ? null
+      : amountProblem(
+          turn.locale,
+          parsed.amountTyped ?? parsed.amount,
+          parsed.amount,
+          parsed.currency ?? hh.currency,
+        );
+  if (parsed.amount === null || problem !== null) {
     await setAwaiting(
       turn.db,
       turn.conversationKey,
@@ -65,7 +76,15 @@ export async function addFromLine(turn: Turn, line: string): Promise<void> {
       { t: 'add_amount', draft: partial },
       turn.now,
     );
-    await turn.say(turn.t('chat.add.ask_amount', { name: parsed.name }));
+    await turn.say(
+      problem ??
+        (parsed.unreadPrice !== null
+          ? turn.t('chat.polish.add.unread_price', {
+              words: parsed.unreadPrice,
+              name: parsed.name,
+            })
+          : turn.t('chat.add.ask_amount', { name: parsed.name })),
+    );
     return;
   }
   const draft: AddDraft = { ...partial, amount: parsed.amount };
@@ -113,6 +132,23 @@ export async function typedAmount(
       turn.now,
     );
     await turn.say(turn.t('chat.add.bad_amount', { name: draft.name }));
+    return;
+  }
+  const problem = amountProblem(
+    turn.locale,
+    parsed.amountTyped ?? parsed.amount,
+    parsed.amount,
+    draft.currency ?? parsed.currency ?? hh.currency,
+  );
+  if (problem !== null) {
+    await setAwaiting(
+      turn.db,
+      turn.conversationKey,
+      turn.owner,
+      { t: 'add_amount', draft },
+      turn.now,
+    );
+    await turn.say(problem);
     return;
   }
   const every = draft.cycle !== null ? draft.every : parsed.every > 1 ? parsed.every : undefined;

@@ -14,18 +14,46 @@ export function helpReply(turn: Turn, intro?: string): ReplyBuilder {
   const reply = turn.reply();
   if (intro) reply.say(intro);
   if (turn.speaker.newcomer) {
-    reply.say(turn.t('chat.help.newcomer'));
+    if (turn.inGroup) reply.say(turn.t('chat.help.newcomer'));
+    else newcomerHelp(turn, reply);
     return reply;
   }
   if (!intro) reply.say(turn.t('chat.help.title'));
   const place = turn.inGroup ? 'group' : 'private';
-  for (const item of turn.engine.commandMenu(turn.locale, place, turn.channel.name)) {
+  const menu = turn.engine.commandMenu(turn.locale, place, turn.channel.name, {
+    words: turn.channel.words,
+  });
+  for (const item of menu) {
     reply.say(`/${item.command} — ${item.description}`);
   }
   reply.say('');
   reply.say(turn.t('chat.help.add_example'));
   addMiniAppButton(turn, reply);
   return reply;
+}
+
+/**
+ * Help for a person without a household, in the private chat where they can start: what Exhale
+ * is, how to start here (the channel's own command: `/start`, `/exhale start` on Slack), and the
+ * commands they may use already.
+ */
+function newcomerHelp(turn: Turn, reply: ReplyBuilder): void {
+  const start = turn.command('start');
+  reply.say(turn.t('chat.polish.newcomer.intro'));
+  reply.say('');
+  reply.say(
+    turn.t('chat.polish.newcomer.start', {
+      start,
+      join: `${start} <${turn.t('chat.polish.newcomer.code')}>`,
+    }),
+  );
+  reply.say('');
+  reply.say(turn.t('chat.polish.newcomer.commands'));
+  const menu = turn.engine.commandMenu(turn.locale, 'private', turn.channel.name, {
+    words: turn.channel.words,
+    newcomer: true,
+  });
+  for (const item of menu) reply.say(`${turn.command(item.command)} — ${item.description}`);
 }
 
 export async function showHelp(turn: Turn): Promise<void> {

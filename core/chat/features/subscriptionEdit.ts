@@ -2,6 +2,7 @@ import { isOpError } from '../../errors/index.ts';
 import { listCategories } from '../../ops/organize/listCategories.ts';
 import { listPaymentMethods } from '../../ops/organize/listPaymentMethods.ts';
 import { listTags } from '../../ops/organize/listTags.ts';
+import { amountProblem } from '../amountCheck.ts';
 import { readEdit, splitEdit } from '../editValue.ts';
 import { defineFeature } from '../feature.ts';
 import { setAwaiting } from '../flows.ts';
@@ -122,6 +123,22 @@ export async function applyValue(
     await turn.say(
       `⚠️ ${turn.t(read.key, read.params)}\n${turn.t(`chat.sub.ask.${field}`, { name: sub.name })}`,
     );
+    return;
+  }
+  // A price chat cannot store ("-5") is said as /add says it, not in the op's words.
+  const { amount, currency } = read.args;
+  const problem =
+    field === 'price' && typeof amount === 'string'
+      ? amountProblem(
+          turn.locale,
+          text.trim().split(/\s+/)[0] ?? amount,
+          amount,
+          typeof currency === 'string' ? currency : sub.currency,
+        )
+      : null;
+  if (problem !== null) {
+    await askAgain();
+    await turn.say(`⚠️ ${problem}\n${turn.t(`chat.sub.ask.${field}`, { name: sub.name })}`);
     return;
   }
   try {

@@ -157,7 +157,7 @@ describe('Slack commands, cards and buttons', () => {
     // The channel is linked first, from the channel itself.
     await w.post(slackRequests.mention(ana, 'C777', 'link'));
     const offer = await newMessage(w.slack, 'C777', 0);
-    expect(readable(offer)).toContain("Link this group to Ana's home?");
+    expect(readable(offer)).toContain("Link this channel to Ana's home?");
     await w.press(ana, offer, 'Link');
     await w.slack.until(
       () => readable(w.slack.messages.get(offer.ts)).includes('now linked') || undefined,

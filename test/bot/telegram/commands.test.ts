@@ -28,7 +28,13 @@ describe('Telegram commands', () => {
       declared
         .flatMap((f) => f.commands ?? [])
         .filter((c) => c.place === 'any' || c.place === place)
-        .map((c) => ({ command: c.command, description: t(language, `chat.cmd.${c.command}`) }));
+        .map((c) => ({
+          command: c.command,
+          // A Telegram group is a "group": `{group}` in a description is Telegram's word.
+          description: t(language, `chat.cmd.${c.command}`, {
+            group: t(language, 'chat.polish.word.group'),
+          }),
+        }));
     const sent = calls.map((c) => ({
       scope: (c.params.scope as { type: string }).type,
       language: c.params.language_code ?? 'default',
@@ -41,6 +47,9 @@ describe('Telegram commands', () => {
       { scope: 'all_group_chats', language: 'es', commands: menu('group', 'es') },
     ]);
     expect(menu('group', 'es').map((c) => c.command)).toContain('link');
+    expect(menu('group', 'en').find((c) => c.command === 'link')?.description).toBe(
+      'Link this group to your household',
+    );
   });
 
   it('adds a subscription from one line and shows it as a card with Undo, which removes it, and Redo brings it back', async () => {

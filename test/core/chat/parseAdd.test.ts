@@ -16,6 +16,8 @@ describe('parseAddLine', () => {
       trial: null,
       unknown: [],
       unsure: false,
+      amountTyped: '15.99',
+      unreadPrice: null,
     });
   });
 
@@ -30,6 +32,8 @@ describe('parseAddLine', () => {
       trial: null,
       unknown: [],
       unsure: false,
+      amountTyped: '8,99€',
+      unreadPrice: null,
     });
     expect(parseAddLine('Hulu $7.99 semanal 2026-04-01', today)).toMatchObject({
       name: 'Hulu',
