@@ -45,7 +45,11 @@ export function placeholdersOf(
  * Helpers that take a key and pass some parameters themselves, with those parameters: checked
  * with them added (`tooDeep(key)` in core/kernel/jsonDepth.ts gives `max`).
  */
-const FILLED_BY: Readonly<Record<string, readonly string[]>> = { tooDeep: ['max'] };
+const FILLED_BY: Readonly<Record<string, readonly string[]>> = {
+  tooDeep: ['max'],
+  // `turn.t(key)` (core/chat/turn.ts, the only `.t` method): the channel's word for a group chat.
+  '.t': ['group', 'groups'],
+};
 
 /** Callees whose string argument is a key asked about, not a text rendered (`TEXT_KEYS.includes(k)`). */
 const NOT_RENDERING = new Set(['includes', 'has', 'get', 'startsWith', 'endsWith', 'push', 'add']);
@@ -65,7 +69,7 @@ export function scanSource(
         const wanted = placeholders.get(arg.text);
         if (!wanted) return;
         const given = givenParams(args[i + 1]);
-        for (const filled of FILLED_BY[calleeName(node)] ?? []) given?.add(filled);
+        for (const filled of FILLED_BY[fillerOf(node)] ?? []) given?.add(filled);
         if (given === null) {
           scan.unread += 1;
           return;
@@ -82,6 +86,12 @@ export function scanSource(
   };
   visit(source);
   return scan;
+}
+
+/** `FILLED_BY`'s key of a call: the function's name, or `.name` for a method. */
+function fillerOf(node: ts.CallExpression | ts.NewExpression): string {
+  const name = calleeName(node);
+  return ts.isPropertyAccessExpression(node.expression) ? `.${name}` : name;
 }
 
 function calleeName(node: ts.CallExpression | ts.NewExpression): string {

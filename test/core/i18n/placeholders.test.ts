@@ -39,5 +39,15 @@ describe('text placeholders', () => {
       texts,
     );
     expect(good).toEqual({ findings: [], checked: 1, unread: 0 });
+    // A turn's own texts get the channel's word for a group chat; nothing else does.
+    const grouped = placeholdersOf([{ 'chat.link': 'Link this {group}' }]);
+    const fromTurn = scanSource(
+      'turn.ts',
+      "turn.t('chat.link');\nt(locale, 'chat.link');",
+      grouped,
+    );
+    expect(fromTurn.findings).toEqual([
+      { where: 'turn.ts:2', key: 'chat.link', missing: ['group'] },
+    ]);
   });
 });
