@@ -59,7 +59,11 @@ export function changeHeard(
   householdId: string,
   ms = 5_000,
 ): Promise<void> | null {
-  if (shared.dialect !== 'postgres') return null;
+  return shared.dialect === 'postgres' ? busHeard(bus, householdId, ms) : null;
+}
+
+/** Resolves once `bus` delivers a change event of `householdId` (bounded, never a sleep). */
+export function busHeard(bus: EventBus, householdId: string, ms = 5_000): Promise<void> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('no change event within the bound')), ms);
     const off = bus.subscribe((event) => {

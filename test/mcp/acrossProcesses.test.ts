@@ -1,30 +1,19 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import pg from 'pg';
 
 import { type Actor, memberActor, newcomerActor } from '../../core/kernel/actor.ts';
-import { Core } from '../../core/kernel/core.ts';
+import type { Core } from '../../core/kernel/core.ts';
 import type { EventBus } from '../../core/kernel/events.ts';
-import { PostgresEventBus } from '../../core/kernel/pgEventBus.ts';
-import { catalog } from '../../core/ops/catalog.ts';
+import type { catalog } from '../../core/ops/catalog.ts';
 import type { Database } from '../../core/store/connection.ts';
 import { createMcpFetchHandler, type McpFetchHandler } from '../../mcp/http.ts';
+import {
+  busHeard as changeHeard,
+  type ProcessCore,
+  processCores,
+} from '../helpers/processCores.ts';
 import { openSharedTestDatabase, type SharedTestDatabase } from '../helpers/sharedDatabase.ts';
-import { TEST_NOW } from '../helpers/testCore.ts';
 
 type AppCore = Core<typeof catalog>;
-
-/** Resolves once `bus` delivers a change event of `householdId` (bounded, never a sleep). */
-function changeHeard(bus: EventBus, householdId: string, ms = 5_000): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('no change event within the bound')), ms);
-    const off = bus.subscribe((event) => {
-      if (event.householdId !== householdId) return;
-      clearTimeout(timer);
-      off();
-      resolve();
-    });
-  });
-}
 
 /**
  * MCP's tools/call over the read caches (the token, the membership, the read model and its
@@ -35,27 +24,14 @@ function changeHeard(bus: EventBus, householdId: string, ms = 5_000): Promise<vo
  */
 describe('MCP tools/call while another process writes', () => {
   let shared: SharedTestDatabase;
-  const buses: PostgresEventBus[] = [];
   let server: { core: AppCore; db: Database; bus: EventBus; handler: McpFetchHandler };
   let cli: AppCore;
   let owner: Actor;
   let householdId = '';
 
-  async function processCore(): Promise<{ core: AppCore; db: Database; bus: EventBus }> {
-    const db = shared.open();
-    if (shared.dialect === 'sqlite') {
-      const core = new Core({ db, catalog, clock: () => TEST_NOW });
-      return { core, db, bus: core.bus };
-    }
-    const bus = new PostgresEventBus({
-      db,
-      connect: () => new pg.Client({ connectionString: shared.url }),
-      log: () => undefined,
-    });
-    await bus.start();
-    buses.push(bus);
-    return { core: new Core({ db, catalog, bus, clock: () => TEST_NOW }), db, bus };
-  }
+  /** A Core as another process has it: its own pool, and on PostgreSQL its own listening bus. */
+  const cores = processCores(() => shared);
+  const processCore = (): Promise<ProcessCore> => cores.open();
 
   /** One 2026-era tools/call as a client sends it; the parsed JSON-RPC answer and the status. */
   async function call(token: string, name: string, args: Record<string, unknown>) {
@@ -113,7 +89,7 @@ describe('MCP tools/call while another process writes', () => {
   });
   afterEach(async () => {
     await server.handler.close();
-    for (const bus of buses.splice(0)) await bus.close();
+    await cores.close();
     await shared.close();
   });
 

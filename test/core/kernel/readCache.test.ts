@@ -1,14 +1,17 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import pg from 'pg';
 
 import { newcomerActor, type Actor } from '../../../core/kernel/actor.ts';
 import { Core } from '../../../core/kernel/core.ts';
 import type { EventBus } from '../../../core/kernel/events.ts';
-import { PostgresEventBus } from '../../../core/kernel/pgEventBus.ts';
 import { cachedRead } from '../../../core/kernel/readCache.ts';
 import { catalog } from '../../../core/ops/catalog.ts';
 import type { Database } from '../../../core/store/connection.ts';
 import { runExhale } from '../../helpers/exhaleProcess.ts';
+import {
+  busHeard as changeHeard,
+  type ProcessCore,
+  processCores,
+} from '../../helpers/processCores.ts';
 import { openSharedTestDatabase, type SharedTestDatabase } from '../../helpers/sharedDatabase.ts';
 import { TEST_NOW } from '../../helpers/testCore.ts';
 
@@ -29,41 +32,14 @@ async function subscriptionReads(db: Database, work: () => Promise<unknown>): Pr
   return count;
 }
 
-/** Resolves once `bus` delivers a change event of `householdId` (bounded, never a sleep). */
-function changeHeard(bus: EventBus, householdId: string, ms = 5_000): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('no change event within the bound')), ms);
-    const off = bus.subscribe((event) => {
-      if (event.householdId !== householdId) return;
-      clearTimeout(timer);
-      off();
-      resolve();
-    });
-  });
-}
-
 const names = async (core: AppCore, actor: Actor, days = 60): Promise<string[]> =>
   (await core.invoke('get_upcoming', actor, { days })).output.items.map((i) => i.subscription_name);
 
 describe('read models per household (core/kernel/readCache.ts)', () => {
   let shared: SharedTestDatabase;
-  const buses: PostgresEventBus[] = [];
   /** A Core as another process has it: its own pool, and on PostgreSQL its own listening bus. */
-  async function processCore(): Promise<{ core: AppCore; db: Database; bus: EventBus }> {
-    const db = shared.open();
-    if (shared.dialect === 'sqlite') {
-      const core = new Core({ db, catalog, clock: () => TEST_NOW });
-      return { core, db, bus: core.bus };
-    }
-    const bus = new PostgresEventBus({
-      db,
-      connect: () => new pg.Client({ connectionString: shared.url }),
-      log: () => undefined,
-    });
-    await bus.start();
-    buses.push(bus);
-    return { core: new Core({ db, catalog, bus, clock: () => TEST_NOW }), db, bus };
-  }
+  const cores = processCores(() => shared);
+  const processCore = (): Promise<ProcessCore> => cores.open();
 
   let a: { core: AppCore; db: Database; bus: EventBus };
   let b: { core: AppCore; db: Database; bus: EventBus };
@@ -97,7 +73,7 @@ describe('read models per household (core/kernel/readCache.ts)', () => {
     });
   });
   afterEach(async () => {
-    for (const bus of buses.splice(0)) await bus.close();
+    await cores.close();
     await shared.close();
   });
 

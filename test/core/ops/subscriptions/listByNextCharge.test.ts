@@ -1,34 +1,23 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import pg from 'pg';
 
 import { type Actor, memberActor, newcomerActor } from '../../../../core/kernel/actor.ts';
-import { Core } from '../../../../core/kernel/core.ts';
+import type { Core } from '../../../../core/kernel/core.ts';
 import type { EventBus } from '../../../../core/kernel/events.ts';
-import { PostgresEventBus } from '../../../../core/kernel/pgEventBus.ts';
-import { catalog } from '../../../../core/ops/catalog.ts';
+import type { catalog } from '../../../../core/ops/catalog.ts';
 import type { Subscription } from '../../../../core/domain/schemas.ts';
 import type { Database } from '../../../../core/store/connection.ts';
+import {
+  busHeard as changeHeard,
+  type ProcessCore,
+  processCores,
+} from '../../../helpers/processCores.ts';
 import {
   openSharedTestDatabase,
   type SharedTestDatabase,
 } from '../../../helpers/sharedDatabase.ts';
-import { TEST_NOW } from '../../../helpers/testCore.ts';
 
 type AppCore = Core<typeof catalog>;
 type Input = Record<string, unknown>;
-
-/** Resolves once `bus` delivers a change event of `householdId` (bounded, never a sleep). */
-function changeHeard(bus: EventBus, householdId: string, ms = 5_000): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('no change event within the bound')), ms);
-    const off = bus.subscribe((event) => {
-      if (event.householdId !== householdId) return;
-      clearTimeout(timer);
-      off();
-      resolve();
-    });
-  });
-}
 
 /** The order list_subscriptions promises by next charge: the date shown (none last), ties by id. */
 function byShownNextCharge(items: Subscription[], order: 'asc' | 'desc'): string[] {
@@ -49,23 +38,9 @@ function byShownNextCharge(items: Subscription[], order: 'asc' | 'desc'): string
  */
 describe('list_subscriptions by next charge (core/ops/subscriptions/_lib/listOrder.ts)', () => {
   let shared: SharedTestDatabase;
-  const buses: PostgresEventBus[] = [];
   /** A Core as another process has it: its own pool, and on PostgreSQL its own listening bus. */
-  async function processCore(): Promise<{ core: AppCore; db: Database; bus: EventBus }> {
-    const db = shared.open();
-    if (shared.dialect === 'sqlite') {
-      const core = new Core({ db, catalog, clock: () => TEST_NOW });
-      return { core, db, bus: core.bus };
-    }
-    const bus = new PostgresEventBus({
-      db,
-      connect: () => new pg.Client({ connectionString: shared.url }),
-      log: () => undefined,
-    });
-    await bus.start();
-    buses.push(bus);
-    return { core: new Core({ db, catalog, bus, clock: () => TEST_NOW }), db, bus };
-  }
+  const cores = processCores(() => shared);
+  const processCore = (): Promise<ProcessCore> => cores.open();
 
   let a: { core: AppCore; db: Database; bus: EventBus };
   let b: { core: AppCore; db: Database; bus: EventBus };
@@ -144,7 +119,7 @@ describe('list_subscriptions by next charge (core/ops/subscriptions/_lib/listOrd
     });
   });
   afterEach(async () => {
-    for (const bus of buses.splice(0)) await bus.close();
+    await cores.close();
     await shared.close();
   });
 
