@@ -164,12 +164,14 @@ export const DEMO_NAME = 'Demo home';
 /**
  * A realistic demo household built only through ops, so it is audited and undoable like real use:
  * two members, fifteen subscriptions in EUR and USD, a price rise, a trial, a paused plan, a
- * cancelled one and a few recorded charges.
+ * cancelled one and a few recorded charges. Every change is made through the channel `demo`, so
+ * Activity says it was the demo's, and "undo my last change" (undo without ids) never takes back
+ * history the person at the keyboard did not make; an explicit Undo of one entry still works.
  */
 export async function loadDemoHousehold(
   core: AppCore,
 ): Promise<{ householdId: string; name: string; subscriptions: number; members: number }> {
-  const { output } = await core.invoke('create_household', newcomerActor('cli', 'en'), {
+  const { output } = await core.invoke('create_household', newcomerActor('demo', 'en'), {
     name: DEMO_NAME,
     currency: 'EUR',
     time_zone: 'Europe/Madrid',
@@ -177,14 +179,14 @@ export async function loadDemoHousehold(
     owner_name: 'Ana',
   });
   const householdId = output.household.id;
-  const ana = memberActor({ ...output.member, household_id: householdId }, 'cli');
+  const ana = memberActor({ ...output.member, household_id: householdId }, 'demo');
   const invite = await core.invoke('create_invite', ana, {});
-  const joined = await core.invoke('join_household', newcomerActor('cli', 'es'), {
+  const joined = await core.invoke('join_household', newcomerActor('demo', 'es'), {
     code: invite.output.code,
     name: 'Ben',
     language: 'es',
   });
-  const ben = memberActor({ ...joined.output.member, household_id: householdId }, 'cli');
+  const ben = memberActor({ ...joined.output.member, household_id: householdId }, 'demo');
 
   const today = localDate(core.clock(), 'Europe/Madrid');
   const ids = new Map<string, string>();

@@ -2,7 +2,12 @@ import type { types } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { z } from 'zod';
 
-import { formatDate, money as moneyText } from '../../core/chat/index.ts';
+import {
+  formatDate,
+  LEFT_OUT_NAMED,
+  leftOutSentence,
+  money as moneyText,
+} from '../../core/chat/index.ts';
 import type { Actor, Core, Locale } from '../../core/index.ts';
 import { t } from '../../core/index.ts';
 import { escapeMrkdwn } from './render.ts';
@@ -10,8 +15,49 @@ import { escapeMrkdwn } from './render.ts';
 const Totals = z.object({
   currency: z.string(),
   subscription_count: z.number(),
+  left_out_count: z.number(),
   totals: z.object({ monthly: z.string().optional(), yearly: z.string().optional() }),
+  conversion: z.object({
+    partial: z.boolean(),
+    left_out: z.array(
+      z.object({ subscription_id: z.string(), amount: z.string(), currency: z.string() }),
+    ),
+  }),
 });
+type Totals = z.infer<typeof Totals>;
+
+/**
+ * "3 subscriptions": every running one, and when some had no exchange rate how many of them the
+ * costs hold ("3 subscriptions, 2 of them in these costs"; the left-out line names the others).
+ */
+function countText(locale: Locale, totals: Totals): string {
+  const n = totals.subscription_count + totals.left_out_count;
+  const counted = totals.subscription_count;
+  if (totals.left_out_count === 0)
+    return t(locale, n === 1 ? 'slack.home.count.one' : 'slack.home.count.other', { n });
+  if (counted === 0)
+    return t(locale, n === 1 ? 'slack.home.count_none.one' : 'slack.home.count_none.other', { n });
+  return t(locale, 'slack.home.count_partial', { n, counted });
+}
+
+/** The left-out line under the costs, the subscriptions named as the member may see them. */
+async function leftOutText(
+  core: Core,
+  actor: Actor,
+  locale: Locale,
+  totals: Totals,
+): Promise<string> {
+  const names = new Map<string, string>();
+  for (const item of totals.conversion.left_out.slice(0, LEFT_OUT_NAMED)) {
+    if (names.has(item.subscription_id)) continue;
+    const found = await core
+      .invoke('get_subscription', actor, { id: item.subscription_id }, { surface: 'chat' })
+      .then((r) => z.object({ name: z.string() }).parse(r.output).name)
+      .catch(() => null);
+    if (found !== null) names.set(item.subscription_id, escapeMrkdwn(found));
+  }
+  return leftOutSentence(locale, totals.conversion.left_out, names, { monthly: true });
+}
 
 const Upcoming = z.object({
   currency: z.string(),
@@ -43,7 +89,7 @@ const section = (text: string): types.SectionBlock => ({
 /**
  * The App Home overview of one member, read through the ops a member's chat reads with
  * (`get_totals`, `get_upcoming`, surface `chat`, the member's own privacy): monthly and yearly cost,
- * the next charges, what needs attention (a trial that turns paid, a notice deadline), and a
+ * how many subscriptions and what the costs left out for want of an exchange rate, the next charges, what needs attention (a trial that turns paid, a notice deadline), and a
  * button to the web app when one is configured. A newcomer gets how to start.
  */
 export async function homeView(
@@ -71,14 +117,11 @@ export async function homeView(
         yearly: money(totals.totals.yearly, totals.currency),
       }),
     ),
-    section(
-      t(
-        locale,
-        totals.subscription_count === 1 ? 'slack.home.count.one' : 'slack.home.count.other',
-        { n: totals.subscription_count },
-      ),
-    ),
+    section(countText(locale, totals)),
   ];
+  // Costs that leave a subscription out say which (as chat's /totals does), never a silent total.
+  if (totals.conversion.partial)
+    blocks.push(section(await leftOutText(core, actor, locale, totals)));
   const charges = upcoming.items.filter((i) => i.kind === 'charge').slice(0, NEXT_SHOWN);
   blocks.push(
     section(

@@ -16,6 +16,8 @@ export { reviewFile } from './statementFlow.ts';
 /** How chat writes amounts, dates and cycles for a reader: for adapters that print outside the engine. */
 export { cycleText, formatDate, money } from './format.ts';
 export { reconcileLines } from './reconcileCard.ts';
+/** A total's "left out, with no exchange rate" sentence, for adapters that show totals outside the engine. */
+export { LEFT_OUT_NAMED, leftOutSentence } from './features/conversion.ts';
 export type {
   Button,
   Card,

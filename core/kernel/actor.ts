@@ -14,6 +14,8 @@ export const CHANNELS = [
   'cli',
   'assistant',
   'system',
+  // `exhale demo`'s seeded history: shown as the demo's, never "your last change" to undo.
+  'demo',
 ] as const;
 export type Channel = (typeof CHANNELS)[number];
 

@@ -13,13 +13,17 @@ function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   return { ...base, ...env };
 }
 
-/** Runs one `exhale` command to its end (bounded at 60 s). */
+/**
+ * Runs one `exhale` command to its end (bounded at 60 s). `stdin`, when given, is piped in and
+ * then closed, as `printf '/undo\n' | npx exhale chat` does.
+ */
 export function runExhale(
   env: Record<string, string>,
   args: string[],
+  stdin?: string,
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(
+    const child = execFile(
       process.execPath,
       [BIN, ...args],
       { env: childEnv(env), timeout: 60_000 },
@@ -28,6 +32,7 @@ export function runExhale(
         resolve({ code, stdout, stderr });
       },
     );
+    if (stdin !== undefined) child.stdin?.end(stdin);
   });
 }
 

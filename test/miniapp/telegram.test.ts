@@ -316,6 +316,13 @@ describe('the Mini App in Telegram', () => {
     await settled(page, 'activity');
     const first = page.locator('[data-testid="activity-row"]').first();
     expect(await first.textContent()).toContain('Google One 2 TB');
+    // Ana's own change says it came through the app; what `exhale demo` seeded says it was the demo.
+    expect(await first.textContent()).not.toContain('Exhale demo');
+    const seeded = page.locator('[data-testid="activity-row"]').nth(1);
+    expect(await seeded.textContent()).toContain('Mobile plan');
+    expect(await seeded.textContent()).toContain('Exhale demo');
+    expect(await seeded.textContent()).not.toContain('command line');
+    await screenshot(page, 'activity-demo-en-light');
     await first.locator('[data-testid="undo-entry"]').click();
     await page
       .locator('[data-testid="activity-row"]')

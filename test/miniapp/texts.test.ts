@@ -8,14 +8,17 @@ import enWeb from '../../core/i18n/locales/en/web.json' with { type: 'json' };
 import enAdd from '../../core/i18n/locales/en/webadd.json' with { type: 'json' };
 import enAttention from '../../core/i18n/locales/en/webAttention.json' with { type: 'json' };
 import enPolish from '../../core/i18n/locales/en/webPolish.json' with { type: 'json' };
+import enDemo from '../../core/i18n/locales/en/webDemo.json' with { type: 'json' };
 import esWeb from '../../core/i18n/locales/es/web.json' with { type: 'json' };
 import esAdd from '../../core/i18n/locales/es/webadd.json' with { type: 'json' };
 import esAttention from '../../core/i18n/locales/es/webAttention.json' with { type: 'json' };
 import esPolish from '../../core/i18n/locales/es/webPolish.json' with { type: 'json' };
+import esDemo from '../../core/i18n/locales/es/webDemo.json' with { type: 'json' };
+import { CHANNELS } from '../../core/kernel/actor.ts';
 
 /** The app's catalogs, as miniapp/src/lib/i18n.ts merges them. */
-const en: Record<string, string> = { ...enWeb, ...enPolish, ...enAdd, ...enAttention };
-const es: Record<string, string> = { ...esWeb, ...esPolish, ...esAdd, ...esAttention };
+const en: Record<string, string> = { ...enWeb, ...enPolish, ...enAdd, ...enAttention, ...enDemo };
+const es: Record<string, string> = { ...esWeb, ...esPolish, ...esAdd, ...esAttention, ...esDemo };
 
 /**
  * Every text the app shows is a `web.ui.*` key of both locale files: a `t('…')` of the app's
@@ -56,16 +59,8 @@ describe('the Mini App’s texts', () => {
       'web.ui.cycle.one.': ['day', 'week', 'month', 'year'],
       'web.ui.cycle.many.': ['day', 'week', 'month', 'year'],
       'web.ui.polish.unit_one.': ['day', 'week', 'month', 'year'],
-      'web.ui.channel.': [
-        'telegram',
-        'slack',
-        'web',
-        'terminal',
-        'mcp',
-        'cli',
-        'assistant',
-        'system',
-      ],
+      // Every channel an audit entry can name (the demo's seeded history included).
+      'web.ui.channel.': CHANNELS,
       'web.ui.calendar.kind.': ['charge', 'trial_end', 'notice_deadline'],
       'web.ui.signin.reason.': ['missing', 'invalid', 'expired', 'unknown', 'used'],
       'web.ui.scope.': ['read', 'write', 'trusted'],

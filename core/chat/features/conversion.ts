@@ -1,8 +1,35 @@
 import type { Conversion } from '../../domain/schemas.ts';
+import { type Locale, t } from '../../i18n/index.ts';
 import { decimal, formatDate, money } from '../format.ts';
 import type { Turn } from '../turn.ts';
 
-const MAX_LEFT_OUT = 5;
+/** How many left-out subscriptions a line names ("… and 3 more" after them). */
+export const LEFT_OUT_NAMED = 5;
+const MAX_LEFT_OUT = LEFT_OUT_NAMED;
+
+/**
+ * "⚠️ Left out, with no exchange rate: AT&T 30.00 USD a month." for a total's `left_out`, the
+ * first LEFT_OUT_NAMED by the names found for them (`names`: subscription id → name as the reader
+ * may see it, already escaped for the channel; "?" for one not found). Shared by chat's cards and
+ * the adapters that show a total outside a conversation (Slack's App Home).
+ */
+export function leftOutSentence(
+  locale: Locale,
+  leftOut: Conversion['left_out'],
+  names: ReadonlyMap<string, string>,
+  options: { monthly?: boolean } = {},
+): string {
+  const items = leftOut.slice(0, MAX_LEFT_OUT).map((i) => {
+    const name = names.get(i.subscription_id) ?? '?';
+    const amount = money(i.amount, i.currency, locale);
+    return options.monthly
+      ? t(locale, 'chat.totals.left_out_monthly', { name, amount })
+      : `${name} ${amount}`;
+  });
+  if (leftOut.length > MAX_LEFT_OUT)
+    items.push(t(locale, 'chat.upcoming.more', { n: leftOut.length - MAX_LEFT_OUT }));
+  return t(locale, 'chat.totals.partial_items', { items: items.join(', ') });
+}
 
 /**
  * The lines under a total that say how it was reached: each foreign currency's rate (its source
@@ -40,16 +67,7 @@ export async function conversionLines(
         .catch(() => null);
       if (found) names.set(item.subscription_id, found);
     }
-    const items = conversion.left_out.slice(0, MAX_LEFT_OUT).map((i) => {
-      const name = names.get(i.subscription_id) ?? '?';
-      const amount = money(i.amount, i.currency, turn.locale);
-      return options.monthly
-        ? turn.t('chat.totals.left_out_monthly', { name, amount })
-        : `${name} ${amount}`;
-    });
-    if (conversion.left_out.length > MAX_LEFT_OUT)
-      items.push(turn.t('chat.upcoming.more', { n: conversion.left_out.length - MAX_LEFT_OUT }));
-    lines.push(turn.t('chat.totals.partial_items', { items: items.join(', ') }));
+    lines.push(leftOutSentence(turn.locale, conversion.left_out, names, options));
   }
   return lines.length > 0 ? ['', ...lines] : [];
 }

@@ -161,10 +161,22 @@ export async function showUpcoming(turn: Turn): Promise<void> {
 interface TotalsOutput {
   currency: string;
   subscription_count: number;
+  left_out_count: number;
   totals: { monthly?: string; yearly?: string };
   groups: Array<{ name: string; monthly?: string; subscription_count: number }>;
   members: Array<{ name: string; monthly?: string }>;
   conversion?: Conversion;
+}
+
+/**
+ * "Active subscriptions: 2": every running subscription, with how many of them the figures above
+ * hold when some had no exchange rate ("2, 1 of them in these totals"; the left-out line names them).
+ */
+function countLine(turn: Turn, out: TotalsOutput): string {
+  const n = out.subscription_count + out.left_out_count;
+  if (out.left_out_count === 0) return turn.t('chat.totals.count', { n });
+  if (out.subscription_count === 0) return turn.t('chat.totals.count_none', { n });
+  return turn.t('chat.totals.count_partial', { n, counted: out.subscription_count });
 }
 
 /** `/totals`: monthly and yearly cost now, each member's share, optionally by a grouping. */
@@ -179,7 +191,7 @@ export async function showTotals(turn: Turn, groupBy: GroupBy, ref: SentRef | nu
     turn.t('chat.totals.yearly', {
       amount: money(out.totals.yearly ?? '0', out.currency, turn.locale),
     }),
-    turn.t('chat.totals.count', { n: out.subscription_count }),
+    countLine(turn, out),
   ];
   if (groupBy !== 'none' && out.groups.length > 0) {
     lines.push('', turn.t(`chat.totals.by.${groupBy}`));

@@ -16,7 +16,7 @@ export const undo = defineOp({
   name: 'undo',
   title: 'Undo changes',
   description:
-    "Undoes changes (ids from list_activity) in one transaction, or without ids the caller's latest (an agent's: made with its own token). Refused, changing nothing, when a record changed again since; undoing an undo redoes.",
+    "Undoes changes (ids from list_activity) in one transaction, or without ids the caller's latest (an agent's: made with its own token; never the demo household's seeded history). Refused, changing nothing, when a record changed again since; undoing an undo redoes.",
   input: z.object({ ids: z.array(Id).min(1).max(50).optional() }),
   output: z.object({
     undone: z.array(
@@ -59,6 +59,8 @@ export const undo = defineOp({
         // undone only when named explicitly.
         // nor "undo my undo": two "undo"s in a row undo two changes (redo names the entry).
         .whereNotIn('op', ['create_household', 'join_household', 'undo'])
+        // nor the history `exhale demo` seeded in the member's name: nobody made it at the keyboard.
+        .whereNot('channel', 'demo')
         .orderBy('seq', 'desc')
         .first()) as AuditRow | undefined;
       if (!latest) throw new OpError('not_found', 'errors.nothing_to_undo');

@@ -48,7 +48,7 @@ export const getTotals = defineOp({
   name: 'get_totals',
   title: 'Totals',
   description:
-    "What the household spends, in its currency: the monthly and yearly cost now, or with from and to the charges of a period; optionally grouped, always with each member's share. `conversion` names the rates used and what had none.",
+    "What the household spends, in its currency: the monthly and yearly cost now, or with from and to the charges of a period; optionally grouped, always with each member's share. `conversion` names the rates used and what had none; `left_out_count` says how many subscriptions are missing from the figures for want of a rate.",
   input: z.object({
     from: IsoDate.optional().describe(
       'Start of the period (inclusive); give with `to`. Leave both out for costs now.',
@@ -65,7 +65,16 @@ export const getTotals = defineOp({
     date: z.string().describe('Today for costs now; the rates of this day serve them.'),
     from: z.string().nullable(),
     to: z.string().nullable(),
-    subscription_count: z.int(),
+    subscription_count: z
+      .int()
+      .describe(
+        'Subscriptions in these figures: running ones now, or those with charges in the period.',
+      ),
+    left_out_count: z
+      .int()
+      .describe(
+        'Subscriptions missing from these figures altogether for want of an exchange rate (conversion.left_out names them); subscription_count + left_out_count is every subscription these totals are about.',
+      ),
     totals: Figures,
     groups: z.array(Group).describe('Largest first; empty when group_by is "none".'),
     members: z.array(MemberShare).describe("Each member's share of the cost, largest first."),
@@ -92,7 +101,7 @@ export const getTotals = defineOp({
     const totals = new Tally();
     const groups = new Tally();
     const members = new Tally();
-    const converter = period
+    const { converter, leftOutCount } = period
       ? await tallyPeriod(ctx, input.group_by, period.from, period.to, { totals, groups, members })
       : await tallyNow(ctx, input.group_by, { totals, groups, members });
 
@@ -138,6 +147,7 @@ export const getTotals = defineOp({
       from: period?.from ?? null,
       to: period?.to ?? null,
       subscription_count: totals.count(''),
+      left_out_count: leftOutCount,
       totals: totals.figures('', basis, converter, date).figures,
       groups: groupList,
       members: memberList,
@@ -152,12 +162,18 @@ interface Tallies {
   members: Tally;
 }
 
+/** The converter that served a tally, and how many subscriptions it could put in no figure at all. */
+interface Tallied {
+  converter: Converter;
+  leftOutCount: number;
+}
+
 /**
  * The cost now: prices summed in the database per group, currency and cycle (a handful of rows
  * even for 10,000 subscriptions), turned into monthly averages; currencies without a rate today
  * are left out and their subscriptions listed with their monthly amounts.
  */
-async function tallyNow(ctx: OpContext, by: GroupBy, t: Tallies): Promise<Converter> {
+async function tallyNow(ctx: OpContext, by: GroupBy, t: Tallies): Promise<Tallied> {
   const [sums, groupSums, shareSums] = await Promise.all([
     runningCostSums(ctx, 'none'),
     by === 'none' ? Promise.resolve<readonly CostSum[]>([]) : runningCostSums(ctx, by),
@@ -172,8 +188,12 @@ async function tallyNow(ctx: OpContext, by: GroupBy, t: Tallies): Promise<Conver
   const missing = [...new Set(sums.map((s) => s.currency))].filter(
     (c) => converter.rate(c, ctx.today) === null,
   );
-  for (const row of await runningCostRowsIn(ctx, missing))
+  // A subscription has one currency: one without a rate today is in no figure (none is counted).
+  const leftOut = new Set<string>();
+  for (const row of await runningCostRowsIn(ctx, missing)) {
     converter.omit(row.id, row.currency, monthlyMinor(row));
+    leftOut.add(row.id);
+  }
   const tally = (target: Tally, rows: readonly CostSum[]): void => {
     for (const row of rows) {
       if (missing.includes(row.currency)) continue;
@@ -193,7 +213,7 @@ async function tallyNow(ctx: OpContext, by: GroupBy, t: Tallies): Promise<Conver
   tally(t.totals, sums);
   tally(t.groups, groupSums);
   tally(t.members, shareSums);
-  return converter;
+  return { converter, leftOutCount: leftOut.size };
 }
 
 /**
@@ -206,7 +226,7 @@ async function tallyPeriod(
   from: string,
   to: string,
   t: Tallies,
-): Promise<Converter> {
+): Promise<Tallied> {
   const [subs, shares, tags] = await Promise.all([
     fullRows(ctx),
     sharesBySubscription(ctx),
@@ -220,13 +240,21 @@ async function tallyPeriod(
     to,
   );
   const byId = new Map(subs.map((s) => [s.id, s]));
+  // Left out: a subscription none of whose charges in the period had a rate (one converted on
+  // some dates and not others is counted, and its unconverted part is in conversion.left_out).
+  const counted = new Set<string>();
+  const unconverted = new Set<string>();
   for (const charge of charges) {
     const row = byId.get(charge.subscription_id);
     if (!row || charge.status === 'skipped') continue;
     const parsed = parseAmount(charge.amount, charge.currency);
     if (!parsed.ok) continue;
     const converted = converter.convert(parsed.minor, charge.currency, charge.due_date, row.id);
-    if (converted === null) continue;
+    if (converted === null) {
+      unconverted.add(row.id);
+      continue;
+    }
+    counted.add(row.id);
     const field = charge.status;
     t.totals.add('', field, converter.target, converted);
     t.totals.countSubscription('', row.id);
@@ -246,7 +274,10 @@ async function tallyPeriod(
       t.members.countSubscription(share.member_id, row.id);
     }
   }
-  return converter;
+  return {
+    converter,
+    leftOutCount: [...unconverted].filter((id) => !counted.has(id)).length,
+  };
 }
 
 /** The keys a subscription counts under: '' for "no category / method / tag". */

@@ -8,6 +8,8 @@ import enAdd from '../../../core/i18n/locales/en/webadd.json';
 import esAdd from '../../../core/i18n/locales/es/webadd.json';
 import enAttention from '../../../core/i18n/locales/en/webAttention.json';
 import esAttention from '../../../core/i18n/locales/es/webAttention.json';
+import enDemo from '../../../core/i18n/locales/en/webDemo.json';
+import esDemo from '../../../core/i18n/locales/es/webDemo.json';
 
 /**
  * The app's texts: `web.ui.*` keys of core/i18n/locales/{en,es}/web.json and webPolish.json (the
@@ -16,10 +18,10 @@ import esAttention from '../../../core/i18n/locales/es/webAttention.json';
  * the browser's (or the Telegram user's) before that.
  */
 export type Locale = 'en' | 'es';
-// web.json, webPolish.json, webadd.json and webAttention.json: each area's texts in their own file.
+// web.json, webPolish.json, webadd.json, webAttention.json and webDemo.json: each area's texts in their own file.
 const catalogs: Record<Locale, Record<string, string>> = {
-  en: { ...en, ...enPolish, ...enAdd, ...enAttention },
-  es: { ...es, ...esPolish, ...esAdd, ...esAttention },
+  en: { ...en, ...enPolish, ...enAdd, ...enAttention, ...enDemo },
+  es: { ...es, ...esPolish, ...esAdd, ...esAttention, ...esDemo },
 };
 
 export const locale = ref<Locale>(pickLocale(navigator.language));

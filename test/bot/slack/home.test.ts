@@ -41,6 +41,37 @@ describe('Slack App Home, files and failures', () => {
     expect(published.params).toMatchObject({ user_id: 'U1001' });
   });
 
+  it('counts every running subscription and names what the costs left out for want of a rate (English, Spanish)', async () => {
+    const { actor } = await seedSlackHousehold(w.core, ana, 'en');
+    for (const [name, amount, currency] of [
+      ['Netflix', '15.99', 'EUR'],
+      ['Spotify', '10.99', 'EUR'],
+      ['AT&T', '30.00', 'USD'],
+    ] as const)
+      await w.core.invoke('create_subscription', actor, {
+        name,
+        amount,
+        currency,
+        first_charge_date: '2026-03-05',
+      });
+    await w.post(
+      slackRequests.event({ type: 'app_home_opened', user: ana.id, channel: 'D1001', tab: 'home' }),
+    );
+    await w.handle.idle();
+    const home = homeText(w, ana.id);
+    // The name is escaped as mrkdwn wants it (Slack shows "AT&T"), like the next charges' lines.
+    expect(home).toContain(
+      '*Costs:* 26.98 EUR a month · 323.76 EUR a year\n3 subscriptions, 2 of them in these costs\n⚠️ Left out, with no exchange rate: AT&amp;T 30.00 USD a month.',
+    );
+    expect(home).toContain('• Thu, 5 Mar 2026 · AT&amp;T · 30.00 USD');
+
+    await w.core.invoke('update_member', actor, { id: actor.memberId, language: 'es' });
+    await w.handle.idle();
+    expect(homeText(w, ana.id)).toContain(
+      '*Gastos:* 26,98 EUR al mes · 323,76 EUR al año\n3 suscripciones, 2 de ellas en estos gastos\n⚠️ Sin tipo de cambio, se han dejado fuera: AT&amp;T 30,00 USD al mes.',
+    );
+  });
+
   it('sends a statement CSV shared in the DM to the statement review', async () => {
     await seedSlackHousehold(w.core, ana, 'en');
     w.slack.user('U1001', 'Ana', 'en-US');

@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
 import { t, TEXT_KEYS } from '../../../core/i18n/index.ts';
+import { CHANNELS } from '../../../core/kernel/actor.ts';
 
 const read = (locale: string): Record<string, string> =>
   JSON.parse(
@@ -53,6 +54,9 @@ describe('the chat texts', () => {
       expect(TEXT_KEYS).toContain(`chat.reminder.${kind}`);
     for (const status of ['active', 'trial', 'paused', 'cancelled'])
       expect(TEXT_KEYS).toContain(`chat.status.${status}`);
+    // /activity names each entry's channel, the demo's seeded history included.
+    for (const channel of CHANNELS) expect(TEXT_KEYS).toContain(`chat.channel.${channel}`);
+    expect(t('es', 'chat.channel.demo')).toBe('demo de Exhale');
     expect(
       t('es', 'chat.reminder.charge', {
         name: 'Netflix',

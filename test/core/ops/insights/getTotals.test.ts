@@ -60,6 +60,7 @@ describe('get_totals', () => {
         from: null,
         to: null,
         subscription_count: 3,
+        left_out_count: 0,
       });
       expect(output.totals).toEqual({ monthly: '29.48', yearly: '353.75' });
       expect(output.groups).toEqual([]);
@@ -189,7 +190,9 @@ describe('get_totals', () => {
       });
       const { output } = await h.core.invoke('get_totals', h.owner, {});
       expect(output.totals.monthly).toBe('15.99');
+      // Netflix is in the figures; Flow is running too, but in none of them.
       expect(output.subscription_count).toBe(1);
+      expect(output.left_out_count).toBe(1);
       expect(output.conversion).toEqual({
         rates: [],
         partial: true,
@@ -273,6 +276,8 @@ describe('get_totals', () => {
       });
       // 03-28, 04-28 and 05-28 at the rate of 03-13 (9.14 each); 06-28 at its own rate (10 / 1.0705 = 9.34).
       expect(output.totals).toEqual({ total: '36.76', paid: '0.00', expected: '36.76' });
+      // Hulu is in the figures (four of its charges converted), so it is not counted as left out.
+      expect(output).toMatchObject({ subscription_count: 1, left_out_count: 0 });
       expect(output.conversion).toEqual({
         rates: [
           { currency: 'USD', rate: '0.91416', date: '2024-03-13', source: 'ecb', stale: true },
@@ -281,6 +286,20 @@ describe('get_totals', () => {
         partial: true,
         left_out: [{ subscription_id: hulu, amount: '10.00', currency: 'USD' }],
       });
+    });
+
+    it('counts a subscription none of whose charges had a rate as left out of the period', async () => {
+      await add({ name: 'Netflix', amount: '15.99', first_charge_date: '2026-01-05' });
+      const flow = await add({ name: 'Flow', amount: '5000.00', currency: 'ARS' });
+      const { output } = await h.core.invoke('get_totals', h.owner, {
+        from: '2026-01-01',
+        to: '2026-02-28',
+      });
+      expect(output).toMatchObject({ subscription_count: 1, left_out_count: 1 });
+      expect(output.totals.total).toBe('31.98');
+      expect(output.conversion.left_out).toEqual([
+        { subscription_id: flow, amount: '10000.00', currency: 'ARS' },
+      ]);
     });
 
     it('refuses half a range, a reversed one and one longer than three years', async () => {
