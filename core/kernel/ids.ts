@@ -1,12 +1,23 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 
+/**
+ * Random bytes drawn from the system's CSPRNG a page at a time and each handed out once: one
+ * `randomBytes(16)` per id cost about a tenth of a cached read's time in the kernel.
+ */
+const POOL = Buffer.alloc(4096);
+let taken = POOL.length;
+
 /** A random id with a readable prefix, such as `sub_k3x9…`: 16 base-32 characters (80 bits). */
 export function randomId(prefix: string): string {
-  const bytes = randomBytes(16);
+  if (taken + 16 > POOL.length) {
+    randomFillSync(POOL);
+    taken = 0;
+  }
   let out = '';
-  for (const byte of bytes) out += ALPHABET[byte % 32];
+  for (let i = taken; i < taken + 16; i += 1) out += ALPHABET[(POOL[i] ?? 0) % 32];
+  taken += 16;
   return `${prefix}_${out}`;
 }
 
