@@ -20,6 +20,9 @@ export default defineConfig({
     target: 'es2022',
     // Screens other than the overview are their own chunks, loaded when opened.
     chunkSizeWarningLimit: 250,
+    // Rolldown's PLUGIN_TIMINGS warning measures the machine (a slow install box spends its time
+    // in the Vue plugin), not the app: printed in the middle of `npm install`, nobody can act on it.
+    rolldownOptions: { checks: { bundlerTimings: false } },
   },
   server: {
     fs: { allow: [fileURLToPath(new URL('..', import.meta.url))] },
