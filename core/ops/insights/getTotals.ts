@@ -14,6 +14,7 @@ import {
   type CostRow,
   type CostSum,
   fullRows,
+  groupKeysOf,
   namesOf,
   runningCostRowsIn,
   runningCostSums,
@@ -259,7 +260,7 @@ async function tallyPeriod(
     t.totals.add('', field, converter.target, converted);
     t.totals.countSubscription('', row.id);
     if (by !== 'none') {
-      for (const key of groupKeys(row, by, tags)) {
+      for (const key of groupKeysOf(row, by, tags)) {
         t.groups.add(key, field, converter.target, converted);
         t.groups.countSubscription(key, row.id);
       }
@@ -278,30 +279,6 @@ async function tallyPeriod(
     converter,
     leftOutCount: [...unconverted].filter((id) => !counted.has(id)).length,
   };
-}
-
-/** The keys a subscription counts under: '' for "no category / method / tag". */
-function groupKeys(
-  row: CostRow,
-  by: Exclude<GroupBy, 'none'>,
-  tags: Map<string, string[]>,
-): string[] {
-  switch (by) {
-    case 'category':
-      return [row.category_id ?? ''];
-    case 'payment_method':
-      return [row.payment_method_id ?? ''];
-    case 'member':
-      return [row.member_id];
-    case 'tag': {
-      const list = tags.get(row.id);
-      return list && list.length > 0 ? list : [''];
-    }
-    default: {
-      const unreachable: never = by;
-      return unreachable;
-    }
-  }
 }
 
 /** Who pays a subscription: its shares, or all of it by its member when it has none. */

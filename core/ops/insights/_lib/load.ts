@@ -151,8 +151,9 @@ function cachedSums(
   return modelRead(ctx, `${slot}:${sees}`, build);
 }
 
-function groupKeysOf(
-  row: InsightRow,
+/** The keys a subscription counts under when grouped `by`: '' for "no category / method / tag". */
+export function groupKeysOf(
+  row: Pick<InsightRow, 'id' | 'category_id' | 'payment_method_id' | 'member_id'>,
   by: CostGroup,
   tags: ReadonlyMap<string, readonly string[]> | null,
 ): readonly string[] {
