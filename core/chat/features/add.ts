@@ -123,7 +123,8 @@ export async function typedAmount(
     localDate(turn.now, hh.time_zone),
     draft.currency ?? hh.currency,
   );
-  if (parsed.amount === null || parsed.name !== draft.name || parsed.unknown.length > 0) {
+  // The price is asked again, with what was wrong with this answer.
+  const askAgain = async (sentence: string): Promise<void> => {
     await setAwaiting(
       turn.db,
       turn.conversationKey,
@@ -131,7 +132,10 @@ export async function typedAmount(
       { t: 'add_amount', draft },
       turn.now,
     );
-    await turn.say(turn.t('chat.add.bad_amount', { name: draft.name }));
+    await turn.say(sentence);
+  };
+  if (parsed.amount === null || parsed.name !== draft.name || parsed.unknown.length > 0) {
+    await askAgain(turn.t('chat.add.bad_amount', { name: draft.name }));
     return;
   }
   const problem = amountProblem(
@@ -141,14 +145,7 @@ export async function typedAmount(
     draft.currency ?? parsed.currency ?? hh.currency,
   );
   if (problem !== null) {
-    await setAwaiting(
-      turn.db,
-      turn.conversationKey,
-      turn.owner,
-      { t: 'add_amount', draft },
-      turn.now,
-    );
-    await turn.say(problem);
+    await askAgain(problem);
     return;
   }
   const every = draft.cycle !== null ? draft.every : parsed.every > 1 ? parsed.every : undefined;
