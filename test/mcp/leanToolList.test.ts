@@ -24,8 +24,11 @@ import { connectClient, createMcpTestHousehold, ERAS, type McpTestHousehold } fr
  * (`npx tsx bench/toolListBreakdown.ts trusted` shows where each byte goes). A change that makes
  * it grow past these budgets has to say why here. Raised by ~60 bytes for update_subscription's
  * own wording of the fields whose create-time defaults ("default: today") would mislead on an update.
+ * Raised by ~150 bytes for get_totals' `left_out_count` (how many subscriptions no figure holds
+ * for want of a rate, which the count alone hid) and undo's word that it never picks the demo's
+ * seeded history.
  */
-const BUDGET = { read: 19_100, write: 47_400, trusted: 48_400 } as const;
+const BUDGET = { read: 19_300, write: 47_600, trusted: 48_600 } as const;
 
 describe.each(ERAS)('a lean tools/list (%s era)', (era) => {
   let h: McpTestHousehold;

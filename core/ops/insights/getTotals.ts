@@ -49,7 +49,7 @@ export const getTotals = defineOp({
   name: 'get_totals',
   title: 'Totals',
   description:
-    "What the household spends, in its currency: the monthly and yearly cost now, or with from and to the charges of a period; optionally grouped, always with each member's share. `conversion` names the rates used and what had none; `left_out_count` says how many subscriptions are missing from the figures for want of a rate.",
+    "What the household spends, in its currency: the monthly and yearly cost now, or with from and to the charges of a period; optionally grouped, always with each member's share. `conversion` names the rates used and what had none.",
   input: z.object({
     from: IsoDate.optional().describe(
       'Start of the period (inclusive); give with `to`. Leave both out for costs now.',
@@ -66,16 +66,10 @@ export const getTotals = defineOp({
     date: z.string().describe('Today for costs now; the rates of this day serve them.'),
     from: z.string().nullable(),
     to: z.string().nullable(),
-    subscription_count: z
-      .int()
-      .describe(
-        'Subscriptions in these figures: running ones now, or those with charges in the period.',
-      ),
+    subscription_count: z.int().describe('Subscriptions in these figures.'),
     left_out_count: z
       .int()
-      .describe(
-        'Subscriptions missing from these figures altogether for want of an exchange rate (conversion.left_out names them); subscription_count + left_out_count is every subscription these totals are about.',
-      ),
+      .describe('Subscriptions in no figure for want of a rate (named in conversion.left_out).'),
     totals: Figures,
     groups: z.array(Group).describe('Largest first; empty when group_by is "none".'),
     members: z.array(MemberShare).describe("Each member's share of the cost, largest first."),
