@@ -96,6 +96,11 @@ export class FakeSlack {
   >();
   /** Held calls whose caller went away before they were released (not applied). */
   readonly abandoned: SlackCall[] = [];
+  /**
+   * Held calls whose connection closed while they were held, as soon as the close is seen (a test
+   * waits for it before releasing, so a killed caller's call is not answered as if it were there).
+   */
+  readonly goneWhileHeld: string[] = [];
   /** Messages deleted through a response URL (`delete_original`), by ts. */
   readonly deleted: FakeMessage[] = [];
 
@@ -433,7 +438,12 @@ export class FakeSlack {
       // A caller that went away while held (its process was killed) never got through: nothing
       // it asked for is applied, as Slack would not have it.
       let gone = false;
-      res.once('close', () => (gone = !res.writableEnded));
+      res.once('close', () => {
+        gone = !res.writableEnded;
+        if (!gone) return;
+        this.goneWhileHeld.push(method);
+        for (const check of [...this.waiters]) check();
+      });
       await held;
       if (gone) {
         this.abandoned.push({ method, params, auth: req.headers.authorization });
