@@ -10,7 +10,7 @@ import type { BenchRow } from './types.ts';
 /**
  * Where one read op's time goes, measured by timing hooks that exist only in the bench (nothing in
  * core/ is instrumented): every driver round trip (knex's client `_query`, the one method every
- * query of knex's runner goes through), the op's own `run` (what is left of it once its SQL is
+ * query of knex's runner goes through, and SQLite's prepared freshness check, `db.dataVersion`), the op's own `run` (what is left of it once its SQL is
  * taken out is the series and domain code), the kernel (the whole `invoke` minus the op's run and
  * minus the SQL the kernel sends itself: policy, input parse, authorization, the membership
  * lookup's cache), and serialization (the output schema's parse and `JSON.stringify`, what a
@@ -51,6 +51,25 @@ function instrumented(db: Database): {
       if (inRun) counters.sqlInRun += ms;
     }
   };
+  // SQLite's freshness check goes to the driver beside knex (core/store/dataVersion.ts): one more
+  // round trip, timed the same way.
+  const probe = db.dataVersion;
+  const probeRead = probe?.read;
+  if (probe && probeRead) {
+    probe.read = () => {
+      // Timed from before the call: node-sqlite3 schedules the statement synchronously.
+      const start = performance.now();
+      const sent = probeRead.call(probe);
+      if (sent === null) return null;
+      const wasInRun = inRun;
+      return sent.finally(() => {
+        const ms = performance.now() - start;
+        counters.sql += ms;
+        counters.queries += 1;
+        if (wasInRun) counters.sqlInRun += ms;
+      });
+    };
+  }
   const timedCatalog = catalog.map((op) => {
     const spec = op as AnyOp;
     return {
@@ -74,6 +93,7 @@ function instrumented(db: Database): {
     counters,
     restore: () => {
       delete (client as Partial<QueryingClient>)._query; // back to the prototype's method
+      if (probe) delete (probe as Partial<typeof probe>).read; // back to the class's method
     },
   };
 }

@@ -1,5 +1,8 @@
 import { memberActor, newcomerActor } from '../core/kernel/actor.ts';
+import pg from 'pg';
+
 import { Core } from '../core/kernel/core.ts';
+import { PostgresEventBus } from '../core/kernel/pgEventBus.ts';
 import { addDays } from '../core/domain/dates.ts';
 import { catalog } from '../core/ops/catalog.ts';
 import { seedSyntheticRates, syntheticSubscription } from '../test/helpers/synthetic.ts';
@@ -31,7 +34,10 @@ export async function largeHousehold(options: {
     options.url ? { url: options.url } : { sqliteFile: options.sqliteFile ?? ':memory:' },
   );
   await migrate(db);
-  const core = new Core({ db, catalog });
+  // On PostgreSQL, the bus a server listens on (bot/runtime.ts): the read cache serves reads only
+  // while it hears every process's changes, as in production.
+  const bus = options.url ? await listeningBus(db, options.url) : undefined;
+  const core = new Core({ db, catalog, ...(bus ? { bus } : {}) });
   const created = await core.invoke('create_household', newcomerActor('cli', 'en'), {
     name: 'Bench',
     currency: 'EUR',
@@ -41,8 +47,11 @@ export async function largeHousehold(options: {
   const householdId = created.output.household.id;
   const owner = memberActor({ ...created.output.member, household_id: householdId }, 'cli');
   const now = new Date().toISOString();
+  // Ids unique to this household, so a run on a PostgreSQL database an earlier run left behind
+  // does not collide with that run's rows.
+  const tag = householdId.replace(/^hh_/, '');
   const categories = Array.from({ length: 12 }, (_, i) => ({
-    id: `cat_b${i}`,
+    id: `cat_b${tag}_${i}`,
     household_id: householdId,
     name: `Category ${i}`,
     color: null,
@@ -54,8 +63,8 @@ export async function largeHousehold(options: {
       householdId,
       memberId: () => owner.memberId ?? '',
       now,
-      idPrefix: 'sub_b',
-      categoryId: (n) => `cat_b${n % 12}`,
+      idPrefix: `sub_b${tag}_`,
+      categoryId: (n) => `cat_b${tag}_${n % 12}`,
     }),
   );
   await db.knex.batchInsert('subscriptions', subs, 200);
@@ -65,7 +74,7 @@ export async function largeHousehold(options: {
     if (!sub) break;
     const k = Math.floor(i / subs.length);
     charges.push({
-      id: `chg_b${i}`,
+      id: `chg_b${tag}_${i}`,
       household_id: householdId,
       subscription_id: sub.id,
       due_date: addDays(sub.first_charge_date, 30 * k),
@@ -84,6 +93,15 @@ export async function largeHousehold(options: {
     owner,
     householdId,
     subscriptionIds: subs.map((s) => s.id),
-    close: () => db.close(),
+    close: async () => {
+      await bus?.close();
+      await db.close();
+    },
   };
+}
+
+async function listeningBus(db: Database, url: string): Promise<PostgresEventBus> {
+  const bus = new PostgresEventBus({ db, connect: () => new pg.Client({ connectionString: url }) });
+  await bus.start();
+  return bus;
 }

@@ -134,9 +134,24 @@ function formatter(kind: keyof typeof FORMAT_OPTIONS, timeZone: string): Intl.Da
   return fmt;
 }
 
+/**
+ * Per time zone, the last date `localDate` found and the UTC minute it was for: every op call asks
+ * for today's date, and formatting it was a few percent of a cached read's CPU. A date changes
+ * only on a whole minute of UTC where every offset is whole minutes, as all are since 1972 (some
+ * zones had offsets with seconds before), so earlier instants are not kept.
+ */
+const lastLocalDates = new Map<string, { minute: number; date: IsoDate }>();
+const WHOLE_MINUTE_OFFSETS_SINCE = Date.UTC(1973, 0, 1);
+
 /** The calendar date an instant falls on in a time zone (IANA name). */
 export function localDate(instant: Date, timeZone: string): IsoDate {
-  return formatter('date', timeZone).format(instant);
+  const ms = instant.getTime();
+  const minute = Math.floor(ms / 60_000);
+  const last = lastLocalDates.get(timeZone);
+  if (last !== undefined && last.minute === minute) return last.date;
+  const date = formatter('date', timeZone).format(instant);
+  if (ms >= WHOLE_MINUTE_OFFSETS_SINCE) lastLocalDates.set(timeZone, { minute, date });
+  return date;
 }
 
 /** The local wall time (`HH:MM`) of an instant in a time zone. */

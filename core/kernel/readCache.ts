@@ -41,7 +41,7 @@ export class ReadCache {
   private readonly buses = new Set<EventBus>();
   /** Entries of no one household (`getShared`), dropped by every change of any household. */
   private shared = new Map<string, unknown>();
-  /** SQLite: the `PRAGMA data_version` read that has not reached the connection yet (see version). */
+  /** SQLite: the knex `PRAGMA data_version` read that has not reached the connection yet. */
   private versionRead: { promise: Promise<number>; sent: boolean } | null = null;
 
   constructor(private readonly db: Database) {}
@@ -171,16 +171,26 @@ export class ReadCache {
   }
 
   /**
-   * SQLite's `PRAGMA data_version` (always on the writer's one connection: the value is per
+   * SQLite's `PRAGMA data_version`, always on the writer's one connection: the value is per
    * connection, so only one connection's readings compare; the writer's moves at every commit of
-   * any other connection, and read-only connections never commit), read once for every caller that asks before the read reaches
-   * the connection. A caller that joins a waiting read still gets a value read after it asked (the
-   * query is sent later, when the pool hands it the one connection: knex's `query` event), so
-   * nothing committed before the ask is missed; a caller asking once the query is sent starts the
-   * next read. With several requests in flight on the one connection this spares a round trip to
-   * SQLite's thread per cached read without weakening "refused from the next request on".
+   * any other connection, and read-only connections never commit. It is read by the statement
+   * prepared there (core/store/dataVersion.ts), which answers with a value read after the caller
+   * asked; through knex while that connection is not open yet.
    */
   private dataVersion(): Promise<number> {
+    const probed = this.db.dataVersion?.read();
+    if (probed) return probed.catch(() => this.dataVersionThroughKnex());
+    return this.dataVersionThroughKnex();
+  }
+
+  /**
+   * The same read through knex, shared by every caller that asks before the read reaches the
+   * connection. A caller that joins a waiting read still gets a value read after it asked (the
+   * query is sent later, when the pool hands it the one connection: knex's `query` event), so
+   * nothing committed before the ask is missed; a caller asking once the query is sent starts the
+   * next read.
+   */
+  private dataVersionThroughKnex(): Promise<number> {
     const waiting = this.versionRead;
     if (waiting !== null && !waiting.sent) return waiting.promise;
     const read: { promise: Promise<number>; sent: boolean } = {

@@ -3,6 +3,7 @@ import path from 'node:path';
 
 import knex, { type Knex } from 'knex';
 
+import { DataVersionProbe, type RawSqliteConnection } from './dataVersion.ts';
 import { ImmediateSqliteClient } from './sqliteClient.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -19,6 +20,11 @@ export interface Database {
    * reads in parallel) and for `:memory:` (a second connection would be another database).
    */
   reader?: Knex;
+  /**
+   * SQLite only: `PRAGMA data_version` on the writer's connection, prepared once (the read
+   * cache's freshness check; core/store/dataVersion.ts).
+   */
+  dataVersion?: DataVersionProbe;
   dialect: Dialect;
   close(): Promise<void>;
 }
@@ -36,17 +42,21 @@ export interface DatabaseOptions {
 const DEFAULT_READERS = 3;
 
 /** node-sqlite3's connection, as knex's `afterCreate` hands it over. */
-interface SqliteConnection {
+interface SqliteConnection extends RawSqliteConnection {
   run: (sql: string, cb: (err: Error | null) => void) => void;
 }
 
-/** Runs `pragmas` one after another on a new connection, then hands it to knex's pool. */
-function withPragmas(pragmas: readonly string[]) {
+/**
+ * Runs `pragmas` one after another on a new connection, then `prepare` (if any), then hands it
+ * to knex's pool.
+ */
+function withPragmas(pragmas: readonly string[], prepare?: DataVersionProbe) {
   return (conn: SqliteConnection, done: (err: Error | null, conn: unknown) => void): void => {
     const next = (i: number): void => {
       const sql = pragmas[i];
-      if (sql === undefined) return done(null, conn);
-      conn.run(sql, (err) => (err ? done(err, conn) : next(i + 1)));
+      if (sql !== undefined) return conn.run(sql, (err) => (err ? done(err, conn) : next(i + 1)));
+      if (!prepare) return done(null, conn);
+      prepare.attach(conn, (err) => done(err, conn));
     };
     next(0);
   };
@@ -84,6 +94,7 @@ export function openDatabase(options: DatabaseOptions): Database {
   // Several processes may share the file (the CLI while the server runs): WAL lets readers read
   // while one writes, transactions take the write lock as they begin (ImmediateSqliteClient), and
   // a writer waits up to busy_timeout for its turn.
+  const dataVersion = new DataVersionProbe();
   const k = knex({
     client: ImmediateSqliteClient,
     connection: { filename },
@@ -95,16 +106,19 @@ export function openDatabase(options: DatabaseOptions): Database {
       // In WAL, synchronous=NORMAL syncs at checkpoints rather than at every commit: a commit
       // stays atomic and consistent, and a power loss (not a crash of the process) may lose the
       // last commits. It spares a durable fsync per button row and per reply.
-      afterCreate: withPragmas([
-        'PRAGMA foreign_keys = ON',
-        'PRAGMA journal_mode = WAL',
-        'PRAGMA busy_timeout = 5000',
-        'PRAGMA synchronous = NORMAL',
-      ]),
+      afterCreate: withPragmas(
+        [
+          'PRAGMA foreign_keys = ON',
+          'PRAGMA journal_mode = WAL',
+          'PRAGMA busy_timeout = 5000',
+          'PRAGMA synchronous = NORMAL',
+        ],
+        dataVersion,
+      ),
     },
   });
   const readers = filename === ':memory:' ? 0 : (options.readers ?? DEFAULT_READERS);
-  if (readers <= 0) return { knex: k, dialect: 'sqlite', close: () => k.destroy() };
+  if (readers <= 0) return { knex: k, dataVersion, dialect: 'sqlite', close: () => k.destroy() };
   // Opened when first needed (min 0). `query_only` makes a write sent here by mistake fail loudly
   // instead of taking a second write path beside the writer's BEGIN IMMEDIATE. No transaction is
   // ever opened here, so each statement reads its own fresh WAL snapshot and holds it only while
@@ -127,6 +141,7 @@ export function openDatabase(options: DatabaseOptions): Database {
   return {
     knex: k,
     reader,
+    dataVersion,
     dialect: 'sqlite',
     close: async () => {
       await reader.destroy();

@@ -3,8 +3,10 @@
 declare module 'knex/lib/dialects/sqlite3/index.js' {
   import type { Knex } from 'knex';
 
-  /** knex's client for the `sqlite3` driver. */
-  export default class Client_SQLite3 extends Knex.Client {}
+  /** knex's client for the `sqlite3` driver: `destroyRawConnection` closes one connection. */
+  export default class Client_SQLite3 extends Knex.Client {
+    destroyRawConnection(connection: object): Promise<void>;
+  }
 }
 
 declare module 'knex/lib/dialects/sqlite3/execution/sqlite-transaction.js' {

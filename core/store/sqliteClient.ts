@@ -1,6 +1,8 @@
 import Client_SQLite3 from 'knex/lib/dialects/sqlite3/index.js';
 import Transaction_Sqlite from 'knex/lib/dialects/sqlite3/execution/sqlite-transaction.js';
 
+import { finalizeDataVersion } from './dataVersion.ts';
+
 /**
  * A transaction that takes SQLite's write lock when it begins (`BEGIN IMMEDIATE`), where knex
  * sends a plain `BEGIN`. A deferred transaction reads first and asks for the write lock at its
@@ -17,8 +19,17 @@ class ImmediateTransaction extends Transaction_Sqlite {
   }
 }
 
-/** knex's sqlite3 client, with its transactions beginning immediate. Pass it as knex's `client`. */
+/**
+ * knex's sqlite3 client, with its transactions beginning immediate, and closing a connection
+ * after finalizing the statement prepared on it (dataVersion.ts; SQLite refuses to close a
+ * connection with one open). Pass it as knex's `client`.
+ */
 export class ImmediateSqliteClient extends Client_SQLite3 {
+  override async destroyRawConnection(connection: object): Promise<void> {
+    await finalizeDataVersion(connection);
+    return super.destroyRawConnection(connection);
+  }
+
   override transaction(container: unknown, config?: unknown, outerTx?: unknown): never {
     // knex's declarations type this as returning a Knex.Transaction; the object is knex's own
     // transaction class, as in the base client, which knex's builder then drives.

@@ -30,6 +30,20 @@ describe('dates and time zones', () => {
     expect(localDate(instant, 'America/Los_Angeles')).toBe('2026-03-01');
   });
 
+  it('gives each instant its own date when the day turns, asked in any order (the last date is kept per minute)', () => {
+    const before = new Date('2026-03-01T22:59:59.999Z');
+    const after = new Date('2026-03-01T23:00:00.000Z');
+    for (let i = 0; i < 3; i += 1) {
+      expect(localDate(before, 'Europe/Madrid')).toBe('2026-03-01');
+      expect(localDate(after, 'Europe/Madrid')).toBe('2026-03-02');
+      expect(localDate(after, 'UTC')).toBe('2026-03-01');
+    }
+    // Before 1973 some zones' offsets had seconds: Monrovia's day turned at 00:44:30 UTC.
+    expect(localDate(new Date('1970-06-01T00:44:29Z'), 'Africa/Monrovia')).toBe('1970-05-31');
+    expect(localDate(new Date('1970-06-01T00:44:30Z'), 'Africa/Monrovia')).toBe('1970-06-01');
+    expect(() => localDate(new Date(Number.NaN), 'UTC')).toThrow(RangeError);
+  });
+
   it('finds the instant of a local wall time on both sides of a DST change', () => {
     // Madrid moves from UTC+1 to UTC+2 on 2026-03-29.
     expect(zonedInstant('2026-03-28', '09:00', 'Europe/Madrid').toISOString()).toBe(
