@@ -49,6 +49,8 @@ describe('the writer’s data_version statement (core/store/dataVersion.ts)', ()
     return value;
   };
 
+  // A statement that kept a read snapshot between reads (stepped once, never finished) would not
+  // see the other process's commit here.
   it('moves when another process commits, and not for the writer’s own commits', async () => {
     const first = await read();
     await db.knex('fx_rates').insert({
