@@ -7,7 +7,7 @@ import { fakeFetch } from '../test/fakes/llmFetch.ts';
 import { anthropicReply } from '../test/fakes/llmScript.ts';
 import type { RecordedRequest } from '../test/fakes/llmServer.ts';
 import { largeHousehold } from './largeHousehold.ts';
-import { type BenchRow, type BenchSuite, medianMs } from './types.ts';
+import { benchPostgresUrl, type BenchRow, type BenchSuite, medianMs } from './types.ts';
 
 /** What the instant model does: answers after a tool result, else reads or prepares a change as asked. */
 function instantModel(subscriptionId: string) {
@@ -43,7 +43,7 @@ function instantModel(subscriptionId: string) {
 export const suite: BenchSuite = {
   name: 'assistant',
   async run(): Promise<BenchRow[]> {
-    const url = process.env.EXHALE_BENCH_DATABASE_URL;
+    const url = benchPostgresUrl();
     const dialect = url ? 'postgres' : 'sqlite';
     const home = await largeHousehold({ subscriptions: 500, charges: 0, url });
     try {

@@ -3,14 +3,20 @@ import { Core } from '../core/kernel/core.ts';
 import { catalog } from '../core/ops/catalog.ts';
 import { breakdownOf, breakdownRow } from './breakdown.ts';
 import { largeHousehold } from './largeHousehold.ts';
-import { type BenchRow, type BenchSuite, interleavedMs, medianMs } from './types.ts';
+import {
+  benchPostgresUrl,
+  type BenchRow,
+  type BenchSuite,
+  interleavedMs,
+  medianMs,
+} from './types.ts';
 
 /** Kernel overhead, the big-household reads, and a 500-subscription bulk update with its undo. */
 export const suite: BenchSuite = {
   name: 'core',
   async run(): Promise<BenchRow[]> {
     const rows: BenchRow[] = [];
-    const url = process.env.EXHALE_BENCH_DATABASE_URL;
+    const url = benchPostgresUrl();
     const dialect = url ? 'postgres' : 'sqlite';
 
     const small = await largeHousehold({ subscriptions: 500, charges: 0, url });

@@ -59,3 +59,11 @@ export async function interleavedMs(
   const median = (xs: number[]) => xs.sort((x, y) => x - y)[Math.floor(xs.length / 2)] ?? 0;
   return [median(ta), median(tb)];
 }
+
+/**
+ * The PostgreSQL database the core, web and assistant suites run on instead of SQLite, when set:
+ * `EXHALE_BENCH_PG_URL` (the writers suite's name too) or `EXHALE_BENCH_DATABASE_URL`.
+ */
+export function benchPostgresUrl(): string | undefined {
+  return process.env.EXHALE_BENCH_PG_URL || process.env.EXHALE_BENCH_DATABASE_URL || undefined;
+}

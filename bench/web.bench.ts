@@ -8,7 +8,7 @@ import { createMiniApp } from '../miniapp/server/index.ts';
 import { BOT_TOKEN, signInitData } from '../test/miniapp/server/harness.ts';
 import { inLoopClient, LoadWorker, throughput } from './httpLoad.mjs';
 import { largeHousehold } from './largeHousehold.ts';
-import type { BenchRow, BenchSuite } from './types.ts';
+import { benchPostgresUrl, type BenchRow, type BenchSuite } from './types.ts';
 
 /**
  * Calls per round, and the calls in flight at once measured in the same run (one screen, a few
@@ -67,7 +67,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 export const suite: BenchSuite = {
   name: 'web',
   async run(): Promise<BenchRow[]> {
-    const url = process.env.EXHALE_BENCH_DATABASE_URL;
+    const url = benchPostgresUrl();
     const dialect = url ? 'postgres' : 'sqlite';
     const home = await largeHousehold({ subscriptions: 500, charges: 0, url });
     const edge = createEdge({ log: () => {} });
