@@ -43,6 +43,11 @@ const BUNDLED = new Set([
   'get-package-type',
   'commander',
   'esm',
+  // zod (about 95 files a start loads) and hono (about 35): Exhale's own schemas and edge. The
+  // MCP SDK, outside, keeps its own zod for its protocol: Exhale hands it JSON Schema, never a
+  // zod schema (mcp/schemas.ts), and zod's metadata registry is one per process whatever the copy.
+  'zod',
+  'hono',
 ]);
 
 /** The package a bare specifier names (`@scope/name` or `name`), or null for a path. */
