@@ -14,7 +14,7 @@ export interface Text {
 
 /**
  * Each locale is a folder of JSON files (one per area: core.json, chat.json…), merged at load.
- * A key defined twice is a mistake and stops start-up.
+ * A key defined twice is a mistake: it throws when the locale loads (test/core/i18n loads each).
  */
 function loadLocale(locale: Locale): Record<string, string> {
   const dir = new URL(`./locales/${locale}/`, import.meta.url);
@@ -31,13 +31,20 @@ function loadLocale(locale: Locale): Record<string, string> {
   return merged;
 }
 
-const catalogs: Record<Locale, Record<string, string>> = {
-  en: loadLocale('en'),
-  es: loadLocale('es'),
-};
+/**
+ * The catalogs loaded so far: English at start (the fallback of every text), another locale when
+ * a text is first asked in it (a start reads only English's files).
+ */
+const loaded: Partial<Record<Locale, Record<string, string>>> = {};
+const english = loadLocale('en');
+loaded.en = english;
+
+function catalog(locale: Locale): Record<string, string> {
+  return (loaded[locale] ??= loadLocale(locale));
+}
 
 /** Keys of the English catalog; every other locale must define the same set (a test checks it). */
-export const TEXT_KEYS = Object.keys(catalogs.en);
+export const TEXT_KEYS = Object.keys(english);
 
 export function isLocale(value: unknown): value is Locale {
   return typeof value === 'string' && (LOCALES as readonly string[]).includes(value);
@@ -54,7 +61,7 @@ export function localeFrom(tag: string | null | undefined): Locale {
  * locale falls back to English, and a key missing everywhere renders as itself so it is noticed.
  */
 export function t(locale: Locale, key: string, params: TextParams = {}): string {
-  const template = catalogs[locale][key] ?? catalogs.en[key] ?? key;
+  const template = catalog(locale)[key] ?? english[key] ?? key;
   return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
     name in params ? String(params[name]) : whole,
   );
@@ -65,5 +72,5 @@ export function render(locale: Locale, text: Text): string {
 }
 
 export function catalogFor(locale: Locale): Readonly<Record<string, string>> {
-  return catalogs[locale];
+  return catalog(locale);
 }

@@ -1,11 +1,10 @@
-import chardet from 'chardet';
-
 /**
  * Bytes to text. A statement is UTF-8 (with or without BOM) or UTF-16 with a BOM, or else one of
  * the single-byte code pages European banks export in (Windows-1250/1252/1257, ISO-8859-1/2/15).
  * Valid UTF-8 is taken as UTF-8 (a single-byte file with accents is almost never valid UTF-8);
  * otherwise chardet's statistical guess picks the code page, limited to those above, and
- * TextDecoder (ICU, shipped with Node) decodes it.
+ * TextDecoder (ICU, shipped with Node) decodes it. chardet is loaded only then: a start, and
+ * every UTF-8 file, never needs it.
  */
 
 /** The code pages we accept from chardet, by its names, as WHATWG labels for TextDecoder. */
@@ -24,7 +23,7 @@ export interface Decoded {
   encoding: string;
 }
 
-export function decodeStatement(bytes: Uint8Array): Decoded {
+export async function decodeStatement(bytes: Uint8Array): Promise<Decoded> {
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
     return { text: new TextDecoder('utf-8').decode(bytes.subarray(3)), encoding: 'utf-8' };
   }
@@ -38,6 +37,7 @@ export function decodeStatement(bytes: Uint8Array): Decoded {
     // Not UTF-8: a single-byte code page, guessed below.
   }
   // chardet reads a sample; the first 64 KB carry the header and enough accented words.
+  const { default: chardet } = await import('chardet');
   const guess = chardet
     .analyse(bytes.subarray(0, 65_536))
     .find((m) => SINGLE_BYTE[m.name] !== undefined);

@@ -92,7 +92,7 @@ export async function readStatementFile(
   // Text: a NUL byte means a binary file (a photo, a spreadsheet) that no text reader can use.
   if (bytes.subarray(0, 8192).includes(0) && !(bytes[0] === 0xff || bytes[0] === 0xfe))
     throw unreadable();
-  const { text, encoding } = decodeStatement(bytes);
+  const { text, encoding } = await decodeStatement(bytes);
   if (text.trim() === '') throw emptyFile();
   checkText(text);
   const read = looksLikeOfx(text) ? readOfx(text) : readCsv(text);

@@ -156,8 +156,8 @@ describe('readCsv', () => {
 });
 
 describe('decodeStatement', () => {
-  it('reads UTF-8 with and without BOM, and detects single-byte code pages', () => {
-    expect(decodeStatement(Buffer.from('\uFEFFDatum;Betrag', 'utf8'))).toEqual({
+  it('reads UTF-8 with and without BOM, and detects single-byte code pages', async () => {
+    expect(await decodeStatement(Buffer.from('\uFEFFDatum;Betrag', 'utf8'))).toEqual({
       text: 'Datum;Betrag',
       encoding: 'utf-8',
     });
@@ -165,7 +165,7 @@ describe('decodeStatement', () => {
       'Buchungstag;Empfänger;Währung;Verwendungszweck\n01.01.2024;Müller & Söhne GmbH;EUR;Gebühr für Überweisung\n',
       'latin1',
     );
-    expect(decodeStatement(latin1).text).toContain('Müller & Söhne');
+    expect((await decodeStatement(latin1)).text).toContain('Müller & Söhne');
     // Windows-1250 files (Czech, Polish) are in the fixture suite: a few bytes are too few for chardet.
   });
 });
