@@ -44,8 +44,9 @@ const BUNDLED = new Set([
   'commander',
   'esm',
   // zod (about 95 files a start loads) and hono (about 35): Exhale's own schemas and edge. The
-  // MCP SDK, outside, keeps its own zod for its protocol: Exhale hands it JSON Schema, never a
-  // zod schema (mcp/schemas.ts), and zod's metadata registry is one per process whatever the copy.
+  // MCP SDK, outside, keeps its own zod for its protocol. What Exhale hands it (tools' JSON Schema,
+  // prompts' argument schemas) it reads by shape (Standard Schema, `.shape`), never by instanceof,
+  // and zod keeps its metadata registry and config on globalThis, one for both copies.
   'zod',
   'hono',
 ]);

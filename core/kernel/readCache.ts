@@ -37,6 +37,8 @@ export class ReadCache {
   private readonly households = new Map<string, Map<string, { stamp: string; value: unknown }>>();
   /** SQLite's data_version when the entries were filled; PostgreSQL's bus connection. */
   private seen: number | null = null;
+  /** SQLite: which writer connection `seen` was read on (DataVersionProbe.generation). */
+  private seenConnection = 1;
   /** The buses followed: one that hears every process says which connection it hears on. */
   private readonly buses = new Set<EventBus>();
   /** Entries of no one household (`getShared`), dropped by every change of any household. */
@@ -145,10 +147,15 @@ export class ReadCache {
   private async fresh(request: Freshness | undefined): Promise<boolean> {
     const version = await this.version(request);
     if (version === null) return false;
-    if (version !== this.seen) {
+    // SQLite: a writer connection knex replaced counts data_version afresh, so a value read on it
+    // compares only with values read on it. The first connection is the one every read used
+    // until then (through knex or the prepared statement alike).
+    const connection = Math.max(1, this.db.dataVersion?.generation ?? 1);
+    if (version !== this.seen || connection !== this.seenConnection) {
       this.households.clear();
       this.shared = new Map();
       this.seen = version;
+      this.seenConnection = connection;
     }
     return true;
   }

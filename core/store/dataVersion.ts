@@ -4,9 +4,12 @@
  * through knex each run was a prepare, a step and a finalize (three trips to SQLite's thread plus
  * knex's pool and runner: about 160 µs), where a prepared statement takes one trip (about 55 µs).
  *
- * It runs beside knex on the same connection, outside knex's pool, so it no longer waits behind a
- * write transaction: inside one, it reads the same value (the pragma moves only with commits of
- * other connections, and none can commit while this one holds the write lock).
+ * It runs beside knex on the same connection, outside knex's pool, so it does not wait for a
+ * write transaction to give the connection back (it still takes SQLite's own lock of the
+ * connection for the moment it runs). Inside such a transaction it reads the same value: the
+ * pragma moves only with commits of other connections, and none can commit while this one holds
+ * the write lock. `generation` counts the connections attached: a connection knex replaced
+ * counts data_version afresh, so its values compare only with its own (readCache.ts checks both).
  */
 
 /** The part of node-sqlite3's Statement used here. */
@@ -25,6 +28,8 @@ const prepared = new WeakMap<object, { probe: DataVersionProbe; statement: Prepa
 
 export class DataVersionProbe {
   private statement: PreparedStatement | null = null;
+  /** How many writer connections were attached so far (see above). */
+  generation = 0;
   /** The read sent and not answered yet. */
   private current: Promise<number> | null = null;
   /** The read to send once `current` is answered, shared by everyone who asks meanwhile. */
@@ -38,6 +43,7 @@ export class DataVersionProbe {
       if (err) return done(err);
       prepared.set(connection, { probe: this, statement });
       this.statement = statement;
+      this.generation += 1;
       done(null);
     });
   }
@@ -45,12 +51,14 @@ export class DataVersionProbe {
   /**
    * The writer connection's data_version, read after this call: a caller that asks while a read
    * is on its way may have asked after SQLite ran it, so it waits for the next read, which every
-   * caller asking meanwhile shares (at most two reads in flight, whatever the load). Null while no
-   * connection is open (the caller reads it through knex).
+   * caller asking meanwhile shares (at most two reads in flight, whatever the load: one sent, one
+   * waiting to be). Null while no connection is open (the caller reads it through knex).
    */
   read(): Promise<number> | null {
     const statement = this.statement;
     if (statement === null) return null;
+    // Not sent yet (it is cleared in the step that sends it): joining it still reads after asking.
+    if (this.queued !== null) return this.queued;
     if (this.current === null) return this.send(statement);
     if (this.queued === null) {
       const queued = this.current

@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { type Database, migrate, openDatabase } from '../../../core/store/connection.ts';
 import type { DataVersionProbe } from '../../../core/store/dataVersion.ts';
+import { cachedRead, readCacheOf } from '../../../core/kernel/readCache.ts';
 
 const run = promisify(execFile);
 
@@ -102,13 +103,35 @@ describe('the writer’s data_version statement (core/store/dataVersion.ts)', ()
     expect(probe.reads - sent).toBe(2);
   });
 
-  it('lets the database close, finalizing the statement first (SQLite refuses otherwise)', async () => {
-    await read();
-    const pending = read();
+  it('tells the read cache when knex replaced the writer’s connection, whose count starts again', async () => {
+    readCacheOf(db);
+    let builds = 0;
+    const build = async () => (builds += 1);
+    await cachedRead(db.knex, 'hh_1', 'slot', '', build, { strict: true });
+    await cachedRead(db.knex, 'hh_1', 'slot', '', build, { strict: true });
+    expect(builds).toBe(1);
+    const before = probe.generation;
+    // A new pool with a new connection (what knex does after a connection failed).
+    await db.knex.destroy();
+    db.knex.initialize();
+    await db.knex.raw('select 1');
+    expect(probe.generation).toBe(before + 1);
+    await cachedRead(db.knex, 'hh_1', 'slot', '', build, { strict: true });
+    expect(builds).toBe(2);
+  });
+
+  it('lets the database close with a read on its way, finalizing the statement first (SQLite refuses otherwise)', async () => {
     const other = openDatabase({ sqliteFile: file });
     await other.knex.raw('select 1');
-    await pending;
-    await expect(other.close()).resolves.toBeUndefined();
-    expect(other.dataVersion?.read()).toBeNull();
+    const probe = other.dataVersion;
+    const pending = probe?.read();
+    if (!probe || !pending) throw new Error('the writer’s connection is open');
+    const queued = probe.read();
+    const closing = other.close();
+    await expect(pending).resolves.toEqual(expect.any(Number));
+    // The one asked behind it was never sent: refused, not answered with an old value.
+    await expect(queued).rejects.toThrow(/closed/);
+    await expect(closing).resolves.toBeUndefined();
+    expect(probe.read()).toBeNull();
   });
 });
