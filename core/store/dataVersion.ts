@@ -60,19 +60,13 @@ export class DataVersionProbe {
     // Not sent yet (it is cleared in the step that sends it): joining it still reads after asking.
     if (this.queued !== null) return this.queued;
     if (this.current === null) return this.send(statement);
-    if (this.queued === null) {
-      const queued = this.current
-        .then(
-          () => undefined,
-          () => undefined,
-        )
-        .then(() => {
-          if (this.queued === queued) this.queued = null;
-          return this.statement === null ? Promise.reject(closed()) : this.send(this.statement);
-        });
-      this.queued = queued;
-    }
-    return this.queued;
+    const sendNext = (): Promise<number> => {
+      if (this.queued === queued) this.queued = null;
+      return this.statement === null ? Promise.reject(closed()) : this.send(this.statement);
+    };
+    const queued = this.current.then(sendNext, sendNext);
+    this.queued = queued;
+    return queued;
   }
 
   private send(statement: PreparedStatement): Promise<number> {
