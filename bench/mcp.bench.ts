@@ -20,7 +20,7 @@ import { createMcpFetchHandler } from '../mcp/http.ts';
 import { successResult } from '../mcp/results.ts';
 import { mcpRoutes } from '../mcp/routes.ts';
 import { largeHousehold } from './largeHousehold.ts';
-import { listToolsWith, partsOf } from './toolList.ts';
+import { listToolsWith, partsOf, wordsOnly } from './toolList.ts';
 import { type BenchRow, type BenchSuite, interleavedMs, medianMs } from './types.ts';
 
 /**
@@ -398,6 +398,12 @@ export const suite: BenchSuite = {
           median: bytes,
           unit: 'bytes',
           note: `${tools.length} tools, about ${Math.round(bytes / 4 / 100) * 100} tokens of context; names and titles ${sum('naming')}, descriptions ${sum('description')}, input schemas ${sum('input')}, output schemas ${sum('output')}, annotations ${sum('annotations')} (npx tsx bench/toolListBreakdown.ts ${scope}: per tool)`,
+        });
+        rows.push({
+          name: `  the same, words only (no output schema, annotation, title or bound), ${scope} token`,
+          median: Buffer.byteLength(JSON.stringify(wordsOnly(tools))),
+          unit: 'bytes',
+          note: 'names, descriptions and input schemas with their field descriptions: the least the list is without dropping or rewording what a model reads',
         });
       }
     } finally {

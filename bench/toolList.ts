@@ -67,3 +67,48 @@ export function partsOf(tools: readonly Tool[]): ToolParts[] {
     };
   });
 }
+
+/** Keywords that bound or shape a value without saying what it is: what `wordsOnly` drops. */
+const BOUNDS = new Set([
+  'minLength',
+  'maxLength',
+  'minItems',
+  'maxItems',
+  'minimum',
+  'maximum',
+  'pattern',
+  'format',
+  'default',
+]);
+
+/** `schema` without BOUNDS and without `additionalProperties: false`, at every depth. */
+function unbounded(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(unbounded);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  return Object.fromEntries(
+    Object.entries(schema)
+      .filter(
+        ([key, value]) => !BOUNDS.has(key) && !(key === 'additionalProperties' && value === false),
+      )
+      // `properties` maps field names (one may be called "format") to schemas: every name kept.
+      .map(([key, value]) =>
+        key === 'properties' && typeof value === 'object' && value !== null
+          ? [key, Object.fromEntries(Object.entries(value).map(([f, s]) => [f, unbounded(s)]))]
+          : [key, unbounded(value)],
+      ),
+  );
+}
+
+/**
+ * The list cut to what a model needs to call each tool and nothing more: names, descriptions and
+ * input schemas with their field names, types, enums, required lists and field descriptions, but
+ * no title, output schema, annotations, bounds, patterns, formats or defaults. The least the list
+ * could be without rewording or dropping a description: a floor for the tool-list size target.
+ */
+export function wordsOnly(tools: readonly Tool[]): Array<Record<string, unknown>> {
+  return tools.map(({ name, description, inputSchema }) => ({
+    name,
+    description,
+    inputSchema: unbounded(inputSchema),
+  }));
+}

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 
 import { Hono } from 'hono';
 
@@ -58,7 +59,10 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
  *
  * A fourth way, "HTTP floor", is the same request to a route of the same edge that answers the
  * API's own answer bytes without auth or op: the cost of HTTP, the edge and the lean client alone.
- * Its note sets the API's main-thread CPU per call against floor + core: what is left over is the
+ * A fifth, "node:http floor", is a bare node:http server of this process that reads the request's
+ * JSON and answers those bytes: no framework, no edge, no auth, no op; the least any HTTP API on
+ * Node does per call. Its ratio to the core bounds what the API could ever reach here.
+ * The HTTP floor's note sets the API's main-thread CPU per call against floor + core: what is left over is the
  * cost of running the two on one thread, which profiles (`node --cpu-prof`) show as the same
  * functions (knex, node-sqlite3's callbacks, zod) taking 1.5–3x longer per call than in the core's
  * tight loop; the SQL of a call is the same on both sides (one SELECT; the member, acting-household
@@ -87,6 +91,21 @@ export const suite: BenchSuite = {
     });
     edge.mount('/floor', floor);
     const host = await listen(edge, { port: 0 });
+    const bare = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        res.writeHead(200, {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(canned),
+        });
+        res.end(canned);
+      });
+    });
+    await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
+    const bareAddress = bare.address();
+    const barePort = bareAddress && typeof bareAddress === 'object' ? bareAddress.port : 0;
     const workers: LoadWorker[] = [];
     try {
       await home.db.knex('member_identities').insert({
@@ -119,6 +138,9 @@ export const suite: BenchSuite = {
       const floorWorker = new LoadWorker({ ...load, url: `${host.url}/floor` });
       workers.push(floorWorker);
       const viaFloor = (inFlight: number) => floorWorker.round({ inFlight, calls: CALLS });
+      const bareWorker = new LoadWorker({ ...load, url: `http://127.0.0.1:${barePort}/` });
+      workers.push(bareWorker);
+      const viaBare = (inFlight: number) => bareWorker.round({ inFlight, calls: CALLS });
       const viaWorker = (inFlight: number) => worker.round({ inFlight, calls: CALLS });
       const viaLoop = (inFlight: number) => inLoop({ inFlight, calls: CALLS });
       const viaCore = (inFlight: number) =>
@@ -129,17 +151,30 @@ export const suite: BenchSuite = {
         );
       const rows: BenchRow[] = [];
       for (const inFlight of CONCURRENCY) {
-        const ways = { worker: viaWorker, loop: viaLoop, core: viaCore, floor: viaFloor };
+        const ways = {
+          worker: viaWorker,
+          loop: viaLoop,
+          core: viaCore,
+          floor: viaFloor,
+          bare: viaBare,
+        };
         const measured: Record<keyof typeof ways, number[]> = {
           worker: [],
           loop: [],
           core: [],
           floor: [],
+          bare: [],
         };
-        const cpuMs: Record<keyof typeof ways, number> = { worker: 0, loop: 0, core: 0, floor: 0 };
+        const cpuMs: Record<keyof typeof ways, number> = {
+          worker: 0,
+          loop: 0,
+          core: 0,
+          floor: 0,
+          bare: 0,
+        };
         for (const way of Object.values(ways)) await way(inFlight);
         for (let round = 0; round < ROUNDS; round += 1) {
-          const order = (['worker', 'loop', 'core', 'floor'] as const).slice();
+          const order = (['worker', 'loop', 'core', 'floor', 'bare'] as const).slice();
           if (round % 2 === 1) order.reverse();
           for (const way of order) {
             const before = mainThreadCpuMs();
@@ -149,7 +184,7 @@ export const suite: BenchSuite = {
           }
         }
         const core = median(measured.core);
-        const ratio = (way: 'worker' | 'loop') => (median(measured[way]) / core).toFixed(2);
+        const ratio = (way: keyof typeof ways) => (median(measured[way]) / core).toFixed(2);
         // Main-thread CPU per call, in µs (ms over ROUNDS × CALLS calls).
         const perCall = (way: keyof typeof ways) =>
           Math.round((cpuMs[way] * 1000) / (ROUNDS * CALLS));
@@ -184,11 +219,18 @@ export const suite: BenchSuite = {
             unit: 'calls/s',
             note: `lean client in a worker thread${cpu('floor')}${sum}`,
           },
+          {
+            name: `  node:http floor: a bare server answering the same bytes, ${inFlight} in flight (${dialect})`,
+            median: median(measured.bare),
+            unit: 'calls/s',
+            note: `${ratio('bare')}x core.invoke with no framework, auth or op: the most any HTTP API could reach${cpu('bare')}`,
+          },
         );
       }
       return rows;
     } finally {
       for (const worker of workers) await worker.close();
+      await new Promise((resolve) => bare.close(resolve));
       await host.close();
       await home.close();
       miniApp.close();
