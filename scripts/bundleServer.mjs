@@ -74,6 +74,9 @@ try {
     platform: 'node',
     target: 'node20',
     outdir: out,
+    // Paths in the output (its module comments, so its chunks' content hashes) are relative to the
+    // build folder, whose name changes per build: the same sources give the same chunk names.
+    absWorkingDir: path.resolve(build),
     // A bundled CommonJS module's `require` of an outside package, from this ES module.
     banner: {
       js: "import { createRequire as __exhaleRequire } from 'node:module'; const require = __exhaleRequire(import.meta.url);",

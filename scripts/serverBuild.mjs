@@ -30,6 +30,9 @@ const SOURCE_FILES = [
   'tsconfig.build.json',
   'scripts/serverBuild.mjs',
   'scripts/bundleServer.mjs',
+  // The bundle holds knex, zod and hono (scripts/bundleServer.mjs): another version installed
+  // changes what it should hold.
+  'package-lock.json',
 ];
 /** Where the stamp of the sources a build was made from is written, inside the build. */
 const STAMP = '.sources.json';
@@ -135,9 +138,44 @@ export function buildServer(root = ROOT) {
       `${JSON.stringify({ name, version, description, private: true, type: 'module' }, null, 2)}\n`,
     );
     writeFileSync(join(temporary, STAMP), JSON.stringify(stamp));
-    rmSync(join(root, 'dist'), { recursive: true, force: true });
+    keepPreviousChunks(join(root, 'dist', 'bundle'), join(temporary, 'bundle'));
+    // Moved aside, then away: the window in which dist/ is missing is two renames long.
+    const previous = join(root, `dist.previous-${process.pid}`);
+    const hadBuild = statSync(join(root, 'dist'), { throwIfNoEntry: false }) !== undefined;
+    if (hadBuild) renameSync(join(root, 'dist'), previous);
     renameSync(temporary, join(root, 'dist'));
+    if (hadBuild) rmSync(previous, { recursive: true, force: true });
   } finally {
     rmSync(temporary, { recursive: true, force: true });
   }
+}
+
+/** The list, inside a bundle folder, of the chunks it kept from the build before it. */
+const KEPT = '.kept-chunks.json';
+
+/**
+ * Copies into the new bundle every chunk of the old one it does not have itself, except those the
+ * old one had kept in turn: a server started from the old build loads chunks lazily (the MCP SDK's
+ * with the first MCP request, grammY's…), and must still find them after a rebuild under it (an
+ * `npm run build` after an edit while it runs). One generation back is kept, never more.
+ */
+function keepPreviousChunks(oldBundle, newBundle) {
+  let names;
+  try {
+    names = readdirSync(oldBundle);
+  } catch {
+    return;
+  }
+  let inherited = [];
+  try {
+    inherited = JSON.parse(readFileSync(join(oldBundle, KEPT), 'utf8'));
+  } catch {
+    // No list: a build before this one kept nothing.
+  }
+  const fresh = new Set(readdirSync(newBundle));
+  const kept = names.filter(
+    (name) => name.endsWith('.js') && !fresh.has(name) && !inherited.includes(name),
+  );
+  for (const name of kept) cpSync(join(oldBundle, name), join(newBundle, name));
+  writeFileSync(join(newBundle, KEPT), JSON.stringify(kept));
 }

@@ -1,9 +1,11 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import {
   copyFileSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
+  readFileSync,
   rmSync,
   statSync,
   symlinkSync,
@@ -16,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { runBuildSteps } from '../../scripts/postinstall.mjs';
 import { BUILD_ENTRY, buildExists, buildIsFresh, buildServer } from '../../scripts/serverBuild.mjs';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
@@ -79,7 +82,30 @@ describe('the server build (scripts/serverBuild.mjs)', () => {
     expect(await runBuilt(root)).toBe('Hello 1.2.3');
     const bundle = readdirSync(join(root, 'dist', dirname(BUILD_ENTRY)));
     // bot/cli.js and mcp/identity.js (imported dynamically): the entry and one chunk.
-    expect(bundle).toHaveLength(2);
+    expect(bundle.filter((name) => name.endsWith('.js'))).toHaveLength(2);
+  });
+
+  it('gives the same chunk names for the same sources, whatever folder it was built in', () => {
+    buildServer(root);
+    const first = readdirSync(join(root, 'dist', 'bundle')).sort();
+    buildServer(root);
+    expect(readdirSync(join(root, 'dist', 'bundle')).sort()).toEqual(first);
+  });
+
+  it('is not built again by the install steps while it is fresh (npx exhale runs them too)', async () => {
+    buildServer(root);
+    const stamp = statSync(join(root, 'dist', '.sources.json')).mtimeMs;
+    const lines: string[] = [];
+    const results = await runBuildSteps(root, (line: string) => lines.push(line));
+    expect(results).toEqual({
+      'server (dist/)': 'up-to-date',
+      'Mini App (miniapp/dist/)': 'no-app',
+    });
+    expect(lines).toEqual(['exhale: the server (dist/) is up to date']);
+    expect(statSync(join(root, 'dist', '.sources.json')).mtimeMs).toBe(stamp);
+    write(root, 'core/extra.ts', 'export const extra = 2;\n');
+    expect((await runBuildSteps(root, () => {}))['server (dist/)']).toBe('built');
+    rmSync(join(root, 'core/extra.ts'));
   });
 
   it('is stale once a source file is edited, and fresh again after a rebuild', () => {
@@ -129,5 +155,81 @@ describe('the server build (scripts/serverBuild.mjs)', () => {
     expect(() => buildServer(root)).toThrow(/^tsc failed: .+$/);
     expect(buildExists(root)).toBe(true);
     copyFileSync(join(REPO, 'tsconfig.build.json'), join(root, 'tsconfig.build.json'));
+  });
+});
+
+describe('a rebuild under a running server', () => {
+  let root = '';
+  /** The entry waits for a line on stdin before it loads its lazy chunk, as a server does. */
+  const lazy = (word: string) => `export const word = '${word}';\n`;
+  beforeAll(() => {
+    root = mkdtempSync(join(tmpdir(), 'exhale-rebuild-'));
+    write(root, 'package.json', JSON.stringify({ name: 'lazy', version: '1.0.0', type: 'module' }));
+    write(
+      root,
+      'bot/cli.ts',
+      `process.stdin.once('data', async () => {
+  const { word } = await import('../mcp/lazy.ts');
+  console.log(word);
+  process.exit(0);
+});
+console.log('ready');
+`,
+    );
+    write(root, 'mcp/lazy.ts', lazy('first'));
+    copyFileSync(join(REPO, 'tsconfig.json'), join(root, 'tsconfig.json'));
+    copyFileSync(join(REPO, 'tsconfig.build.json'), join(root, 'tsconfig.build.json'));
+    symlinkSync(join(REPO, 'node_modules'), join(root, 'node_modules'));
+  });
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  /** Starts the built bundle; resolves once it said it is ready, with a way to make it load. */
+  async function startBuilt(): Promise<{ load(): Promise<string> }> {
+    const child = spawn(process.execPath, [join(root, 'dist', BUILD_ENTRY)], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => (out += chunk));
+    while (!out.includes('ready')) await once(child.stdout, 'data');
+    return {
+      async load() {
+        child.stdin.write('go\n');
+        const [code] = (await once(child, 'exit')) as [number | null];
+        if (code !== 0) throw new Error(`the built process exited with ${code}`);
+        return out.replace('ready', '').trim();
+      },
+    };
+  }
+
+  it('leaves the chunks a process started from the old build still has to load', async () => {
+    buildServer(root);
+    const running = await startBuilt();
+    write(root, 'mcp/lazy.ts', lazy('second'));
+    buildServer(root);
+    expect(await running.load()).toBe('first');
+    expect(await (await startBuilt()).load()).toBe('second');
+  });
+
+  it('keeps one build back, not more', () => {
+    const bundle = join(root, 'dist', 'bundle');
+    const chunks = () => readdirSync(bundle).filter((n) => n.endsWith('.js') && n !== 'cli.js');
+    /** The chunk the last build made itself (not one it kept). */
+    const own = (): string => {
+      const kept = JSON.parse(readFileSync(join(bundle, '.kept-chunks.json'), 'utf8')) as string[];
+      const [chunk, ...more] = chunks().filter((name) => !kept.includes(name));
+      if (chunk === undefined || more.length > 0) throw new Error('one own chunk expected');
+      return chunk;
+    };
+    write(root, 'mcp/lazy.ts', lazy('one'));
+    buildServer(root);
+    const one = own();
+    write(root, 'mcp/lazy.ts', lazy('two'));
+    buildServer(root);
+    const two = own();
+    expect(chunks().sort()).toEqual([one, two].sort());
+    write(root, 'mcp/lazy.ts', lazy('three'));
+    buildServer(root);
+    expect(chunks().sort()).toEqual([two, own()].sort());
   });
 });
