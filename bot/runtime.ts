@@ -8,6 +8,7 @@ import {
   migrate,
   openDatabase,
   PostgresEventBus,
+  SqliteEventBus,
 } from '../core/index.ts';
 
 export type AppCore = Core<typeof catalog>;
@@ -39,19 +40,30 @@ export async function openRuntime(config: Config): Promise<Runtime> {
     core,
     migrated,
     close: async () => {
-      if (bus instanceof PostgresEventBus) await bus.close();
+      if (bus instanceof PostgresEventBus || bus instanceof SqliteEventBus) await bus.close();
       await db.close();
     },
   };
 }
 
 /**
- * The change-event bus: on PostgreSQL, events cross every process on the database (LISTEN/NOTIFY);
- * SQLite is served by one process, whose bus is in memory.
+ * The change-event bus, crossing every process on the database, so a change made by one (the CLI,
+ * `exhale chat`, an agent over stdio) reaches the others' open screens, notices and MCP
+ * notifications: on PostgreSQL by LISTEN/NOTIFY, on a SQLite file by watching its commits.
  */
 async function openBus(db: Database, config: Config): Promise<EventBus> {
   const url = config.EXHALE_DATABASE_URL;
-  if (db.dialect !== 'postgres' || !url) return new InMemoryEventBus();
+  if (db.dialect === 'sqlite') {
+    const bus = new SqliteEventBus({ db });
+    try {
+      await bus.start();
+    } catch (error) {
+      await db.close();
+      throw databaseError(error, config);
+    }
+    return bus;
+  }
+  if (!url) return new InMemoryEventBus();
   // The pg driver is loaded only for PostgreSQL (knex loads its own the same way): a SQLite
   // server never pays for it at start.
   const { default: pg } = await import('pg');

@@ -16,6 +16,8 @@ export { InMemoryEventBus } from './kernel/events.ts';
 export { eventVisibleTo } from './kernel/eventPrivacy.ts';
 export type { PostgresEventBusOptions } from './kernel/pgEventBus.ts';
 export { PostgresEventBus } from './kernel/pgEventBus.ts';
+export type { SqliteEventBusOptions } from './kernel/sqliteEventBus.ts';
+export { SqliteEventBus } from './kernel/sqliteEventBus.ts';
 export type { AnyOp, Effect, OpContext, OpSpec, Surface } from './kernel/op.ts';
 export { defineOp, isWrite, movesMoney, offeredOn, SURFACES } from './kernel/op.ts';
 export { missingScope, offers, opsFor, strictInputOf, surfaceOps } from './kernel/surface.ts';

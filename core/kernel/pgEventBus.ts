@@ -3,13 +3,8 @@ import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 
 import type { Database } from '../store/connection.ts';
-import {
-  auditEntriesAfter,
-  auditEntryById,
-  type AuditRow,
-  changesOf,
-  latestAuditSeq,
-} from '../store/repos/audit.ts';
+import { auditEntriesAfter, auditEntryById, latestAuditSeq } from '../store/repos/audit.ts';
+import { eventOf } from './auditEvents.ts';
 import {
   type ChangeEvent,
   type CoreEvent,
@@ -227,21 +222,4 @@ export class PostgresEventBus implements EventBus {
 async function rebuild(db: Database, auditId: string): Promise<ChangeEvent | null> {
   const row = await auditEntryById(db.knex, auditId);
   return row ? eventOf(row) : null;
-}
-
-/** The change event an audit entry stands for. */
-function eventOf(row: AuditRow): ChangeEvent {
-  return {
-    kind: 'changed',
-    householdId: row.household_id,
-    auditId: row.id,
-    op: row.op,
-    actor: {
-      kind: row.actor_kind,
-      memberId: row.member_id,
-      channel: row.channel,
-      agentName: row.agent_name ?? undefined,
-    },
-    entities: changesOf(row).map((c) => ({ table: c.table, id: c.id })),
-  };
 }

@@ -3,6 +3,7 @@ import pg from 'pg';
 import { Core } from '../../core/kernel/core.ts';
 import type { EventBus } from '../../core/kernel/events.ts';
 import { PostgresEventBus } from '../../core/kernel/pgEventBus.ts';
+import { SqliteEventBus } from '../../core/kernel/sqliteEventBus.ts';
 import { catalog } from '../../core/ops/catalog.ts';
 import type { Database } from '../../core/store/connection.ts';
 import type { SharedTestDatabase } from './sharedDatabase.ts';
@@ -18,21 +19,24 @@ export interface ProcessCore {
 }
 
 /**
- * Makes Cores as separate processes have them on one shared database: each with its own pool,
- * and on PostgreSQL its own listening bus (LISTEN/NOTIFY), as `exhale` starts one. `close()`
- * stops the buses (the database itself is closed by `shared.close()`).
+ * Makes Cores as separate processes have them on one shared database: each with its own pool and
+ * its own bus hearing the others, as `exhale` starts one (PostgreSQL: LISTEN/NOTIFY; SQLite: the
+ * file's commits watched). `close()` stops the buses (the database itself is closed by
+ * `shared.close()`).
  */
 export function processCores(shared: () => SharedTestDatabase): {
   open(): Promise<ProcessCore>;
   close(): Promise<void>;
 } {
-  const buses: PostgresEventBus[] = [];
+  const buses: Array<PostgresEventBus | SqliteEventBus> = [];
   return {
     async open() {
       const db = shared().open();
       if (shared().dialect === 'sqlite') {
-        const core = new Core({ db, catalog, clock: () => TEST_NOW });
-        return { core, db, bus: core.bus };
+        const bus = new SqliteEventBus({ db, log: () => undefined });
+        await bus.start();
+        buses.push(bus);
+        return { core: new Core({ db, catalog, bus, clock: () => TEST_NOW }), db, bus };
       }
       const bus = new PostgresEventBus({
         db,

@@ -43,7 +43,7 @@ describe('GET /api/events: live changes', () => {
   });
   afterEach(async () => two.close());
 
-  it('announces a change another Core (another process on PostgreSQL) made, but not another member’s private one', async () => {
+  it('announces a change another process made (its own bus, on SQLite and PostgreSQL), but not another member’s private one', async () => {
     const api = serve(two.a);
     const initData = signInitData({ user: { id: OWNER_TG }, authDate: TEST_NOW });
     const res = await api.request(`/api/events?tma=${encodeURIComponent(initData)}`);

@@ -60,6 +60,43 @@ describe('a real exhale process serves the Mini App', () => {
     });
   });
 
+  it("shows on an open screen's live stream a change another exhale process made (the CLI beside the server)", async () => {
+    const env = { EXHALE_DATA_DIR: dir, EXHALE_MINIAPP_DIST: fakeAppDir() };
+    const init = await runExhale(env, [
+      'init',
+      ...['--name', 'Home', '--currency', 'EUR', '--time-zone', 'Europe/Madrid', '--owner', 'Ana'],
+    ]);
+    expect(init.code).toBe(0);
+    server = await startExhaleProcess(env);
+    const port = new URL(server.url).port;
+    const web = await runExhale({ ...env, EXHALE_PORT: port, EXHALE_HOST: '127.0.0.1' }, ['web']);
+    const code = /signin\?code=([0-9a-z]+)/.exec(web.stdout)?.[1];
+    const session = await fetch(`${server.url}/api/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ code }),
+    });
+    const cookie = (session.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    const stream = await fetch(`${server.url}/api/events`, { headers: { cookie } });
+    expect(stream.status).toBe(200);
+    const body = stream.body?.getReader();
+    if (!body) throw new Error('no stream');
+    const decoder = new TextDecoder();
+    let text = '';
+    const until = async (pattern: RegExp): Promise<void> => {
+      while (!pattern.test(text)) {
+        const { value, done } = await body.read();
+        if (done) throw new Error(`the stream ended before ${String(pattern)}: ${text}`);
+        text += decoder.decode(value, { stream: true });
+      }
+    };
+    await until(/: open/);
+    const created = await runExhale(env, ['op', 'create_tag', '{"name":"from the CLI"}']);
+    expect(created.code).toBe(0);
+    await until(/"op":"create_tag"/);
+    await body.cancel();
+  });
+
   it('without a built app, keeps the API up and answers /app/ with a 503 page that says so', async () => {
     server = await startExhaleProcess({
       EXHALE_DATA_DIR: dir,

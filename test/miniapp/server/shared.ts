@@ -2,16 +2,17 @@ import pg from 'pg';
 
 import { memberActor, newcomerActor, type Actor } from '../../../core/kernel/actor.ts';
 import { Core } from '../../../core/kernel/core.ts';
-import { type EventBus, InMemoryEventBus } from '../../../core/kernel/events.ts';
+import type { EventBus } from '../../../core/kernel/events.ts';
 import { PostgresEventBus } from '../../../core/kernel/pgEventBus.ts';
+import { SqliteEventBus } from '../../../core/kernel/sqliteEventBus.ts';
 import { catalog } from '../../../core/ops/catalog.ts';
 import { openSharedTestDatabase, type SharedTestDatabase } from '../../helpers/sharedDatabase.ts';
 import { TEST_NOW } from '../../helpers/testCore.ts';
 
 /**
- * Two Cores on one database, as two processes have: on PostgreSQL each with its own
- * PostgresEventBus (LISTEN/NOTIFY, as bot/runtime.ts gives them); on SQLite (one server process
- * per file) one in-memory bus, as two surfaces of that process share it.
+ * Two Cores on one database, as two processes have, each with the bus bot/runtime.ts gives it:
+ * on PostgreSQL a PostgresEventBus (LISTEN/NOTIFY), on a SQLite file a SqliteEventBus (the file's
+ * commits watched).
  */
 export interface TwoCores {
   shared: SharedTestDatabase;
@@ -24,9 +25,13 @@ export interface TwoCores {
 
 export async function twoCores(): Promise<TwoCores> {
   const shared = await openSharedTestDatabase();
-  const buses: PostgresEventBus[] = [];
+  const buses: Array<PostgresEventBus | SqliteEventBus> = [];
   const busFor = (name: string, dbIndex: number, db: Core['db']): EventBus => {
-    if (shared.dialect !== 'postgres') return memory;
+    if (shared.dialect !== 'postgres') {
+      const watching = new SqliteEventBus({ db, log: () => undefined });
+      buses.push(watching);
+      return watching;
+    }
     const bus = new PostgresEventBus({
       db,
       connect: () =>
@@ -38,7 +43,6 @@ export async function twoCores(): Promise<TwoCores> {
     buses.push(bus);
     return bus;
   };
-  const memory = new InMemoryEventBus();
   const dbA = shared.open();
   const dbB = shared.open();
   const clock = () => new Date(TEST_NOW);
