@@ -3,7 +3,6 @@ import { z } from 'zod';
 import { matchesText } from '../../domain/text.ts';
 import { defineOp } from '../../kernel/op.ts';
 import {
-  monthlyMinor,
   nextChargeDate,
   PRICE_NOW_SQL,
   type SubscriptionRow,
@@ -13,7 +12,8 @@ import {
   whereStatusOn,
 } from '../../store/repos/subscriptions.ts';
 import { household, requireOwned } from '../shared/context.ts';
-import { nameCollator, pageFromModel } from './_lib/listOrder.ts';
+import { monthlyCostOrder } from '../shared/rates.ts';
+import { currenciesOf, nameCollator, pageFromModel } from './_lib/listOrder.ts';
 import { viewsOf } from './_lib/view.ts';
 import { Id, IsoDate, Paging, Subscription, SubscriptionStatus } from '../../domain/schemas.ts';
 
@@ -22,6 +22,7 @@ const SORT_COLUMNS = [
   'name',
   'created_at',
   'amount_minor',
+  'currency',
   'cycle_unit',
   'cycle_every',
   'first_charge_date',
@@ -54,12 +55,16 @@ export const listSubscriptions = defineOp({
       .string()
       .trim()
       .min(1)
-      .max(100)
+      // Longer than the longest name (120), so a whole name can be looked for.
+      .max(200)
       .optional()
       .describe('Text in name, vendor or notes, ignoring case and accents.'),
     due_from: IsoDate.optional().describe('Next charge on or after this date.'),
     due_to: IsoDate.optional().describe('Next charge on or before this date.'),
-    sort: z.enum(SORTS).default('name'),
+    sort: z
+      .enum(SORTS)
+      .default('name')
+      .describe('monthly_cost: converted to the household currency.'),
     order: z.enum(['asc', 'desc']).default('asc'),
     ...Paging,
   }),
@@ -161,8 +166,13 @@ export const listSubscriptions = defineOp({
         );
       const sign = input.order === 'asc' ? 1 : -1;
       const names = nameCollator(household(ctx).locale);
+      const costs =
+        input.sort === 'monthly_cost'
+          ? (await monthlyCostOrder(ctx, currenciesOf(keyed.map((k) => k.row)))).compare
+          : null;
       keyed.sort(
-        (a, b) => sign * compare(a, b, input.sort, names) || (a.row.id < b.row.id ? -1 : 1),
+        (a, b) =>
+          sign * compare(a, b, input.sort, names, costs) || (a.row.id < b.row.id ? -1 : 1),
       );
       total = keyed.length;
       const pageIds = keyed.slice(input.offset, input.offset + input.limit).map((k) => k.row.id);
@@ -178,6 +188,8 @@ function compare(
   b: { row: SubscriptionRow; next: string | null },
   sort: (typeof SORTS)[number],
   names: Intl.Collator,
+  /** By monthly cost: in the household currency (monthlyCostOrder). */
+  costs: ((a: SubscriptionRow, b: SubscriptionRow) => number) | null,
 ): number {
   switch (sort) {
     case 'name':
@@ -185,7 +197,7 @@ function compare(
     case 'created_at':
       return a.row.created_at < b.row.created_at ? -1 : a.row.created_at > b.row.created_at ? 1 : 0;
     case 'monthly_cost':
-      return monthlyMinor(a.row) - monthlyMinor(b.row);
+      return costs ? costs(a.row, b.row) : 0;
     case 'next_charge_date':
       return (a.next ?? '9999') < (b.next ?? '9999')
         ? -1

@@ -3,7 +3,6 @@ import type { z } from 'zod';
 import { localeOrder } from '../../../domain/text.ts';
 import { type IsoDate, minDate } from '../../../domain/dates.ts';
 import {
-  createRateBook,
   type CrossRate,
   describeCross,
   formatRate,
@@ -11,9 +10,8 @@ import {
 } from '../../../domain/fx.ts';
 import { convertMinor, formatAmount } from '../../../domain/money.ts';
 import type { OpContext } from '../../../kernel/op.ts';
-import { loadRates } from '../../../store/repos/fx.ts';
-import { cachedRead } from '../../../kernel/readCache.ts';
 import { household } from '../../shared/context.ts';
+import { rateBookFor } from '../../shared/rates.ts';
 import type { Conversion } from '../../../domain/schemas.ts';
 
 export type ConversionFacts = z.input<typeof Conversion>;
@@ -45,24 +43,13 @@ export class Converter {
     from: IsoDate,
     to: IsoDate,
   ): Promise<Converter> {
-    const hh = household(ctx);
-    const wanted = new Set(currencies);
-    wanted.add(hh.currency);
-    const start = minDate(from, ctx.today);
-    const end = minDate(to, ctx.today);
-    // Kept in the read cache for the day where a change is seen at once (SQLite: a manual rate
-    // is an op's change, the ECB refresh drops every entry, another process's commit moves
-    // data_version); read every time on PostgreSQL, where the ECB refresh of another process
-    // sends no change event.
-    const rates = await cachedRead(
-      ctx.tx.trx,
-      hh.id,
-      `rates:${[...wanted].sort().join(',')}:${start}:${end}`,
-      ctx.today,
-      () => loadRates(ctx.tx.trx, hh.id, wanted, start, end),
-      { strict: true, fresh: ctx.fresh },
+    const book = await rateBookFor(
+      ctx,
+      currencies,
+      minDate(from, ctx.today),
+      minDate(to, ctx.today),
     );
-    return new Converter(createRateBook(rates), hh.currency, ctx.today);
+    return new Converter(book, household(ctx).currency, ctx.today);
   }
 
   /** A converter over the same rates with records of its own (for a second figure in one answer). */

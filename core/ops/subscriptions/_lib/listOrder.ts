@@ -1,11 +1,7 @@
 import type { OpContext } from '../../../kernel/op.ts';
-import {
-  type InsightRow,
-  monthlyMinor,
-  type SubscriptionRow,
-  statusOn,
-} from '../../../store/repos/subscriptions.ts';
+import { type InsightRow, type SubscriptionRow, statusOn } from '../../../store/repos/subscriptions.ts';
 import { household } from '../../shared/context.ts';
+import { monthlyCostOrder } from '../../shared/rates.ts';
 import {
   householdRows,
   modelRead,
@@ -56,6 +52,11 @@ export function nameCollator(locale: string): Intl.Collator {
   return collator;
 }
 
+/** The currencies `rows` are priced in, once each. */
+export function currenciesOf(rows: ReadonlyArray<{ currency: string }>): Set<string> {
+  return new Set(rows.map((row) => row.currency));
+}
+
 /** `rows` sorted by `compare` then id, grouped by `compare` (see Ordered). */
 function ordered(
   rows: readonly InsightRow[],
@@ -88,10 +89,15 @@ function orderOf(ctx: OpContext, sort: ModelSort): Promise<Ordered> {
       );
     }
     case 'monthly_cost':
-      // householdRows holds today's price, the price the SQL path orders by (PRICE_NOW_SQL).
-      return modelRead(ctx, 'list_order:monthly_cost', async () =>
-        ordered(await householdRows(ctx), (a, b) => monthlyMinor(a) - monthlyMinor(b)),
-      );
+      // householdRows holds today's price, the price the SQL path orders by (PRICE_NOW_SQL),
+      // compared in the household currency at today's rates: the rates used name the slot.
+      return (async () => {
+        const rows = await householdRows(ctx);
+        const { compare, rates } = await monthlyCostOrder(ctx, currenciesOf(rows));
+        return modelRead(ctx, `list_order:monthly_cost:${rates}`, () =>
+          Promise.resolve(ordered(rows, compare)),
+        );
+      })();
     case 'next_charge_date':
       return modelRead(ctx, 'list_order:next_charge', async () => {
         const { next, byDateThenId } = await nextCharges(ctx);

@@ -100,3 +100,69 @@ describe('list_subscriptions', () => {
     expect([await statusOf('trial'), await statusOf('active')]).toEqual([false, true]);
   });
 });
+
+describe('list_subscriptions by monthly cost', () => {
+  let h: TestHousehold;
+  beforeEach(async () => {
+    h = await createTestHousehold();
+    // EUR household; 1 EUR = 1.10 USD, so 8.33 USD is about 7.57 EUR.
+    await h.core.invoke('set_exchange_rate', h.owner, { currency: 'USD', rate: '1.10' });
+    for (const [name, amount, currency, unit] of [
+      ['Copilot', '8.33', 'USD', 'month'],
+      ['Microsoft 365', '99.00', 'EUR', 'year'],
+      ['Spotify', '7.99', 'EUR', 'month'],
+      ['Big in yen', '1500', 'JPY', 'month'],
+    ] as const)
+      await h.core.invoke('create_subscription', h.owner, {
+        name,
+        amount,
+        currency,
+        cycle: { unit },
+        first_charge_date: '2026-01-10',
+      });
+  });
+  afterEach(async () => h.close());
+
+  const byCost = async (extra: Record<string, unknown> = {}): Promise<string[]> =>
+    (
+      await h.core.invoke('list_subscriptions', h.owner, { sort: 'monthly_cost', ...extra })
+    ).output.items.map((s) => s.name);
+
+  it('compares what each costs in the household currency, and puts those it cannot convert last', async () => {
+    // Copilot ≈ 7.57 EUR < Spotify 7.99 < Microsoft 365 8.25; no JPY rate: its cost is unknown.
+    expect(await byCost()).toEqual(['Copilot', 'Spotify', 'Microsoft 365', 'Big in yen']);
+    expect(await byCost({ order: 'desc' })).toEqual([
+      'Big in yen',
+      'Microsoft 365',
+      'Spotify',
+      'Copilot',
+    ]);
+  });
+
+  it('orders the same way with free text (the query path) as from the read model', async () => {
+    expect(await byCost({ text: 'i' })).toEqual([
+      'Copilot',
+      'Spotify',
+      'Microsoft 365',
+      'Big in yen',
+    ]);
+  });
+
+  it('follows a new rate at once', async () => {
+    await h.core.invoke('set_exchange_rate', h.owner, { currency: 'USD', rate: '1.00' });
+    // 8.33 EUR now: above Spotify and Microsoft 365.
+    expect(await byCost()).toEqual(['Spotify', 'Microsoft 365', 'Copilot', 'Big in yen']);
+    await h.core.invoke('set_exchange_rate', h.owner, { currency: 'JPY', rate: '160' });
+    // 1500 JPY ≈ 9.38 EUR.
+    expect(await byCost()).toEqual(['Spotify', 'Microsoft 365', 'Copilot', 'Big in yen']);
+    await h.core.invoke('set_exchange_rate', h.owner, { currency: 'JPY', rate: '200' });
+    // 7.50 EUR.
+    expect(await byCost()).toEqual(['Big in yen', 'Spotify', 'Microsoft 365', 'Copilot']);
+  });
+
+  it('finds a subscription by its whole name, up to the longest a name may be', async () => {
+    const name = `Premium ${'Streaming Family Bundle '.repeat(4)}Plus Extra`.slice(0, 120);
+    await h.core.invoke('create_subscription', h.owner, { name, amount: '5.00' });
+    expect(await byCost({ text: name })).toEqual([name]);
+  });
+});
