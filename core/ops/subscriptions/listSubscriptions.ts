@@ -171,8 +171,7 @@ export const listSubscriptions = defineOp({
           ? (await monthlyCostOrder(ctx, currenciesOf(keyed.map((k) => k.row)))).compare
           : null;
       keyed.sort(
-        (a, b) =>
-          sign * compare(a, b, input.sort, names, costs) || (a.row.id < b.row.id ? -1 : 1),
+        (a, b) => sign * compare(a, b, input.sort, names, costs) || (a.row.id < b.row.id ? -1 : 1),
       );
       total = keyed.length;
       const pageIds = keyed.slice(input.offset, input.offset + input.limit).map((k) => k.row.id);

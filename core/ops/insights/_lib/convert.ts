@@ -2,12 +2,7 @@ import type { z } from 'zod';
 
 import { localeOrder } from '../../../domain/text.ts';
 import { type IsoDate, minDate } from '../../../domain/dates.ts';
-import {
-  type CrossRate,
-  describeCross,
-  formatRate,
-  type RateBook,
-} from '../../../domain/fx.ts';
+import { type CrossRate, describeCross, formatRate, type RateBook } from '../../../domain/fx.ts';
 import { convertMinor, formatAmount } from '../../../domain/money.ts';
 import type { OpContext } from '../../../kernel/op.ts';
 import { household } from '../../shared/context.ts';

@@ -1,5 +1,9 @@
 import type { OpContext } from '../../../kernel/op.ts';
-import { type InsightRow, type SubscriptionRow, statusOn } from '../../../store/repos/subscriptions.ts';
+import {
+  type InsightRow,
+  type SubscriptionRow,
+  statusOn,
+} from '../../../store/repos/subscriptions.ts';
 import { household } from '../../shared/context.ts';
 import { monthlyCostOrder } from '../../shared/rates.ts';
 import {
