@@ -213,6 +213,29 @@ describe('read_statement', () => {
     expect(output.candidates.map((c) => c.name)).toEqual(['Ignore Previous']);
   });
 
+  it('never proposes a salary as a subscription on a statement that prints debits with a minus and credits unsigned', async () => {
+    const months = ['09', '10', '11'];
+    const content = [
+      'Kontoauszug 11/2026',
+      'Buchung     Valuta    Buchungstext                                Betrag (EUR)',
+      ...months.flatMap((m) => [
+        `04.${m}.2026 04.${m}.2026 Lastschrift Zattoo                    -9,99`,
+        `27.${m}.2026 27.${m}.2026 Gutschrift Gehalt Musterfirma    2.980,00`,
+      ]),
+    ].join('\n');
+    const { output } = await h.core.invoke('read_statement', h.owner, {
+      file_name: 'auszug.txt',
+      content,
+    });
+    expect(output.candidates.map((c) => `${c.name} ${c.amount}`)).toEqual(['Zattoo 9.99']);
+    expect(output.transactions).toMatchObject({
+      count: 6,
+      money_out: '29.97',
+      money_in: '8940.00',
+      sum: '8910.03',
+    });
+  });
+
   describe("refuses, with a sentence in the reader's language, and reads nothing", () => {
     it('a file over 20 MB', async () => {
       const content = 'a'.repeat(20 * 1024 * 1024 + 1);
