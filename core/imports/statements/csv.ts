@@ -182,24 +182,30 @@ function fromHeader(header: readonly string[], data: readonly string[][]): Colum
   const credit = pick('credit', looksLikeAmount, 0.6);
   if (amount === null && debit === null && credit === null) return null;
   const isFlag = (v: string) => flagSign(v) !== null;
+  // A flag or currency column the header does not name is found by its cells, among the columns
+  // the header names nothing: N26's "Original Currency" holds codes too, of another amount.
+  const unnamed = (i: number) => roleOfHeader(header[i] ?? '') === null;
   const flag =
     pick('flag', isFlag, 0.9) ??
     header.findIndex(
       (_, i) =>
         i !== date &&
+        unnamed(i) &&
         nonEmpty(column(data, i)).length > 0 &&
         share(column(data, i), isFlag) >= 0.95,
     );
   const currency =
     pick('currency', isIso, 0.8) ??
     header.findIndex(
-      (_, i) => nonEmpty(column(data, i)).length > 0 && share(column(data, i), isIso) >= 0.95,
+      (_, i) =>
+        unnamed(i) && nonEmpty(column(data, i)).length > 0 && share(column(data, i), isIso) >= 0.95,
     );
   const memo = ranked('memo')
     .map((c) => c.index)
     .sort((a, b) => a - b)
     .slice(0, 3);
   const money = amount ?? debit ?? credit;
+  const named = money === null ? null : currencyOfHeader(header[money] ?? '');
   return {
     date,
     amount,
@@ -210,7 +216,7 @@ function fromHeader(header: readonly string[], data: readonly string[][]): Colum
     status: ranked('status')[0]?.index ?? null,
     payee: ranked('payee')[0]?.index ?? null,
     memo,
-    headerCurrency: money === null ? null : currencyOfHeader(header[money] ?? ''),
+    headerCurrency: named !== null && isCurrency(named) ? named : null,
   };
 }
 
@@ -358,9 +364,10 @@ export function readCsv(text: string): ReadStatement {
       continue;
     }
     const rowCurrency = cols.currency === null ? null : clean(row[cols.currency]).toUpperCase();
+    // The amount column's own header ("Amount (EUR)") says its currency for every row.
     const currency =
-      (rowCurrency && isCurrency(rowCurrency) ? rowCurrency : null) ??
       cols.headerCurrency ??
+      (rowCurrency && isCurrency(rowCurrency) ? rowCurrency : null) ??
       symbolCurrency(row[cols.amount ?? cols.debit ?? cols.credit ?? 0] ?? '');
     if (currency === null && /\$/.test(row[cols.amount ?? cols.debit ?? cols.credit ?? 0] ?? ''))
       dollar = true;

@@ -102,6 +102,23 @@ describe('readCsv', () => {
     ]);
   });
 
+  it("reads amounts in the currency their column's header names, never in the currency of an original (foreign) amount", () => {
+    // N26's export: a card payment in dollars, booked in euros.
+    const text = [
+      '"Booking Date","Value Date","Partner Name","Type","Payment Reference","Amount (EUR)","Original Amount","Original Currency","Exchange Rate"',
+      '2026-09-12,2026-09-12,"Hulu LLC",Presentment,"",-11.20,-12.99,USD,0.8622',
+      '2026-09-14,2026-09-14,"Bakery",Presentment,"",-3.40,,,',
+      '2026-10-12,2026-10-12,"Hulu LLC",Presentment,"",-11.05,-12.99,USD,0.8507',
+    ].join('\n');
+    const read = readCsv(text);
+    expect(read.transactions.map((t) => [t.payee, formatScaled(t.amount, 2), t.currency])).toEqual([
+      ['Hulu LLC', '-11.20', 'EUR'],
+      ['Bakery', '-3.40', 'EUR'],
+      ['Hulu LLC', '-11.05', 'EUR'],
+    ]);
+    expect(read.currency).toBe('EUR');
+  });
+
   it('reads debit and credit columns, a C/D flag, and unsigned amounts as money out', () => {
     expect(
       amounts('Date,Details,Debit,Credit\n01/09/2017,Shop,512.0,\n02/09/2017,Salary,,100'),

@@ -236,6 +236,32 @@ describe('read_statement', () => {
     });
   });
 
+  it('compares a card payment made abroad with the tracked price in the currency it was booked in', async () => {
+    await h.core.invoke('create_subscription', h.owner, {
+      name: 'Netflix',
+      amount: '15.99',
+      currency: 'EUR',
+      cycle: { unit: 'month' },
+      first_charge_date: '2026-01-17',
+    });
+    const content = [
+      '"Booking Date","Partner Name","Amount (EUR)","Original Amount","Original Currency","Exchange Rate"',
+      ...['08', '09', '10'].map((m) => `2026-${m}-17,"Netflix.com",-19.99,-21.50,USD,0.93`),
+    ].join('\n');
+    const { output } = await h.core.invoke('read_statement', h.owner, {
+      file_name: 'n26.csv',
+      content,
+    });
+    expect(output.candidates).toMatchObject([
+      {
+        name: 'Netflix',
+        amount: '19.99',
+        currency: 'EUR',
+        tracked: { name: 'Netflix', amount: '15.99', price_differs: true },
+      },
+    ]);
+  });
+
   describe("refuses, with a sentence in the reader's language, and reads nothing", () => {
     it('a file over 20 MB', async () => {
       const content = 'a'.repeat(20 * 1024 * 1024 + 1);
