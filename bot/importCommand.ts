@@ -111,6 +111,13 @@ export async function runImport(o: ImportOptions): Promise<number> {
       sum: money(tx.sum, tx.currency, locale),
     }),
   );
+  const unreadable = summary.skipped.unreadable;
+  if (unreadable > 0)
+    say(
+      tr(unreadable === 1 ? 'chat.statements.unreadable_one' : 'chat.statements.unreadable', {
+        count: unreadable,
+      }),
+    );
   if (summary.imported_before) {
     say(
       tr('errors.statements.imported_before', {

@@ -39,6 +39,7 @@ export function reviewOf(fileName: string, content: string, summary: StatementSu
       sum: tx.sum,
       currency: tx.currency,
       imported_before: summary.imported_before,
+      unreadable: summary.skipped.unreadable,
     },
     candidates,
     absent: summary.absent.map((a) => ({
@@ -65,7 +66,10 @@ function label(c: ShownCandidate, locale: Locale): string {
   return `${c.name} ${money(c.amount, c.currency, locale)} · ${cycleText(c.cycle, locale)}`;
 }
 
-/** The first lines of every statement card: the file, the period, the count and the sum. */
+/**
+ * The first lines of every statement card: the period, the count and the sum, and how many lines
+ * could not be read (left out, so the count and the period may fall short of the file's).
+ */
 export function summaryLines(turn: Turn, review: Review): string[] {
   const s = review.summary;
   const lines: string[] = [];
@@ -82,6 +86,13 @@ export function summaryLines(turn: Turn, review: Review): string[] {
       sum: money(s.sum, s.currency, turn.locale),
     }),
   );
+  const unreadable = s.unreadable ?? 0;
+  if (unreadable > 0)
+    lines.push(
+      turn.t(unreadable === 1 ? 'chat.statements.unreadable_one' : 'chat.statements.unreadable', {
+        count: unreadable,
+      }),
+    );
   return lines;
 }
 

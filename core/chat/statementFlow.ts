@@ -42,6 +42,8 @@ export const ReviewSchema = z.object({
     sum: z.string(),
     currency: z.string(),
     imported_before: z.string().nullable(),
+    /** Lines of the file that could not be read, left out (absent on reviews saved before it was kept). */
+    unreadable: z.int().optional(),
   }),
   candidates: z.array(Shown),
   absent: z.array(

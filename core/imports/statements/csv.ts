@@ -335,8 +335,17 @@ export function readCsv(text: string): ReadStatement {
     if (cols.amount !== null) {
       const value = parseAmount(row[cols.amount] ?? '', marks.amount);
       const sign = cols.flag === null ? null : flagSign(row[cols.flag] ?? '');
+      // Unsigned, the amount is money out unless a flag says otherwise or a plus sign is printed
+      // ("+2.500,00", "2500,00+": money in on a statement whose debits carry no sign).
+      const plus = /^\s*\+|\+\s*$/.test(row[cols.amount] ?? '');
       if (value !== null)
-        amount = amountSigned ? value : sign !== null ? sign * Math.abs(value) : -Math.abs(value);
+        amount = amountSigned
+          ? value
+          : sign !== null
+            ? sign * Math.abs(value)
+            : plus
+              ? Math.abs(value)
+              : -Math.abs(value);
     } else {
       const debit = cols.debit === null ? null : parseAmount(row[cols.debit] ?? '', marks.debit);
       const credit =
@@ -352,7 +361,9 @@ export function readCsv(text: string): ReadStatement {
       // A line with text only continues the description above it (OCBC wraps long ones).
       if (previous && amount === null && (payee ?? memo) !== '')
         previous.memo = clean(`${previous.memo} ${payee ?? ''} ${memo}`);
-      else out.skipped.unreadable++;
+      // An amount without a real date is a transaction left out; a line with neither (a title, a
+      // footnote, a header the names did not find) is no transaction at all.
+      else if (amount !== null) out.skipped.unreadable++;
       continue;
     }
     if (amount === null) {

@@ -10,7 +10,7 @@ import {
   TEST_DIALECT,
   type TestHousehold,
 } from '../../../helpers/testCore.ts';
-import { csv, FOUR_MONTHS } from '../../ops/statements/statement.ts';
+import { csv, FOUR_MONTHS, FOUR_MONTHS_ROWS } from '../../ops/statements/statement.ts';
 import { RecordingChannel } from '../recordingChannel.ts';
 
 const text = RecordingChannel.text;
@@ -82,6 +82,19 @@ describe(`the statement review in chat (${TEST_DIALECT})`, () => {
     // Netflix at its own name: its new price is chosen.
     expect(labels).toContain('✅ Netflix · updates Netflix: 15.99 EUR → 17.99 EUR every month');
     expect(labels).toContain('Import 2');
+  });
+
+  it('says how many lines of the statement it could not read and left out, in the plural the count needs', async () => {
+    const engine = new ChatEngine({ core: h.core });
+    const bad: Array<[string, string, string]> = [['2026-02-30', 'SALARY ACME', '+2500.00']];
+    await sendFile(engine, fileOf(csv([...FOUR_MONTHS_ROWS, ...bad])));
+    expect(text(channel.messages[0]!)).toContain(
+      "⚠️ 1 line of the statement couldn't be read and was left out: check it in the statement.",
+    );
+    await sendFile(engine, fileOf(csv([...FOUR_MONTHS_ROWS, ...bad, ...bad]), 'two.csv'));
+    expect(text(channel.last())).toContain('⚠️ 2 lines of the statement couldn');
+    await sendFile(engine, fileOf(FOUR_MONTHS, 'clean.csv'));
+    expect(text(channel.last())).not.toContain('⚠️');
   });
 
   it('pages a long review 8 candidates at a time, keeping the ticks across pages', async () => {

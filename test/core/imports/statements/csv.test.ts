@@ -22,6 +22,7 @@ describe('amount cells', () => {
     ['-$7,971.39', '.', '-7971.39'],
     ['(12.00)', '.', '-12.00'],
     ['12.00-', '.', '-12.00'],
+    ['2500,00+', ',', '2500.00'],
     ['26.851,95|', ',', '26851.95'],
     ['EUR 9.99', '.', '9.99'],
     ['-3.77000', '.', '-3.77'],
@@ -131,6 +132,26 @@ describe('readCsv', () => {
     expect(
       amounts('Date,Description,Amount\n28-Mar-2020,Amazon,£99.99\n30-Mar-2020,Kindle,£0.99'),
     ).toEqual(['-99.99', '-0.99']);
+  });
+
+  it('reads a sign printed after the amount, "-" as money out and "+" as money in, with unsigned amounts beside a "+" as money out', () => {
+    // A Dutch bank's export: the sign after the amount.
+    expect(
+      amounts(
+        'Datum,Omschrijving,Bedrag\n2026-08-03,"NETFLIX","13,99-"\n2026-08-25,"SALARIS","2500,00+"',
+      ),
+    ).toEqual(['-13.99', '2500.00']);
+    expect(
+      amounts('Datum;Omschrijving;Bedrag\n2026-08-03;ZIGGO;45,00\n2026-08-25;SALARIS;2500,00+'),
+    ).toEqual(['-45.00', '2500.00']);
+  });
+
+  it('counts a row with an amount but no real date as unreadable, and a line of text alone (a footnote) as no row at all', () => {
+    const read = readCsv(
+      'Date;Description;Amount\n30.01.2024;NETFLIX;-15,99\n31.02.2024;SPOTIFY;-10,99\n02.02.2024;AUDIBLE;-9,99\n"* not yet booked"',
+    );
+    expect(read.transactions).toHaveLength(2);
+    expect(read.skipped.unreadable).toBe(1);
   });
 
   it('leaves out pending rows and opening and closing balances, and counts them', () => {
