@@ -9,7 +9,8 @@ import type { AppCore } from './runtime.ts';
 
 /**
  * `exhale import FILE`: a statement read by read_statement, shown as the chat's review is (the
- * period, count and sum, the candidates numbered, the tracked and absent ones marked), then
+ * period, count and sum, the candidates numbered, each with why it looks like one and ❔ when its
+ * cycle is a guess, the tracked and absent ones marked), then
  * imported by import_candidates once the person chose: at the prompt, or with `--all` (every new
  * one). `--dry-run` shows what would be imported and writes nothing. Exit codes: 0 done (or
  * nothing to do), 2 what the person can fix (unreadable file, imported before), 1 our failure.
@@ -150,7 +151,9 @@ export async function runImport(o: ImportOptions): Promise<number> {
           cycle: cycleText(c.cycle, locale),
         })
       : label;
-    say(`  [${n}] ${c.preselected ? '✅' : '⬜'} ${text}`);
+    say(`  [${n}] ${c.preselected ? '✅' : '⬜'} ${text}${c.cycle_guessed ? ' ❔' : ''}`);
+    // Why it looks like one: for a guessed cycle, the "seen once, check its cycle" to read first.
+    say(`        ${c.why}`);
     shown.push({ n, id: c.id, ticked: c.preselected });
   }
   if (summary.absent.length > 0) {

@@ -8,8 +8,9 @@ import type { Turn } from './turn.ts';
 
 /**
  * The review card of a statement, written by Exhale from read_statement's result (never a model's
- * words): the period, count and sum, then a toggle per candidate (8 a page), the tracked ones
- * marked, the tracked subscriptions the statement should show but does not, and "Import N".
+ * words): the period, count and sum, then a toggle per candidate (8 a page; ❔ when its cycle is
+ * a guess, with read_statement's `why` on a line of its own), the tracked ones marked, the tracked
+ * subscriptions the statement should show but does not, and "Import N".
  */
 
 export const PAGE_SIZE = 8;
@@ -24,6 +25,8 @@ export function reviewOf(fileName: string, content: string, summary: StatementSu
     amount: c.amount,
     currency: c.currency,
     cycle: c.cycle,
+    why: c.why,
+    cycle_guessed: c.cycle_guessed,
     tracked: c.tracked
       ? { name: c.tracked.name, amount: c.tracked.amount, price_differs: c.tracked.price_differs }
       : null,
@@ -64,6 +67,11 @@ export function choosable(c: ShownCandidate): boolean {
 
 function label(c: ShownCandidate, locale: Locale): string {
   return `${c.name} ${money(c.amount, c.currency, locale)} · ${cycleText(c.cycle, locale)}`;
+}
+
+/** A toggle's text: the label, marked ❔ when its cycle is a guess (the card's lines say why). */
+function toggleLabel(c: ShownCandidate, locale: Locale): string {
+  return c.cycle_guessed ? `${label(c, locale)} ❔` : label(c, locale);
 }
 
 /**
@@ -112,6 +120,12 @@ export function reviewReply(turn: Turn, id: string, review: Review, note?: strin
       ? `${turn.t('chat.statements.none_found')} ${turn.t('statementHints.none_found')}`
       : turn.t('chat.statements.found', { count: review.candidates.length }),
   );
+  // A cycle that is a guess (a known service seen once): said before the person imports it.
+  const guessed = review.status === 'open' ? open.filter((c) => c.cycle_guessed && c.why) : [];
+  for (const c of guessed.slice(0, LIST_MAX))
+    lines.push(turn.t('chat.statements.guessed', { name: c.name, why: c.why ?? '' }));
+  if (guessed.length > LIST_MAX)
+    lines.push(turn.t('chat.statements.more', { count: guessed.length - LIST_MAX }));
   for (const c of same.slice(0, LIST_MAX))
     lines.push(`✔️ ${turn.t('chat.statements.tracked', { name: label(c, turn.locale) })}`);
   if (same.length > LIST_MAX)
@@ -149,7 +163,7 @@ export function reviewReply(turn: Turn, id: string, review: Review, note?: strin
           new: money(c.amount, c.currency, turn.locale),
           cycle: cycleText(c.cycle, turn.locale),
         })
-      : label(c, turn.locale);
+      : toggleLabel(c, turn.locale);
     reply.row(reply.action(`${on ? '✅' : '⬜'} ${text}`, { t: 'stmt_toggle', s: id, c: c.id }));
   }
   if (pages > 1)

@@ -102,6 +102,26 @@ describe('exhale import FILE', () => {
     );
   }, 120_000);
 
+  it('says why each candidate looks like a subscription, and marks a cycle that is a guess', async () => {
+    const file = path.join(dir, 'november.csv');
+    await writeFile(
+      file,
+      csv([
+        ['2026-11-03', 'NETFLIX.COM', '-10.99'],
+        ['2026-11-12', 'CORNER CAFE', '-4.50'],
+      ]),
+    );
+    const dry = await exhale(dir, ['import', file, '--dry-run']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toContain('[1] ✅ Netflix 10.99 EUR · every month ❔');
+    expect(dry.stdout).toContain(
+      'seen once; a known subscription service — check its cycle (every month?)',
+    );
+    const four = await exhale(dir, ['import', statement, '--dry-run']);
+    expect(four.stdout).toContain('4 charges every month; on schedule to within 1 day');
+    expect(four.stdout).not.toContain('❔');
+  }, 120_000);
+
   it('imports the numbers typed at the prompt, then refuses the same statement again', async () => {
     const review = await exhale(dir, ['import', statement, '--dry-run']);
     const line = review.stdout.split('\n').find((l) => l.includes('Spotify')) ?? '';

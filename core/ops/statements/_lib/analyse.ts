@@ -74,13 +74,25 @@ function why(ctx: OpContext, d: DetectedSubscription): string {
       case 'charges':
         return t(ctx.actor.locale, 'statements.why.charges', { count: r.count, cycle });
       case 'regular':
-        return t(ctx.actor.locale, 'statements.why.regular', { days: r.tolerance_days });
+        return t(
+          ctx.actor.locale,
+          r.tolerance_days === 1 ? 'statements.why.regular_one' : 'statements.why.regular',
+          { days: r.tolerance_days },
+        );
       case 'missed':
-        return t(ctx.actor.locale, 'statements.why.missed', { count: r.count });
+        return t(
+          ctx.actor.locale,
+          r.count === 1 ? 'statements.why.missed_one' : 'statements.why.missed',
+          { count: r.count },
+        );
       case 'steady':
         return t(ctx.actor.locale, 'statements.why.steady');
       case 'price_steps':
-        return t(ctx.actor.locale, 'statements.why.price_steps', { count: r.count });
+        return t(
+          ctx.actor.locale,
+          r.count === 1 ? 'statements.why.price_steps_one' : 'statements.why.price_steps',
+          { count: r.count },
+        );
       case 'varies':
         return t(ctx.actor.locale, 'statements.why.varies', { percent: r.percent });
       case 'known_service':
@@ -208,6 +220,9 @@ export async function analyseStatement(
         charges: d.charges.length,
         confidence: d.confidence,
         why: why(ctx, d),
+        cycle_guessed: d.reasons.some(
+          (r) => r.code === 'known_service' || r.code === 'marked_recurring',
+        ),
         price_changes: steps.map((s) => ({
           date: s.date,
           old_amount: formatAmount(s.oldMinor, cur),

@@ -97,6 +97,29 @@ describe(`the statement review in chat (${TEST_DIALECT})`, () => {
     expect(text(channel.last())).not.toContain('⚠️');
   });
 
+  it('marks a known service seen once, whose cycle is a guess, and says to check it before importing', async () => {
+    const engine = new ChatEngine({ core: h.core });
+    const oneMonth = csv([
+      ['2026-11-03', 'NETFLIX.COM', '-10.99'],
+      ['2026-11-12', 'CORNER CAFE', '-4.50'],
+      ['2026-11-20', 'SPOTIFY UK', '-11.99'],
+    ]);
+    await sendFile(engine, fileOf(oneMonth, 'november.csv'));
+    const card = channel.messages[0]!;
+    expect(text(card)).toContain(
+      '❔ Netflix: seen once; a known subscription service — check its cycle (every month?)',
+    );
+    expect(text(card)).toContain('❔ Spotify: seen once;');
+    const labels = (card.buttons ?? []).flat().map((b) => b.label);
+    expect(labels).toContain('✅ Netflix 10.99 EUR · every month ❔');
+    // A series seen on its cycle is no guess: no mark, no line.
+    await sendFile(engine, fileOf(FOUR_MONTHS));
+    expect(text(channel.last())).not.toContain('❔');
+    expect((channel.last().buttons ?? []).flat().map((b) => b.label)).toContain(
+      '✅ Iron Gym 30.00 EUR · every month',
+    );
+  });
+
   it('pages a long review 8 candidates at a time, keeping the ticks across pages', async () => {
     const engine = new ChatEngine({ core: h.core });
     await sendFile(engine, fileOf(manyMerchants()));

@@ -53,9 +53,10 @@ describe('read_statement', () => {
       tracked: null,
     });
     expect(byName.Spotify?.why).toBe(
-      '4 charges every month; on schedule to within 1 day(s); always the same amount',
+      '4 charges every month; on schedule to within 1 day; always the same amount',
     );
-    expect(byName.Netflix?.why).toContain('the price went up 1 time(s)');
+    expect(byName.Netflix?.why).toContain('the price went up once');
+    expect(output.candidates.map((c) => c.cycle_guessed)).toEqual([false, false, false]);
     expect(output.absent).toEqual([]);
   });
 
@@ -177,6 +178,32 @@ describe('read_statement', () => {
         preselected: false,
       },
     ]);
+  });
+
+  it('marks the cycle of a known service seen once as a guess and says why, with plurals in each language', async () => {
+    const oneMonth = csv([
+      ['2026-11-03', 'NETFLIX.COM', '-10.99'],
+      ['2026-11-12', 'CORNER CAFE', '-4.50'],
+      ['2026-11-20', 'SPOTIFY UK', '-11.99'],
+    ]);
+    const { output } = await h.core.invoke('read_statement', h.owner, {
+      file_name: 'november.csv',
+      content: oneMonth,
+    });
+    expect(output.candidates.map((c) => [c.name, c.cycle_guessed, c.why])).toEqual([
+      ['Netflix', true, 'seen once; a known subscription service — check its cycle (every month?)'],
+      ['Spotify', true, 'seen once; a known subscription service — check its cycle (every month?)'],
+    ]);
+    const ana = await h.addMember('Ana', 'es');
+    const four = await h.core.invoke('read_statement', ana, {
+      file_name: 'card.csv',
+      content: FOUR_MONTHS,
+    });
+    const why = Object.fromEntries(four.output.candidates.map((c) => [c.name, c.why]));
+    expect(why.Spotify).toBe(
+      '4 cargos cada mes; puntuales con un margen de 1 día; siempre el mismo importe',
+    );
+    expect(why.Netflix).toContain('el precio subió una vez');
   });
 
   it('reads a statement sent as base64 in a single-byte code page, the same as its text', async () => {
