@@ -158,10 +158,12 @@ export async function runImport(o: ImportOptions): Promise<number> {
   }
   if (summary.absent.length > 0) {
     say(tr('chat.statements.absent_title'));
-    for (const a of summary.absent)
+    for (const a of summary.absent) {
+      const count = a.expected_on.length;
       say(
-        `  • ${tr('chat.statements.absent', { name: a.name, amount: money(a.amount, a.currency, locale), count: a.expected_on.length })}`,
+        `  • ${tr(count === 1 ? 'chat.statements.absent_one' : 'chat.statements.absent', { name: a.name, amount: money(a.amount, a.currency, locale), count })}`,
       );
+    }
   }
   say();
   const ticked = shown.filter((s) => s.ticked).map((s) => s.id);

@@ -134,7 +134,7 @@ export function reviewReply(turn: Turn, id: string, review: Review, note?: strin
     lines.push(turn.t('chat.statements.absent_title'));
     for (const a of review.absent.slice(0, LIST_MAX))
       lines.push(
-        `• ${turn.t('chat.statements.absent', {
+        `• ${turn.t(a.expected === 1 ? 'chat.statements.absent_one' : 'chat.statements.absent', {
           name: a.name,
           amount: money(a.amount, a.currency, turn.locale),
           count: a.expected,

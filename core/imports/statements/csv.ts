@@ -21,6 +21,8 @@ const DELIMITERS = [',', ';', '\t', '|'] as const;
 
 /** Rows read to tell columns apart. */
 const SAMPLE = 2000;
+/** Distinct accounts kept of a statement's account column (a statement is of one or a few). */
+const MAX_ACCOUNTS = 20;
 
 /** Occurrences of `d` outside double quotes in one line. */
 function countOutsideQuotes(line: string, d: string): number {
@@ -87,6 +89,8 @@ interface Columns {
   flag: number | null;
   currency: number | null;
   status: number | null;
+  /** The statement's own card or account. */
+  account: number | null;
   payee: number | null;
   memo: number[];
   /** The currency the header names ("Betrag (EUR)"). */
@@ -214,6 +218,7 @@ function fromHeader(header: readonly string[], data: readonly string[][]): Colum
     flag: flag === -1 || flag === null ? null : flag,
     currency: currency === -1 || currency === null ? null : currency,
     status: ranked('status')[0]?.index ?? null,
+    account: ranked('account')[0]?.index ?? null,
     payee: ranked('payee')[0]?.index ?? null,
     memo,
     headerCurrency: named !== null && isCurrency(named) ? named : null,
@@ -277,6 +282,7 @@ function fromContent(data: readonly string[][]): Columns | null {
     flag: flag === -1 ? null : flag,
     currency: currency === -1 ? null : currency,
     status: null,
+    account: null,
     payee: null,
     memo: text[0] ? [text[0].i] : [],
     headerCurrency: null,
@@ -322,6 +328,7 @@ export function readCsv(text: string): ReadStatement {
 
   let previous: StatementTransaction | null = null;
   let dollar = false;
+  const accounts = new Set<string>();
   for (const row of data) {
     if (row.every((c) => c.trim() === '')) continue;
     const dateCell = row[cols.date] ?? '';
@@ -382,9 +389,13 @@ export function readCsv(text: string): ReadStatement {
       symbolCurrency(row[cols.amount ?? cols.debit ?? cols.credit ?? 0] ?? '');
     if (currency === null && /\$/.test(row[cols.amount ?? cols.debit ?? cols.credit ?? 0] ?? ''))
       dollar = true;
+    // Kept apart from the transactions (whose fingerprint a CSV's account never entered).
+    const account = cols.account === null ? '' : clean(row[cols.account]);
+    if (account !== '' && accounts.size < MAX_ACCOUNTS) accounts.add(account);
     previous = { date, payee, memo, amount, currency, account: null };
     out.transactions.push(previous);
   }
+  if (accounts.size > 0) out.accounts = [...accounts];
   out.currency = mostCommon(out.transactions.map((t) => t.currency));
   // Amounts written "$9.99" with no currency said: as in lines.ts, the US dollar when dates are
   // month first, else a sign the op asks about.

@@ -17,6 +17,7 @@ export type Role =
   | 'payee'
   | 'memo'
   | 'status'
+  | 'account'
   | 'ignore';
 
 const NAMES: Readonly<Record<Role, readonly string[]>> = {
@@ -244,6 +245,23 @@ const NAMES: Readonly<Record<Role, readonly string[]>> = {
     'reason',
   ],
   status: ['status', 'state', 'info', 'estado', 'statut', 'stato'],
+  // The statement's own card or account (never the other party's: "Kontonummer" is either).
+  account: [
+    'card no.',
+    'card no',
+    'card number',
+    'card',
+    'account',
+    'account number',
+    'auftragskonto',
+    'kartennummer',
+    'rekening',
+    'rekeningnummer',
+    'iban/bban',
+    'tarjeta',
+    'numero de tarjeta',
+    'cuenta',
+  ],
   ignore: [
     'balance',
     'saldo',

@@ -116,6 +116,48 @@ function why(ctx: OpContext, d: DetectedSubscription): string {
   return d.reasons.map(part).join('; ');
 }
 
+/**
+ * Whether the statement could have charged a tracked subscription, for the list of those it
+ * should show but does not. One paid with a payment method whose last four digits end a card or
+ * account the statement names: yes, whatever the currency. One paid with a card the statement
+ * does not name, on a statement of cards (it names no IBAN, whose card payments could come from any
+ * card of the account), or with a bank account on a statement of another account: no. Any other:
+ * when it is in a currency of the statement's lines. A Puregym in pounds is no absence on a euro
+ * statement, nor a Netflix paid with another card.
+ */
+async function chargeableBy(
+  ctx: OpContext,
+  householdId: string,
+  read: ReadStatement,
+  transactions: readonly StatementTransaction[],
+): Promise<(s: SubscriptionRow) => boolean> {
+  const currencies = new Set(transactions.map((tx) => tx.currency));
+  const raw = [...new Set([...transactions.map((tx) => tx.account), ...(read.accounts ?? [])])];
+  const named = raw.flatMap((a) => {
+    const digits = (a ?? '').replace(/\D/g, '');
+    return digits.length >= 4 ? [digits] : [];
+  });
+  const iban = raw.some((a) => /^[A-Z]{2}\d{2}[A-Z0-9]{10,30}$/.test((a ?? '').replace(/\s/g, '')));
+  const methods = new Map<string, { kind: string; last4: string }>();
+  if (named.length > 0) {
+    const rows = await ctx.tx
+      .from<{ id: string; household_id: string; kind: string; last4: string | null }>(
+        'payment_methods',
+      )
+      .where({ household_id: householdId })
+      .select('id', 'kind', 'last4');
+    for (const m of rows) if (m.last4) methods.set(m.id, { kind: m.kind, last4: m.last4 });
+  }
+  return (s) => {
+    const method = s.payment_method_id === null ? undefined : methods.get(s.payment_method_id);
+    if (method) {
+      if (named.some((digits) => digits.endsWith(method.last4))) return true;
+      if ((method.kind === 'card' && !iban) || (method.kind === 'bank' && iban)) return false;
+    }
+    return currencies.has(s.currency);
+  };
+}
+
 /** At most this many currencies are offered for a shared sign (chat shows one button each). */
 const SHARED_SIGN_CHOICES = 6;
 
@@ -240,8 +282,10 @@ export async function analyseStatement(
   const keys = new Set(transactions.map((tx) => merchantKey(tx.payee ?? tx.memo)));
   const absent: StatementSummary['absent'] = [];
   if (from && to) {
+    const couldCharge = await chargeableBy(ctx, hh.id, read, transactions);
     for (const s of subs) {
       if (
+        !couldCharge(s) ||
         candidates.some((c) => c.tracked?.id === s.id) ||
         [...keys].some((k) => k !== '' && sameMerchant(k, s))
       )

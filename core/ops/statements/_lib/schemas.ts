@@ -76,6 +76,8 @@ export const StatementSummary = z.object({
         expected_on: z.array(z.string()),
       }),
     )
-    .describe('Tracked subscriptions due in its period but not on it.'),
+    .describe(
+      'Tracked subscriptions due in its period but not on it, among those it could have charged: paid with a card or account it names, or else in a currency of its lines.',
+    ),
 });
 export type StatementSummary = z.infer<typeof StatementSummary>;

@@ -120,6 +120,28 @@ describe(`the statement review in chat (${TEST_DIALECT})`, () => {
     );
   });
 
+  it('lists the tracked subscriptions the statement could have charged but did not, in the plural the count needs', async () => {
+    const track = (name: string, amount: string, currency: string, every: number, first: string) =>
+      h.core.invoke('create_subscription', h.owner, {
+        name,
+        amount,
+        currency,
+        cycle: { unit: 'month', every },
+        first_charge_date: first,
+      });
+    await track('Dental plan', '12.00', 'EUR', 1, '2025-06-20');
+    await track('Window cleaning', '30.00', 'EUR', 3, '2025-12-01');
+    await track('Puregym', '45.00', 'GBP', 1, '2025-06-25');
+    const engine = new ChatEngine({ core: h.core });
+    await sendFile(engine, fileOf(FOUR_MONTHS));
+    const card = text(channel.messages[0]!);
+    expect(card).toContain('Tracked, but not charged in this statement:');
+    expect(card).toContain('• Dental plan 12.00 EUR (expected 3 times)');
+    expect(card).toContain('• Window cleaning 30.00 EUR (expected once)');
+    // Pounds on a statement in euros: it could not have been charged here.
+    expect(card).not.toContain('Puregym');
+  });
+
   it('pages a long review 8 candidates at a time, keeping the ticks across pages', async () => {
     const engine = new ChatEngine({ core: h.core });
     await sendFile(engine, fileOf(manyMerchants()));

@@ -154,6 +154,15 @@ describe('readCsv', () => {
     expect(read.skipped.unreadable).toBe(1);
   });
 
+  it("keeps the statement's own card or account apart from its transactions, once each", () => {
+    const read = readCsv(
+      'Transaction Date,Card No.,Description,Debit,Credit\n2026-08-09,1234,NYTIMES,17.00,\n2026-08-14,1234,ADOBE,59.99,\n2026-08-15,5678,AUDIBLE,14.95,',
+    );
+    expect(read.accounts).toEqual(['1234', '5678']);
+    expect(read.transactions.map((t) => t.account)).toEqual([null, null, null]);
+    expect(readCsv('Date,Description,Amount\n2026-08-09,NYTIMES,-17.00').accounts).toBeUndefined();
+  });
+
   it('leaves out pending rows and opening and closing balances, and counts them', () => {
     const read = readCsv(
       'Date,Description,Amount\nPending,NOWTV,£8.99\n01-Dec-2019,Spotify,£9.99\n02-Dec-2019,SALDO INIZIALE,£100.00',

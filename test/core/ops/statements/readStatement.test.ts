@@ -4,7 +4,7 @@ import { OpError } from '../../../../core/errors/index.ts';
 import { stopOcr } from '../../../../core/imports/statements/ocr/worker.ts';
 import { pngClaiming, statementPicture } from '../../../helpers/statements/pictures.ts';
 import { createTestHousehold, type TestHousehold } from '../../../helpers/testCore.ts';
-import { csv, FOUR_MONTHS, FOUR_MONTHS_LINES } from './statement.ts';
+import { csv, FOUR_MONTHS, FOUR_MONTHS_LINES, FOUR_MONTHS_ROWS } from './statement.ts';
 
 async function failure(promise: Promise<unknown>): Promise<OpError> {
   const error = await promise.then(
@@ -107,6 +107,64 @@ describe('read_statement', () => {
         expected_on: ['2025-11-20', '2025-12-20', '2026-01-20'],
       },
     ]);
+  });
+
+  describe('lists as not charged only the tracked subscriptions the statement could have charged', () => {
+    const monthly = (name: string, amount: string, currency: string, method?: string) =>
+      h.core.invoke('create_subscription', h.owner, {
+        name,
+        amount,
+        currency,
+        cycle: { unit: 'month' },
+        first_charge_date: '2025-06-20',
+        ...(method ? { payment_method_id: method } : {}),
+      });
+    const absent = async (content: string) =>
+      (
+        await h.core.invoke('read_statement', h.owner, { file_name: 's.csv', content })
+      ).output.absent
+        .map((a) => a.name)
+        .sort();
+    const method = async (name: string, kind: 'card' | 'bank', last4: string) =>
+      (await h.core.invoke('create_payment_method', h.owner, { name, kind, last4 })).output.id;
+
+    it('in a currency of its lines', async () => {
+      await monthly('Dental plan', '12.00', 'EUR');
+      await monthly('Puregym', '45.00', 'GBP');
+      expect(await absent(FOUR_MONTHS)).toEqual(['Dental plan']);
+    });
+
+    it('paid with the card it is of, whatever the currency, and never with another card', async () => {
+      const mine = await method('Visa 1234', 'card', '1234');
+      const other = await method('Amex 9999', 'card', '9999');
+      await monthly('Dental plan', '12.00', 'EUR');
+      await monthly('Cloud backup', '6.00', 'USD', mine);
+      await monthly('Newspaper', '9.00', 'EUR', other);
+      const card = [
+        'Transaction Date,Card No.,Description,Debit,Credit',
+        ...FOUR_MONTHS_ROWS.map(
+          ([date, text, amount]) =>
+            `${date},1234,"${text}",${amount.startsWith('-') ? amount.slice(1) : ''},${amount.startsWith('-') ? '' : amount}`,
+        ),
+      ].join('\n');
+      expect(await absent(card)).toEqual(['Cloud backup', 'Dental plan']);
+      // A statement that names no card: the currency alone decides.
+      expect(await absent(FOUR_MONTHS)).toEqual(['Dental plan', 'Newspaper']);
+    });
+
+    it("on an account's statement, any card's (the account's cards pay from it) but no other account's", async () => {
+      const debit = await method('Debit card', 'card', '4242');
+      const savings = await method('Savings', 'bank', '5555');
+      await monthly('Newspaper', '9.00', 'EUR', debit);
+      await monthly('Insurance', '20.00', 'EUR', savings);
+      const account = [
+        'Account,Date,Description,Amount',
+        ...FOUR_MONTHS_ROWS.map(
+          ([date, text, amount]) => `NL91ABNA0417164300,${date},"${text}",${amount}`,
+        ),
+      ].join('\n');
+      expect(await absent(account)).toEqual(['Newspaper']);
+    });
   });
 
   it('starts new candidates chosen, a price change of the same name chosen, and one of another name not (one rule for every surface)', async () => {
