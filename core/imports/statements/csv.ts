@@ -92,6 +92,8 @@ interface Columns {
   /** The statement's own card or account. */
   account: number | null;
   payee: number | null;
+  /** Who paid, when the statement names both sides: the other party of money in. */
+  payer: number | null;
   memo: number[];
   /** The currency the header names ("Betrag (EUR)"). */
   headerCurrency: string | null;
@@ -220,6 +222,7 @@ function fromHeader(header: readonly string[], data: readonly string[][]): Colum
     status: ranked('status')[0]?.index ?? null,
     account: ranked('account')[0]?.index ?? null,
     payee: ranked('payee')[0]?.index ?? null,
+    payer: ranked('payer')[0]?.index ?? null,
     memo,
     headerCurrency: named !== null && isCurrency(named) ? named : null,
   };
@@ -284,6 +287,7 @@ function fromContent(data: readonly string[][]): Columns | null {
     status: null,
     account: null,
     payee: null,
+    payer: null,
     memo: text[0] ? [text[0].i] : [],
     headerCurrency: null,
   };
@@ -359,7 +363,11 @@ export function readCsv(text: string): ReadStatement {
         cols.credit === null ? null : parseAmount(row[cols.credit] ?? '', marks.credit);
       if (debit !== null || credit !== null) amount = Math.abs(credit ?? 0) - Math.abs(debit ?? 0);
     }
-    const payee = cols.payee === null ? null : clean(row[cols.payee]) || null;
+    // The other party: who was paid for money out, who paid for money in (the other column
+    // names the account holder).
+    const payer =
+      cols.payer !== null && amount !== null && amount > 0 ? clean(row[cols.payer]) : '';
+    const payee = payer || (cols.payee === null ? null : clean(row[cols.payee]) || null);
     const memo = cols.memo
       .map((i) => clean(row[i]))
       .filter((m, k, all) => m !== '' && all.indexOf(m) === k && m !== payee)

@@ -120,6 +120,28 @@ describe('readCsv', () => {
     expect(read.currency).toBe('EUR');
   });
 
+  it('takes the other party from the payee column for money out and the payer column for money in, and the euro of "Betrag (€)"', () => {
+    // DKB's export names both sides; the account holder is one of them on every row.
+    const text = [
+      '"Girokonto";"DE02 1203 0000 0000 2020 51"',
+      '""',
+      '"Buchungsdatum";"Wertstellung";"Status";"Zahlungspflichtige*r";"Zahlungsempfänger*in";"Verwendungszweck";"Umsatztyp";"IBAN";"Betrag (€)"',
+      '"30.10.2026";"30.10.2026";"Gebucht";"Musterfirma AG";"Erika Muster";"Lohn 10/2026";"Eingang";"DE00";"2.100,00"',
+      '"04.11.2026";"04.11.2026";"Gebucht";"Erika Muster";"Zattoo Europa AG";"Zattoo Abo 11/2026";"Ausgang";"DE00";"-9,99"',
+    ].join('\n');
+    expect(
+      readCsv(text).transactions.map((t) => [
+        t.payee,
+        t.memo,
+        formatScaled(t.amount, 2),
+        t.currency,
+      ]),
+    ).toEqual([
+      ['Musterfirma AG', 'Lohn 10/2026', '2100.00', 'EUR'],
+      ['Zattoo Europa AG', 'Zattoo Abo 11/2026', '-9.99', 'EUR'],
+    ]);
+  });
+
   it('reads debit and credit columns, a C/D flag, and unsigned amounts as money out', () => {
     expect(
       amounts('Date,Details,Debit,Credit\n01/09/2017,Shop,512.0,\n02/09/2017,Salary,,100'),
