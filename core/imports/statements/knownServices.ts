@@ -62,6 +62,22 @@ export const KNOWN_SERVICES: readonly KnownService[] = [
   { word: 'dazn' },
 ];
 
+/**
+ * Names a key would spell wrong, each the service's own: "XBOX GAME PASS" keeps two words
+ * ("xbox game"), and an iCloud bill is Apple's ("apple icloud").
+ */
+const NAMES: Readonly<Record<string, string>> = {
+  'xbox game': 'Xbox Game Pass',
+  'microsoft xbox': 'Xbox',
+  'apple icloud': 'iCloud',
+  'disney plus': 'Disney+',
+};
+
+/** The service's own name for a merchant key, or null when the key names itself well. */
+export function knownName(key: string): string | null {
+  return NAMES[key] ?? null;
+}
+
 const byKey = new Map<string, KnownService>();
 const byWord = new Map<string, KnownService>();
 for (const s of KNOWN_SERVICES) {

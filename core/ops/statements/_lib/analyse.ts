@@ -7,7 +7,7 @@ import {
   detectSubscriptions,
   type Reason,
 } from '../../../imports/statements/detect.ts';
-import { merchantKey } from '../../../imports/statements/merchant.ts';
+import { merchantKey, transactionKey } from '../../../imports/statements/merchant.ts';
 import { stepReporter } from '../../../imports/statements/progress.ts';
 import { currencyOfSymbol } from '../../../imports/currencySymbols.ts';
 import { readStatementFile } from '../../../imports/statements/read.ts';
@@ -279,7 +279,7 @@ export async function analyseStatement(
   const dates = transactions.map((tx) => tx.date).sort();
   const from = dates[0] ?? null;
   const to = dates.at(-1) ?? null;
-  const keys = new Set(transactions.map((tx) => merchantKey(tx.payee ?? tx.memo)));
+  const keys = new Set(transactions.map((tx) => transactionKey(tx.payee, tx.memo)));
   const absent: StatementSummary['absent'] = [];
   if (from && to) {
     const couldCharge = await chargeableBy(ctx, hh.id, read, transactions);

@@ -280,7 +280,7 @@ describe('read_statement', () => {
       file_name: 'umsatz.csv',
       content: text,
     });
-    expect(asFile.output.candidates.map((c) => c.name)).toEqual(['Suddeutsche Zeitung']);
+    expect(asFile.output.candidates.map((c) => c.name)).toEqual(['Süddeutsche Zeitung']);
     expect(asFile.output).toEqual(asText.output);
   });
 
