@@ -63,13 +63,12 @@ export const KNOWN_SERVICES: readonly KnownService[] = [
 ];
 
 /**
- * Names a key would spell wrong, each the service's own: "XBOX GAME PASS" keeps two words
- * ("xbox game"), and an iCloud bill is Apple's ("apple icloud").
+ * Names a key would spell wrong, each the service's own ("XBOX GAME PASS" keeps two words, "xbox
+ * game"). Each name's own key is the key again, or shares its first word: an imported one is
+ * known as tracked when the next statement shows it.
  */
 const NAMES: Readonly<Record<string, string>> = {
   'xbox game': 'Xbox Game Pass',
-  'microsoft xbox': 'Xbox',
-  'apple icloud': 'iCloud',
   'disney plus': 'Disney+',
 };
 
