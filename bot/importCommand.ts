@@ -9,7 +9,8 @@ import type { AppCore } from './runtime.ts';
 
 /**
  * `exhale import FILE`: a statement read by read_statement, shown as the chat's review is (the
- * period, count and sum, the candidates numbered, the tracked and absent ones marked), then
+ * period, count and sum, the candidates numbered, each with why it looks like one and ❔ when its
+ * cycle is a guess, the tracked and absent ones marked), then
  * imported by import_candidates once the person chose: at the prompt, or with `--all` (every new
  * one). `--dry-run` shows what would be imported and writes nothing. Exit codes: 0 done (or
  * nothing to do), 2 what the person can fix (unreadable file, imported before), 1 our failure.
@@ -111,6 +112,13 @@ export async function runImport(o: ImportOptions): Promise<number> {
       sum: money(tx.sum, tx.currency, locale),
     }),
   );
+  const unreadable = summary.skipped.unreadable;
+  if (unreadable > 0)
+    say(
+      tr(unreadable === 1 ? 'chat.statements.unreadable_one' : 'chat.statements.unreadable', {
+        count: unreadable,
+      }),
+    );
   if (summary.imported_before) {
     say(
       tr('errors.statements.imported_before', {
@@ -143,15 +151,19 @@ export async function runImport(o: ImportOptions): Promise<number> {
           cycle: cycleText(c.cycle, locale),
         })
       : label;
-    say(`  [${n}] ${c.preselected ? '✅' : '⬜'} ${text}`);
+    say(`  [${n}] ${c.preselected ? '✅' : '⬜'} ${text}${c.cycle_guessed ? ' ❔' : ''}`);
+    // Why it looks like one: for a guessed cycle, the "seen once, check its cycle" to read first.
+    say(`        ${c.why}`);
     shown.push({ n, id: c.id, ticked: c.preselected });
   }
   if (summary.absent.length > 0) {
     say(tr('chat.statements.absent_title'));
-    for (const a of summary.absent)
+    for (const a of summary.absent) {
+      const count = a.expected_on.length;
       say(
-        `  • ${tr('chat.statements.absent', { name: a.name, amount: money(a.amount, a.currency, locale), count: a.expected_on.length })}`,
+        `  • ${tr(count === 1 ? 'chat.statements.absent_one' : 'chat.statements.absent', { name: a.name, amount: money(a.amount, a.currency, locale), count })}`,
       );
+    }
   }
   say();
   const ticked = shown.filter((s) => s.ticked).map((s) => s.id);

@@ -8,8 +8,9 @@ import type { Turn } from './turn.ts';
 
 /**
  * The review card of a statement, written by Exhale from read_statement's result (never a model's
- * words): the period, count and sum, then a toggle per candidate (8 a page), the tracked ones
- * marked, the tracked subscriptions the statement should show but does not, and "Import N".
+ * words): the period, count and sum, then a toggle per candidate (8 a page; ❔ when its cycle is
+ * a guess, with read_statement's `why` on a line of its own), the tracked ones marked, the tracked
+ * subscriptions the statement should show but does not, and "Import N".
  */
 
 export const PAGE_SIZE = 8;
@@ -24,6 +25,8 @@ export function reviewOf(fileName: string, content: string, summary: StatementSu
     amount: c.amount,
     currency: c.currency,
     cycle: c.cycle,
+    why: c.why,
+    cycle_guessed: c.cycle_guessed,
     tracked: c.tracked
       ? { name: c.tracked.name, amount: c.tracked.amount, price_differs: c.tracked.price_differs }
       : null,
@@ -39,6 +42,7 @@ export function reviewOf(fileName: string, content: string, summary: StatementSu
       sum: tx.sum,
       currency: tx.currency,
       imported_before: summary.imported_before,
+      unreadable: summary.skipped.unreadable,
     },
     candidates,
     absent: summary.absent.map((a) => ({
@@ -65,7 +69,15 @@ function label(c: ShownCandidate, locale: Locale): string {
   return `${c.name} ${money(c.amount, c.currency, locale)} · ${cycleText(c.cycle, locale)}`;
 }
 
-/** The first lines of every statement card: the file, the period, the count and the sum. */
+/** A toggle's text: the label, marked ❔ when its cycle is a guess (the card's lines say why). */
+function toggleLabel(c: ShownCandidate, locale: Locale): string {
+  return c.cycle_guessed ? `${label(c, locale)} ❔` : label(c, locale);
+}
+
+/**
+ * The first lines of every statement card: the period, the count and the sum, and how many lines
+ * could not be read (left out, so the count and the period may fall short of the file's).
+ */
 export function summaryLines(turn: Turn, review: Review): string[] {
   const s = review.summary;
   const lines: string[] = [];
@@ -82,6 +94,13 @@ export function summaryLines(turn: Turn, review: Review): string[] {
       sum: money(s.sum, s.currency, turn.locale),
     }),
   );
+  const unreadable = s.unreadable ?? 0;
+  if (unreadable > 0)
+    lines.push(
+      turn.t(unreadable === 1 ? 'chat.statements.unreadable_one' : 'chat.statements.unreadable', {
+        count: unreadable,
+      }),
+    );
   return lines;
 }
 
@@ -101,6 +120,12 @@ export function reviewReply(turn: Turn, id: string, review: Review, note?: strin
       ? `${turn.t('chat.statements.none_found')} ${turn.t('statementHints.none_found')}`
       : turn.t('chat.statements.found', { count: review.candidates.length }),
   );
+  // A cycle that is a guess (a known service seen once): said before the person imports it.
+  const guessed = review.status === 'open' ? open.filter((c) => c.cycle_guessed && c.why) : [];
+  for (const c of guessed.slice(0, LIST_MAX))
+    lines.push(turn.t('chat.statements.guessed', { name: c.name, why: c.why ?? '' }));
+  if (guessed.length > LIST_MAX)
+    lines.push(turn.t('chat.statements.more', { count: guessed.length - LIST_MAX }));
   for (const c of same.slice(0, LIST_MAX))
     lines.push(`✔️ ${turn.t('chat.statements.tracked', { name: label(c, turn.locale) })}`);
   if (same.length > LIST_MAX)
@@ -109,7 +134,7 @@ export function reviewReply(turn: Turn, id: string, review: Review, note?: strin
     lines.push(turn.t('chat.statements.absent_title'));
     for (const a of review.absent.slice(0, LIST_MAX))
       lines.push(
-        `• ${turn.t('chat.statements.absent', {
+        `• ${turn.t(a.expected === 1 ? 'chat.statements.absent_one' : 'chat.statements.absent', {
           name: a.name,
           amount: money(a.amount, a.currency, turn.locale),
           count: a.expected,
@@ -138,7 +163,7 @@ export function reviewReply(turn: Turn, id: string, review: Review, note?: strin
           new: money(c.amount, c.currency, turn.locale),
           cycle: cycleText(c.cycle, turn.locale),
         })
-      : label(c, turn.locale);
+      : toggleLabel(c, turn.locale);
     reply.row(reply.action(`${on ? '✅' : '⬜'} ${text}`, { t: 'stmt_toggle', s: id, c: c.id }));
   }
   if (pages > 1)

@@ -20,6 +20,9 @@ const Shown = z.object({
   amount: z.string(),
   currency: z.string(),
   cycle: z.object({ unit: z.enum(CYCLE_UNITS), every: z.int() }),
+  /** read_statement's `why` and `cycle_guessed` (absent on reviews saved before they were kept). */
+  why: z.string().optional(),
+  cycle_guessed: z.boolean().optional(),
   /** What the household tracks under it, as the card said; null when it is new. */
   tracked: z
     .object({ name: z.string(), amount: z.string(), price_differs: z.boolean() })
@@ -42,6 +45,8 @@ export const ReviewSchema = z.object({
     sum: z.string(),
     currency: z.string(),
     imported_before: z.string().nullable(),
+    /** Lines of the file that could not be read, left out (absent on reviews saved before it was kept). */
+    unreadable: z.int().optional(),
   }),
   candidates: z.array(Shown),
   absent: z.array(

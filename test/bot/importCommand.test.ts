@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { FOUR_MONTHS } from '../core/ops/statements/statement.ts';
+import { csv, FOUR_MONTHS, FOUR_MONTHS_ROWS } from '../core/ops/statements/statement.ts';
 
 const BIN = fileURLToPath(new URL('../../bin/exhale.mjs', import.meta.url));
 const UNREADABLE = fileURLToPath(
@@ -83,6 +83,43 @@ describe('exhale import FILE', () => {
     expect(dry.stdout).toMatch(/\[1\] ✅ \w+/);
     expect(dry.stdout).toContain('Dry run: 3 would be imported.');
     expect(await names()).toEqual([]);
+  }, 120_000);
+
+  it('says how many lines of the statement it could not read and left out', async () => {
+    const file = path.join(dir, 'bad-lines.csv');
+    await writeFile(
+      file,
+      csv([
+        ...FOUR_MONTHS_ROWS,
+        ['2026-02-30', 'SALARY ACME', '+2500.00'],
+        ['2026-02-31', 'SALARY ACME', '+2500.00'],
+      ]),
+    );
+    const dry = await exhale(dir, ['import', file, '--dry-run']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toContain(
+      "⚠️ 2 lines of the statement couldn't be read and were left out: check them in the statement.",
+    );
+  }, 120_000);
+
+  it('says why each candidate looks like a subscription, and marks a cycle that is a guess', async () => {
+    const file = path.join(dir, 'november.csv');
+    await writeFile(
+      file,
+      csv([
+        ['2026-11-03', 'NETFLIX.COM', '-10.99'],
+        ['2026-11-12', 'CORNER CAFE', '-4.50'],
+      ]),
+    );
+    const dry = await exhale(dir, ['import', file, '--dry-run']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toContain('[1] ✅ Netflix 10.99 EUR · every month ❔');
+    expect(dry.stdout).toContain(
+      'seen once; a known subscription service — check its cycle (every month?)',
+    );
+    const four = await exhale(dir, ['import', statement, '--dry-run']);
+    expect(four.stdout).toContain('4 charges every month; on schedule to within 1 day');
+    expect(four.stdout).not.toContain('❔');
   }, 120_000);
 
   it('imports the numbers typed at the prompt, then refuses the same statement again', async () => {

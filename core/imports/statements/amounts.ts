@@ -2,7 +2,7 @@ import { AMOUNT_SCALE } from './types.ts';
 
 /**
  * Amount cells as banks write them: "-15.99", "15,99", "+1.234,56", "1,234.56", "11'373.94",
- * "£1,183.23", "-$7,971.39", "(12.00)", "12.00-", "26.851,95|", "EUR 9.99". Which of "," and "."
+ * "£1,183.23", "-$7,971.39", "(12.00)", "12.00-", "2500,00+", "26.851,95|", "EUR 9.99". Which of "," and "."
  * is the decimal mark is decided per column (see `decimalMarkOf`), because "1,234" alone could be
  * either; a cell with both marks says it itself (the last one is the decimal).
  */
@@ -23,8 +23,9 @@ function core(cell: string): { negative: boolean; digits: string } | null {
   if (/^[-+−]/.test(s)) {
     negative = negative || s[0] !== '+';
     s = s.slice(1);
-  } else if (/[-−]$/.test(s)) {
-    negative = true;
+  } else if (/[-−+]$/.test(s)) {
+    // "12.00-" and "2500,00+": the sign after the amount, as some banks print it.
+    negative = s.endsWith('+') ? negative : true;
     s = s.slice(0, -1);
   }
   s = s.replace(/^\+/, '');

@@ -21,6 +21,8 @@ const DELIMITERS = [',', ';', '\t', '|'] as const;
 
 /** Rows read to tell columns apart. */
 const SAMPLE = 2000;
+/** Distinct accounts kept of a statement's account column (a statement is of one or a few). */
+const MAX_ACCOUNTS = 20;
 
 /** Occurrences of `d` outside double quotes in one line. */
 function countOutsideQuotes(line: string, d: string): number {
@@ -87,7 +89,11 @@ interface Columns {
   flag: number | null;
   currency: number | null;
   status: number | null;
+  /** The statement's own card or account. */
+  account: number | null;
   payee: number | null;
+  /** Who paid, when the statement names both sides: the other party of money in. */
+  payer: number | null;
   memo: number[];
   /** The currency the header names ("Betrag (EUR)"). */
   headerCurrency: string | null;
@@ -182,24 +188,30 @@ function fromHeader(header: readonly string[], data: readonly string[][]): Colum
   const credit = pick('credit', looksLikeAmount, 0.6);
   if (amount === null && debit === null && credit === null) return null;
   const isFlag = (v: string) => flagSign(v) !== null;
+  // A flag or currency column the header does not name is found by its cells, among the columns
+  // the header names nothing: N26's "Original Currency" holds codes too, of another amount.
+  const unnamed = (i: number) => roleOfHeader(header[i] ?? '') === null;
   const flag =
     pick('flag', isFlag, 0.9) ??
     header.findIndex(
       (_, i) =>
         i !== date &&
+        unnamed(i) &&
         nonEmpty(column(data, i)).length > 0 &&
         share(column(data, i), isFlag) >= 0.95,
     );
   const currency =
     pick('currency', isIso, 0.8) ??
     header.findIndex(
-      (_, i) => nonEmpty(column(data, i)).length > 0 && share(column(data, i), isIso) >= 0.95,
+      (_, i) =>
+        unnamed(i) && nonEmpty(column(data, i)).length > 0 && share(column(data, i), isIso) >= 0.95,
     );
   const memo = ranked('memo')
     .map((c) => c.index)
     .sort((a, b) => a - b)
     .slice(0, 3);
   const money = amount ?? debit ?? credit;
+  const named = money === null ? null : currencyOfHeader(header[money] ?? '');
   return {
     date,
     amount,
@@ -208,9 +220,11 @@ function fromHeader(header: readonly string[], data: readonly string[][]): Colum
     flag: flag === -1 || flag === null ? null : flag,
     currency: currency === -1 || currency === null ? null : currency,
     status: ranked('status')[0]?.index ?? null,
+    account: ranked('account')[0]?.index ?? null,
     payee: ranked('payee')[0]?.index ?? null,
+    payer: ranked('payer')[0]?.index ?? null,
     memo,
-    headerCurrency: money === null ? null : currencyOfHeader(header[money] ?? ''),
+    headerCurrency: named !== null && isCurrency(named) ? named : null,
   };
 }
 
@@ -271,7 +285,9 @@ function fromContent(data: readonly string[][]): Columns | null {
     flag: flag === -1 ? null : flag,
     currency: currency === -1 ? null : currency,
     status: null,
+    account: null,
     payee: null,
+    payer: null,
     memo: text[0] ? [text[0].i] : [],
     headerCurrency: null,
   };
@@ -316,6 +332,7 @@ export function readCsv(text: string): ReadStatement {
 
   let previous: StatementTransaction | null = null;
   let dollar = false;
+  const accounts = new Set<string>();
   for (const row of data) {
     if (row.every((c) => c.trim() === '')) continue;
     const dateCell = row[cols.date] ?? '';
@@ -329,15 +346,28 @@ export function readCsv(text: string): ReadStatement {
     if (cols.amount !== null) {
       const value = parseAmount(row[cols.amount] ?? '', marks.amount);
       const sign = cols.flag === null ? null : flagSign(row[cols.flag] ?? '');
+      // Unsigned, the amount is money out unless a flag says otherwise or a plus sign is printed
+      // ("+2.500,00", "2500,00+": money in on a statement whose debits carry no sign).
+      const plus = /^\s*\+|\+\s*$/.test(row[cols.amount] ?? '');
       if (value !== null)
-        amount = amountSigned ? value : sign !== null ? sign * Math.abs(value) : -Math.abs(value);
+        amount = amountSigned
+          ? value
+          : sign !== null
+            ? sign * Math.abs(value)
+            : plus
+              ? Math.abs(value)
+              : -Math.abs(value);
     } else {
       const debit = cols.debit === null ? null : parseAmount(row[cols.debit] ?? '', marks.debit);
       const credit =
         cols.credit === null ? null : parseAmount(row[cols.credit] ?? '', marks.credit);
       if (debit !== null || credit !== null) amount = Math.abs(credit ?? 0) - Math.abs(debit ?? 0);
     }
-    const payee = cols.payee === null ? null : clean(row[cols.payee]) || null;
+    // The other party: who was paid for money out, who paid for money in (the other column
+    // names the account holder).
+    const payer =
+      cols.payer !== null && amount !== null && amount > 0 ? clean(row[cols.payer]) : '';
+    const payee = payer || (cols.payee === null ? null : clean(row[cols.payee]) || null);
     const memo = cols.memo
       .map((i) => clean(row[i]))
       .filter((m, k, all) => m !== '' && all.indexOf(m) === k && m !== payee)
@@ -346,7 +376,9 @@ export function readCsv(text: string): ReadStatement {
       // A line with text only continues the description above it (OCBC wraps long ones).
       if (previous && amount === null && (payee ?? memo) !== '')
         previous.memo = clean(`${previous.memo} ${payee ?? ''} ${memo}`);
-      else out.skipped.unreadable++;
+      // An amount without a real date is a transaction left out; a line with neither (a title, a
+      // footnote, a header the names did not find) is no transaction at all.
+      else if (amount !== null) out.skipped.unreadable++;
       continue;
     }
     if (amount === null) {
@@ -358,15 +390,20 @@ export function readCsv(text: string): ReadStatement {
       continue;
     }
     const rowCurrency = cols.currency === null ? null : clean(row[cols.currency]).toUpperCase();
+    // The amount column's own header ("Amount (EUR)") says its currency for every row.
     const currency =
-      (rowCurrency && isCurrency(rowCurrency) ? rowCurrency : null) ??
       cols.headerCurrency ??
+      (rowCurrency && isCurrency(rowCurrency) ? rowCurrency : null) ??
       symbolCurrency(row[cols.amount ?? cols.debit ?? cols.credit ?? 0] ?? '');
     if (currency === null && /\$/.test(row[cols.amount ?? cols.debit ?? cols.credit ?? 0] ?? ''))
       dollar = true;
+    // Kept apart from the transactions (whose fingerprint a CSV's account never entered).
+    const account = cols.account === null ? '' : clean(row[cols.account]);
+    if (account !== '' && accounts.size < MAX_ACCOUNTS) accounts.add(account);
     previous = { date, payee, memo, amount, currency, account: null };
     out.transactions.push(previous);
   }
+  if (accounts.size > 0) out.accounts = [...accounts];
   out.currency = mostCommon(out.transactions.map((t) => t.currency));
   // Amounts written "$9.99" with no currency said: as in lines.ts, the US dollar when dates are
   // month first, else a sign the op asks about.

@@ -1,9 +1,9 @@
 import type { Cycle } from '../../domain/cycles.ts';
 import { nthOccurrence } from '../../domain/cycles.ts';
 import { daysBetween } from '../../domain/dates.ts';
-import { knownService } from './knownServices.ts';
+import { knownName, knownService } from './knownServices.ts';
 import { isBankChargeText, isMarkedRecurring } from './lineWords.ts';
-import { displayName, merchantKey } from './merchant.ts';
+import { merchantKey, merchantName, transactionKey } from './merchant.ts';
 import type { StatementTransaction } from './types.ts';
 
 /**
@@ -176,6 +176,7 @@ function byAmountBands(charges: readonly CandidateCharge[]): CandidateCharge[][]
  */
 function evaluate(
   key: string,
+  name: string,
   currency: string | null,
   charges: CandidateCharge[],
   strict: boolean,
@@ -209,7 +210,7 @@ function evaluate(
   }
   return {
     key,
-    name: displayName(key),
+    name,
     currency,
     cycle: fit.fit.cycle,
     amount: last.amount,
@@ -234,6 +235,7 @@ const KNOWN_SERVICE_CONFIDENCE = 0.4;
  */
 function knownSingle(
   key: string,
+  name: string,
   currency: string | null,
   charges: readonly CandidateCharge[],
   span: { from: string; to: string },
@@ -253,7 +255,7 @@ function knownSingle(
     return null;
   return {
     key,
-    name: displayName(key),
+    name,
     currency,
     cycle: known.cycle,
     amount: last.amount,
@@ -287,10 +289,11 @@ export function detectSubscriptions(
   >();
   // Statements repeat their texts (a subscription, a shop): each distinct text is keyed once.
   const keys = new Map<string, string>();
-  const keyOf = (text: string): string => {
+  const keyOf = (payee: string | null, memo: string): string => {
+    const text = `${payee ?? '\u0000'}\u0001${memo}`;
     let key = keys.get(text);
     if (key === undefined) {
-      key = merchantKey(text);
+      key = transactionKey(payee, memo);
       keys.set(text, key);
     }
     return key;
@@ -308,7 +311,7 @@ export function detectSubscriptions(
   for (const t of transactions) {
     if (t.amount === 0) continue;
     if ((t.payee !== null && bankCharge(t.payee)) || bankCharge(t.memo)) continue;
-    const key = keyOf(t.payee ?? t.memo) || keyOf(t.memo);
+    const key = keyOf(t.payee, t.memo);
     if (key === '') continue;
     const id = `${key}\u0000${t.currency ?? ''}`;
     let g = groups.get(id);
@@ -330,15 +333,17 @@ export function detectSubscriptions(
       g.debits.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0)),
       g.refunds,
     );
+    // Named as the service calls itself, else as the statement spells the merchant.
+    const name = knownName(g.key) ?? merchantName(g.key, g.texts[0] ?? '');
     const single = (): void => {
-      const s = knownSingle(g.key, g.currency, debits, span, g.texts.some(isMarkedRecurring));
+      const s = knownSingle(g.key, name, g.currency, debits, span, g.texts.some(isMarkedRecurring));
       if (s) found.push(s);
     };
     if (debits.length < 2) {
       single();
       continue;
     }
-    const whole = evaluate(g.key, g.currency, debits, false);
+    const whole = evaluate(g.key, name, g.currency, debits, false);
     if (whole) {
       found.push(whole);
       continue;
@@ -352,7 +357,7 @@ export function detectSubscriptions(
     for (const band of bands) {
       // A band among many other purchases at the same place is a shop, not a plan.
       if (debits.length - band.length > band.length * 2) continue;
-      const s = evaluate(g.key, g.currency, band, true);
+      const s = evaluate(g.key, name, g.currency, band, true);
       if (s)
         found.push({
           ...s,

@@ -15,8 +15,10 @@ export type Role =
   | 'flag'
   | 'currency'
   | 'payee'
+  | 'payer'
   | 'memo'
   | 'status'
+  | 'account'
   | 'ignore';
 
 const NAMES: Readonly<Record<Role, readonly string[]>> = {
@@ -209,6 +211,8 @@ const NAMES: Readonly<Record<Role, readonly string[]>> = {
     'store name',
     'naam / omschrijving',
   ],
+  // Who paid, on a statement that names both sides (DKB): the other party of money in.
+  payer: ['zahlungspflichtige', 'zahlungspflichtiger', 'auftraggeber', 'payer', 'ordenante'],
   memo: [
     'description',
     'details',
@@ -244,6 +248,23 @@ const NAMES: Readonly<Record<Role, readonly string[]>> = {
     'reason',
   ],
   status: ['status', 'state', 'info', 'estado', 'statut', 'stato'],
+  // The statement's own card or account (never the other party's: "Kontonummer" is either).
+  account: [
+    'card no.',
+    'card no',
+    'card number',
+    'card',
+    'account',
+    'account number',
+    'auftragskonto',
+    'kartennummer',
+    'rekening',
+    'rekeningnummer',
+    'iban/bban',
+    'tarjeta',
+    'numero de tarjeta',
+    'cuenta',
+  ],
   ignore: [
     'balance',
     'saldo',
@@ -267,9 +288,16 @@ const NAMES: Readonly<Record<Role, readonly string[]>> = {
   ],
 };
 
-/** The header folded for matching: lower case, no accents, single spaces, no quotes. */
+/**
+ * The header folded for matching: lower case, no accents, single spaces, no quotes, and no
+ * gender ending ("Zahlungsempfänger*in", "Zahlungspflichtige*r", "Empfänger:in").
+ */
 export function foldHeader(cell: string): string {
-  return fold(cell).replace(/["']/g, '').replace(/\s+/g, ' ').trim();
+  return fold(cell)
+    .replace(/["']/g, '')
+    .replace(/[*:_/](in|innen|r)\b/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 const LOOKUP = new Map<string, { role: Role; rank: number }>();
@@ -285,15 +313,18 @@ export function roleOfHeader(cell: string): { role: Role; rank: number } | null 
   if (h === '') return null;
   const exact = LOOKUP.get(h);
   if (exact) return exact;
-  // "Betrag (EUR)", "Amount CZK", "Määrä EUROA": a known name followed by a currency.
-  const bare = h.replace(/\s*\(?[a-z]{3,5}\)?$/, '').trim();
+  // "Betrag (EUR)", "Amount CZK", "Määrä EUROA", "Betrag (€)": a known name followed by a currency.
+  const bare = h.replace(/\s*\(?([a-z]{3,5}|[€£$])\)?$/, '').trim();
   const loose = bare !== h ? LOOKUP.get(bare) : undefined;
   return loose ? { role: loose.role, rank: loose.rank + 0.5 } : null;
 }
 
-/** The ISO code a header carries ("Betrag (EUR)", "Amount CZK", "Määrä EUROA"), if any. */
+/** The ISO code a header carries ("Betrag (EUR)", "Amount CZK", "Määrä EUROA", "Betrag (€)"), if any. */
 export function currencyOfHeader(cell: string): string | null {
   const m = /\(?\b([A-Z]{3})\)?\s*$/.exec(cell.trim());
   if (m?.[1]) return m[1];
+  // "$" is several currencies' sign: the amounts' cells or the op decide those.
+  if (/\(€\)\s*$/.test(cell)) return 'EUR';
+  if (/\(£\)\s*$/.test(cell)) return 'GBP';
   return /\beuroa?\b/i.test(cell) ? 'EUR' : null;
 }

@@ -62,6 +62,21 @@ export const KNOWN_SERVICES: readonly KnownService[] = [
   { word: 'dazn' },
 ];
 
+/**
+ * Names a key would spell wrong, each the service's own ("XBOX GAME PASS" keeps two words, "xbox
+ * game"). Each name's own key is the key again, or shares its first word: an imported one is
+ * known as tracked when the next statement shows it.
+ */
+const NAMES: Readonly<Record<string, string>> = {
+  'xbox game': 'Xbox Game Pass',
+  'disney plus': 'Disney+',
+};
+
+/** The service's own name for a merchant key, or null when the key names itself well. */
+export function knownName(key: string): string | null {
+  return NAMES[key] ?? null;
+}
+
 const byKey = new Map<string, KnownService>();
 const byWord = new Map<string, KnownService>();
 for (const s of KNOWN_SERVICES) {

@@ -12,9 +12,11 @@ import type { ReadStatement, StatementTransaction } from './types.ts';
  * Lines below it without a date continue its description. A year left out is the statement's:
  * the latest full date in the text, a month after it meaning the year before. Money in or out:
  * a sign or sign word says so; else, in laid-out text, the amount's column under a "Credit" or
- * "Debit" heading; else it is money out (statements list spending). On a statement that prints
- * no plus sign and mostly unsigned amounts (a card's purchases), a minus is money in (a refund,
- * a payment).
+ * "Debit" heading; else the statement's habit: on one that prints no plus sign and mostly
+ * unsigned amounts (a card's purchases), a minus is money in (a refund, a payment); on one whose
+ * debits carry a minus ("-8,99") and nothing a plus, an unsigned amount is money in (German and
+ * Dutch bank statements print credits so); otherwise an unsigned amount is money out (statements
+ * list spending) unless its text starts with a bank's word for a credit ("Gutschrift", "Abono").
  */
 
 const CURRENCY_WORD = /^(EUR|USD|GBP|CHF|SEK|NOK|DKK|PLN|CZK|HUF|ZAR|CAD|AUD|SGD|€|\$|£)$/;
@@ -30,6 +32,13 @@ const CREDIT_WORDS =
  */
 const SECTION_WORDS =
   /^(new |card )?(transactions?|payments?|credits?|debits?|purchases|fees|interest|(post|posting|trans|transaction|value|booking) date|date|description|amount|reference|page \d|umsatze|buchungen|operations|movimientos)\b/i;
+/**
+ * A booking text that names a credit, at its start ("Gutschrift Gehalt", "Abono nómina",
+ * "Payment received"): money in even when the amount is unsigned. Narrower than CREDIT_WORDS
+ * (headings), since "Credit card payment" on a current account is money out.
+ */
+const CREDIT_BOOKING =
+  /^(gutschrift|sepa-gutschrift|lohn\/gehalt|abono|ingreso|bonifico a (vostro|suo) favore|virement recu|credit transfer|payment received|deposit|bijschrijving)\b/i;
 const DEBIT_WORDS =
   /\b(d[ée]bit|debit|belastung|soll|af|withdrawals?|paid out|money out|cargo|debe|addebiti|uscite)\b/i;
 
@@ -126,6 +135,8 @@ export function readLines(text: string, format: 'pdf' | 'text' | 'image' = 'text
     else unsigned++;
   }
   const minusIsCredit = plus === 0 && minus > 0 && unsigned > minus;
+  // Debits printed with a minus and credits without a sign ("-8,99" and "2.980,00").
+  const unsignedIsCredit = plus === 0 && minus > 0 && !minusIsCredit;
   let heading: Heading | null = null;
   let last: StatementTransaction | null = null;
   let continuation = 0;
@@ -177,7 +188,9 @@ export function readLines(text: string, format: 'pdf' | 'text' | 'image' = 'text
     else if (value < 0 || ['-', 'dr', 'af', 's'].includes(signWord)) sign = -1;
     else if ((amount[1] ?? '').startsWith('+') || ['+', 'cr', 'bij', 'h'].includes(signWord))
       sign = 1;
-    else if (heading && Math.abs(end - heading.credit) < Math.abs(end - heading.debit)) sign = 1;
+    else if (heading) {
+      if (Math.abs(end - heading.credit) < Math.abs(end - heading.debit)) sign = 1;
+    } else if (unsignedIsCredit || CREDIT_BOOKING.test(fold(description))) sign = 1;
     last = {
       date: when,
       payee: null,

@@ -1,4 +1,5 @@
 import { fold } from './dates.ts';
+import { knownService } from './knownServices.ts';
 
 /**
  * The merchant a statement line is about, as a key that is the same on every line of one
@@ -10,7 +11,7 @@ import { fold } from './dates.ts';
  */
 
 const PREFIXES =
-  /^(paypal|pp|sq|sumup|zettle|izettle|sp|tst|apl|apple|google|goog|amzn|pos|ec|cb|crv|vir|prlv|sepa|carte|card|visa|mc|dd|bg|fe|og|ls|bl|ccd|ach|debit|lastschrift|folgelastschrift|erstlastschrift|basislastschrift|kartenzahlung|kartenumsatz|abbuchung|einzugsermachtigung|dauerauftrag|domiciliacion|recibo|compra|pago|adeudo|betaalautomaat|incasso|machtiging|prelevement|paiement|achat|addebito|pagamento|platba|inkaso|purchase|payment|recurring|direct|to|from|transfer|sepa-basislastschrift|sepa-lastschrift)\b[\s*:./-]*/;
+  /^(paypal|pp|sq|sumup|zettle|izettle|sp|tst|apl|apple|google|goog|amzn|pos|ec|cb|crv|vir|prlv|sepa|carte|card|visa|mc|dd|bg|fe|og|ls|bl|ccd|ach|debit|tarj|tarjeta|lastschrift|folgelastschrift|erstlastschrift|basislastschrift|kartenzahlung|kartenumsatz|abbuchung|einzugsermachtigung|dauerauftrag|domiciliacion|recibo|compra|pago|adeudo|betaalautomaat|incasso|machtiging|prelevement|paiement|achat|addebito|pagamento|platba|inkaso|purchase|payment|recurring|direct|to|from|transfer|sepa-basislastschrift|sepa-lastschrift)\b[\s*:./-]*/;
 
 /** City and country words that banks append to card lines; removed only after the first word. */
 const PLACES = new Set([
@@ -85,6 +86,23 @@ const PLACES = new Set([
   'pt',
   'prt',
   'lu',
+  'espana',
+  'deutschland',
+  'france',
+  'italia',
+  'nederland',
+  'ireland',
+  'belgique',
+  'belgie',
+  'osterreich',
+  'schweiz',
+  'suisse',
+  'portugal',
+  'polska',
+  'sverige',
+  'danmark',
+  'norge',
+  'suomi',
   'eu',
   'int',
   'www',
@@ -92,11 +110,23 @@ const PLACES = new Set([
 ]);
 
 /**
- * Words that are never a merchant's: articles, company forms, and the booking words banks put
+ * Words that are never a merchant's: articles, company forms, the booking words banks put
  * after a merchant's name (a reference, SEPA's EREF/MREF/CRED/SVWZ tags, a mandate, an IBAN, a
- * "RECURNG PMT" mark): "NETFLIX.COM, IE ref 0042" is Netflix's, not "Netflix Ref".
+ * "RECURNG PMT" mark), and the words of a subscription's own reference ("Mitgliedsbeitrag",
+ * "Monatsabo", "membership"): "NETFLIX.COM, IE ref 0042" is Netflix's, not "Netflix Ref", and
+ * "McFit Mitgliedsbeitrag" is McFit's.
  */
 const STOP = new Set([
+  'international',
+  'intl',
+  'mitgliedsbeitrag',
+  'mitgliedschaft',
+  'monatsbeitrag',
+  'monatsabo',
+  'abo',
+  'abonnement',
+  'subscription',
+  'membership',
   'recurng',
   'recurring',
   'pmt',
@@ -169,7 +199,7 @@ export function merchantKey(text: string): string {
     .replace(/\b(www\.)/g, '')
     // "netflix.com", "spotify.se/help": keep the name before the web suffix.
     .replace(
-      /([a-z0-9])\.(com|net|org|co\.uk|co|io|tv|de|es|fr|nl|se|it|eu|uk|ie|be|at|ch|pl|cz|app)\b(\/\S*)?/g,
+      /([a-z0-9])\.(com\.au|co\.uk|com|net|org|co|io|tv|de|es|fr|nl|se|it|eu|uk|ie|be|at|ch|pl|cz|app)\b(\/\S*)?/g,
       '$1',
     )
     .replace(/[*#_|/\\()[\]{}"'`,;:+=]/g, ' ')
@@ -199,6 +229,20 @@ export function merchantKey(text: string): string {
   return kept.slice(0, 2).join(' ');
 }
 
+/**
+ * The merchant key of a transaction: its payee's, else its text's. An Apple or Google bill
+ * ("APPLE.COM/BILL") names its product in the text ("ICLOUD 2TB"): that one, when it is one of
+ * the brand's products or a known service, so iCloud is not "Apple".
+ */
+export function transactionKey(payee: string | null, memo: string): string {
+  const key = (payee === null ? '' : merchantKey(payee)) || merchantKey(memo);
+  if (payee !== null && key in BRAND_PRODUCTS) {
+    const product = merchantKey(`${payee} ${memo}`);
+    if (product.startsWith(`${key} `) || (product !== key && knownService(product))) return product;
+  }
+  return key;
+}
+
 /** Brands that capitals alone would misspell, by the word of a key. */
 const SPELLED: Readonly<Record<string, string>> = {
   itunes: 'iTunes',
@@ -218,9 +262,20 @@ const SPELLED: Readonly<Record<string, string>> = {
   playstation: 'PlayStation',
   tv: 'TV',
   bbc: 'BBC',
+  ard: 'ARD',
+  zdf: 'ZDF',
   ee: 'EE',
   o2: 'O2',
 };
+
+/** A word in one case as a name: capitals at the start of each part ("t-mobile" → "T-Mobile"). */
+function capitalised(word: string): string {
+  return word
+    .toLowerCase()
+    .split('-')
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join('-');
+}
 
 /**
  * A person-facing name for a key: "netflix" → "Netflix", "amazon prime" → "Amazon Prime",
@@ -229,13 +284,37 @@ const SPELLED: Readonly<Record<string, string>> = {
 export function displayName(key: string): string {
   return key
     .split(' ')
-    .map(
-      (w) =>
-        SPELLED[w] ??
-        w
-          .split('-')
-          .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
-          .join('-'),
-    )
+    .map((w) => SPELLED[w] ?? capitalised(w))
+    .join(' ');
+}
+
+const WEB_SUFFIX =
+  /\.(com\.au|co\.uk|com|net|org|co|io|tv|de|es|fr|nl|se|it|eu|uk|ie|be|at|ch|pl|cz|app)$/i;
+
+/**
+ * The name of a key as the statement's text spells it: its accents ("GIMNASIO AÑIL" → "Gimnasio
+ * Añil", where the key says "gimnasio anil"), and a merchant's own mixed case ("McFit",
+ * "iCloud"); a word in capitals only, as most banks print, is capitalised. A word of the key the
+ * text does not hold as a word is named as `displayName` would.
+ */
+export function merchantName(key: string, text: string): string {
+  const spelled = new Map<string, string>();
+  for (const raw of text.split(/[\s*#_|/\\()[\]{}"'`,;:+=]+/)) {
+    const word = raw
+      .replace(/^www\./i, '')
+      .replace(WEB_SUFFIX, '')
+      .replace(/^[.-]+|[.-]+$/g, '');
+    const folded = fold(word);
+    if (word !== '' && !spelled.has(folded)) spelled.set(folded, word);
+  }
+  return key
+    .split(' ')
+    .map((w) => {
+      const own = SPELLED[w];
+      if (own) return own;
+      const word = spelled.get(w) ?? w;
+      const mixed = word !== word.toLowerCase() && word !== word.toUpperCase();
+      return mixed ? word : capitalised(word);
+    })
     .join(' ');
 }

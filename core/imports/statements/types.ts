@@ -38,4 +38,9 @@ export interface ReadStatement {
    * that one uses the sign, and otherwise asks rather than guess.
    */
   sharedSymbol?: string;
+  /**
+   * The statement's own cards or accounts as a CSV names them in a column of their own (a card
+   * number, an account number or IBAN), distinct; an OFX names each transaction's in `account`.
+   */
+  accounts?: string[];
 }

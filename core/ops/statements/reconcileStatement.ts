@@ -5,7 +5,7 @@ import { addDays, minDate } from '../../domain/dates.ts';
 import { convertMinor, formatAmount, parseAmount } from '../../domain/money.ts';
 import { Amount, Id } from '../../domain/schemas.ts';
 import { t } from '../../i18n/index.ts';
-import { merchantKey } from '../../imports/statements/merchant.ts';
+import { transactionKey } from '../../imports/statements/merchant.ts';
 import { defineOp } from '../../kernel/op.ts';
 import { chargesBetween } from '../../store/repos/charges.ts';
 import { loadRateBook } from '../../store/repos/fx.ts';
@@ -171,7 +171,7 @@ export const reconcileStatement = defineOp({
       const row = analysis.rows[p.line.index];
       if (!c || !row) continue;
       paired.add(p.charge.key);
-      pairedKeys.add(merchantKey(row.payee ?? row.memo));
+      pairedKeys.add(transactionKey(row.payee, row.memo));
       const actual = formatAmount(p.line.minor, p.line.currency);
       const item = {
         subscription_id: c.subscription_id,

@@ -7,7 +7,7 @@ import {
   detectSubscriptions,
   type Reason,
 } from '../../../imports/statements/detect.ts';
-import { merchantKey } from '../../../imports/statements/merchant.ts';
+import { merchantKey, transactionKey } from '../../../imports/statements/merchant.ts';
 import { stepReporter } from '../../../imports/statements/progress.ts';
 import { currencyOfSymbol } from '../../../imports/currencySymbols.ts';
 import { readStatementFile } from '../../../imports/statements/read.ts';
@@ -74,13 +74,25 @@ function why(ctx: OpContext, d: DetectedSubscription): string {
       case 'charges':
         return t(ctx.actor.locale, 'statements.why.charges', { count: r.count, cycle });
       case 'regular':
-        return t(ctx.actor.locale, 'statements.why.regular', { days: r.tolerance_days });
+        return t(
+          ctx.actor.locale,
+          r.tolerance_days === 1 ? 'statements.why.regular_one' : 'statements.why.regular',
+          { days: r.tolerance_days },
+        );
       case 'missed':
-        return t(ctx.actor.locale, 'statements.why.missed', { count: r.count });
+        return t(
+          ctx.actor.locale,
+          r.count === 1 ? 'statements.why.missed_one' : 'statements.why.missed',
+          { count: r.count },
+        );
       case 'steady':
         return t(ctx.actor.locale, 'statements.why.steady');
       case 'price_steps':
-        return t(ctx.actor.locale, 'statements.why.price_steps', { count: r.count });
+        return t(
+          ctx.actor.locale,
+          r.count === 1 ? 'statements.why.price_steps_one' : 'statements.why.price_steps',
+          { count: r.count },
+        );
       case 'varies':
         return t(ctx.actor.locale, 'statements.why.varies', { percent: r.percent });
       case 'known_service':
@@ -102,6 +114,48 @@ function why(ctx: OpContext, d: DetectedSubscription): string {
     }
   };
   return d.reasons.map(part).join('; ');
+}
+
+/**
+ * Whether the statement could have charged a tracked subscription, for the list of those it
+ * should show but does not. One paid with a payment method whose last four digits end a card or
+ * account the statement names: yes, whatever the currency. One paid with a card the statement
+ * does not name, on a statement of cards (it names no IBAN, whose card payments could come from any
+ * card of the account), or with a bank account on a statement of another account: no. Any other:
+ * when it is in a currency of the statement's lines. A Puregym in pounds is no absence on a euro
+ * statement, nor a Netflix paid with another card.
+ */
+async function chargeableBy(
+  ctx: OpContext,
+  householdId: string,
+  read: ReadStatement,
+  transactions: readonly StatementTransaction[],
+): Promise<(s: SubscriptionRow) => boolean> {
+  const currencies = new Set(transactions.map((tx) => tx.currency));
+  const raw = [...new Set([...transactions.map((tx) => tx.account), ...(read.accounts ?? [])])];
+  const named = raw.flatMap((a) => {
+    const digits = (a ?? '').replace(/\D/g, '');
+    return digits.length >= 4 ? [digits] : [];
+  });
+  const iban = raw.some((a) => /^[A-Z]{2}\d{2}[A-Z0-9]{10,30}$/.test((a ?? '').replace(/\s/g, '')));
+  const methods = new Map<string, { kind: string; last4: string }>();
+  if (named.length > 0) {
+    const rows = await ctx.tx
+      .from<{ id: string; household_id: string; kind: string; last4: string | null }>(
+        'payment_methods',
+      )
+      .where({ household_id: householdId })
+      .select('id', 'kind', 'last4');
+    for (const m of rows) if (m.last4) methods.set(m.id, { kind: m.kind, last4: m.last4 });
+  }
+  return (s) => {
+    const method = s.payment_method_id === null ? undefined : methods.get(s.payment_method_id);
+    if (method) {
+      if (named.some((digits) => digits.endsWith(method.last4))) return true;
+      if ((method.kind === 'card' && !iban) || (method.kind === 'bank' && iban)) return false;
+    }
+    return currencies.has(s.currency);
+  };
 }
 
 /** At most this many currencies are offered for a shared sign (chat shows one button each). */
@@ -208,6 +262,9 @@ export async function analyseStatement(
         charges: d.charges.length,
         confidence: d.confidence,
         why: why(ctx, d),
+        cycle_guessed: d.reasons.some(
+          (r) => r.code === 'known_service' || r.code === 'marked_recurring',
+        ),
         price_changes: steps.map((s) => ({
           date: s.date,
           old_amount: formatAmount(s.oldMinor, cur),
@@ -222,11 +279,13 @@ export async function analyseStatement(
   const dates = transactions.map((tx) => tx.date).sort();
   const from = dates[0] ?? null;
   const to = dates.at(-1) ?? null;
-  const keys = new Set(transactions.map((tx) => merchantKey(tx.payee ?? tx.memo)));
+  const keys = new Set(transactions.map((tx) => transactionKey(tx.payee, tx.memo)));
   const absent: StatementSummary['absent'] = [];
   if (from && to) {
+    const couldCharge = await chargeableBy(ctx, hh.id, read, transactions);
     for (const s of subs) {
       if (
+        !couldCharge(s) ||
         candidates.some((c) => c.tracked?.id === s.id) ||
         [...keys].some((k) => k !== '' && sameMerchant(k, s))
       )

@@ -16,6 +16,11 @@ export const CandidateView = z.object({
   charges: z.int().describe('Charges seen in the statement.'),
   confidence: z.number().min(0).max(1),
   why: z.string().describe("Why it looks like a subscription, in the reader's language."),
+  cycle_guessed: z
+    .boolean()
+    .describe(
+      'Not seen on a cycle (a known service or a payment the bank marks recurring, seen once or off-cycle): the cycle is its usual one, a guess to check before importing; `why` says so.',
+    ),
   price_changes: z
     .array(z.object({ date: z.string(), old_amount: z.string(), new_amount: z.string() }))
     .describe('Price rises seen in the statement.'),
@@ -71,6 +76,8 @@ export const StatementSummary = z.object({
         expected_on: z.array(z.string()),
       }),
     )
-    .describe('Tracked subscriptions due in its period but not on it.'),
+    .describe(
+      'Tracked subscriptions due in its period but not on it, among those it could have charged: paid with a card or account it names, or else in a currency of its lines.',
+    ),
 });
 export type StatementSummary = z.infer<typeof StatementSummary>;

@@ -10,7 +10,7 @@ import {
   TEST_DIALECT,
   type TestHousehold,
 } from '../../../helpers/testCore.ts';
-import { csv, FOUR_MONTHS } from '../../ops/statements/statement.ts';
+import { csv, FOUR_MONTHS, FOUR_MONTHS_ROWS } from '../../ops/statements/statement.ts';
 import { RecordingChannel } from '../recordingChannel.ts';
 
 const text = RecordingChannel.text;
@@ -82,6 +82,64 @@ describe(`the statement review in chat (${TEST_DIALECT})`, () => {
     // Netflix at its own name: its new price is chosen.
     expect(labels).toContain('✅ Netflix · updates Netflix: 15.99 EUR → 17.99 EUR every month');
     expect(labels).toContain('Import 2');
+  });
+
+  it('says how many lines of the statement it could not read and left out, in the plural the count needs', async () => {
+    const engine = new ChatEngine({ core: h.core });
+    const bad: Array<[string, string, string]> = [['2026-02-30', 'SALARY ACME', '+2500.00']];
+    await sendFile(engine, fileOf(csv([...FOUR_MONTHS_ROWS, ...bad])));
+    expect(text(channel.messages[0]!)).toContain(
+      "⚠️ 1 line of the statement couldn't be read and was left out: check it in the statement.",
+    );
+    await sendFile(engine, fileOf(csv([...FOUR_MONTHS_ROWS, ...bad, ...bad]), 'two.csv'));
+    expect(text(channel.last())).toContain('⚠️ 2 lines of the statement couldn');
+    await sendFile(engine, fileOf(FOUR_MONTHS, 'clean.csv'));
+    expect(text(channel.last())).not.toContain('⚠️');
+  });
+
+  it('marks a known service seen once, whose cycle is a guess, and says to check it before importing', async () => {
+    const engine = new ChatEngine({ core: h.core });
+    const oneMonth = csv([
+      ['2026-11-03', 'NETFLIX.COM', '-10.99'],
+      ['2026-11-12', 'CORNER CAFE', '-4.50'],
+      ['2026-11-20', 'SPOTIFY UK', '-11.99'],
+    ]);
+    await sendFile(engine, fileOf(oneMonth, 'november.csv'));
+    const card = channel.messages[0]!;
+    expect(text(card)).toContain(
+      '❔ Netflix: seen once; a known subscription service — check its cycle (every month?)',
+    );
+    expect(text(card)).toContain('❔ Spotify: seen once;');
+    const labels = (card.buttons ?? []).flat().map((b) => b.label);
+    expect(labels).toContain('✅ Netflix 10.99 EUR · every month ❔');
+    // A series seen on its cycle is no guess: no mark, no line.
+    await sendFile(engine, fileOf(FOUR_MONTHS));
+    expect(text(channel.last())).not.toContain('❔');
+    expect((channel.last().buttons ?? []).flat().map((b) => b.label)).toContain(
+      '✅ Iron Gym 30.00 EUR · every month',
+    );
+  });
+
+  it('lists the tracked subscriptions the statement could have charged but did not, in the plural the count needs', async () => {
+    const track = (name: string, amount: string, currency: string, every: number, first: string) =>
+      h.core.invoke('create_subscription', h.owner, {
+        name,
+        amount,
+        currency,
+        cycle: { unit: 'month', every },
+        first_charge_date: first,
+      });
+    await track('Dental plan', '12.00', 'EUR', 1, '2025-06-20');
+    await track('Window cleaning', '30.00', 'EUR', 3, '2025-12-01');
+    await track('Puregym', '45.00', 'GBP', 1, '2025-06-25');
+    const engine = new ChatEngine({ core: h.core });
+    await sendFile(engine, fileOf(FOUR_MONTHS));
+    const card = text(channel.messages[0]!);
+    expect(card).toContain('Tracked, but not charged in this statement:');
+    expect(card).toContain('• Dental plan 12.00 EUR (expected 3 times)');
+    expect(card).toContain('• Window cleaning 30.00 EUR (expected once)');
+    // Pounds on a statement in euros: it could not have been charged here.
+    expect(card).not.toContain('Puregym');
   });
 
   it('pages a long review 8 candidates at a time, keeping the ticks across pages', async () => {

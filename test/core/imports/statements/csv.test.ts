@@ -22,6 +22,7 @@ describe('amount cells', () => {
     ['-$7,971.39', '.', '-7971.39'],
     ['(12.00)', '.', '-12.00'],
     ['12.00-', '.', '-12.00'],
+    ['2500,00+', ',', '2500.00'],
     ['26.851,95|', ',', '26851.95'],
     ['EUR 9.99', '.', '9.99'],
     ['-3.77000', '.', '-3.77'],
@@ -102,6 +103,45 @@ describe('readCsv', () => {
     ]);
   });
 
+  it("reads amounts in the currency their column's header names, never in the currency of an original (foreign) amount", () => {
+    // N26's export: a card payment in dollars, booked in euros.
+    const text = [
+      '"Booking Date","Value Date","Partner Name","Type","Payment Reference","Amount (EUR)","Original Amount","Original Currency","Exchange Rate"',
+      '2026-09-12,2026-09-12,"Hulu LLC",Presentment,"",-11.20,-12.99,USD,0.8622',
+      '2026-09-14,2026-09-14,"Bakery",Presentment,"",-3.40,,,',
+      '2026-10-12,2026-10-12,"Hulu LLC",Presentment,"",-11.05,-12.99,USD,0.8507',
+    ].join('\n');
+    const read = readCsv(text);
+    expect(read.transactions.map((t) => [t.payee, formatScaled(t.amount, 2), t.currency])).toEqual([
+      ['Hulu LLC', '-11.20', 'EUR'],
+      ['Bakery', '-3.40', 'EUR'],
+      ['Hulu LLC', '-11.05', 'EUR'],
+    ]);
+    expect(read.currency).toBe('EUR');
+  });
+
+  it('takes the other party from the payee column for money out and the payer column for money in, and the euro of "Betrag (€)"', () => {
+    // DKB's export names both sides; the account holder is one of them on every row.
+    const text = [
+      '"Girokonto";"DE02 1203 0000 0000 2020 51"',
+      '""',
+      '"Buchungsdatum";"Wertstellung";"Status";"Zahlungspflichtige*r";"Zahlungsempfänger*in";"Verwendungszweck";"Umsatztyp";"IBAN";"Betrag (€)"',
+      '"30.10.2026";"30.10.2026";"Gebucht";"Musterfirma AG";"Erika Muster";"Lohn 10/2026";"Eingang";"DE00";"2.100,00"',
+      '"04.11.2026";"04.11.2026";"Gebucht";"Erika Muster";"Zattoo Europa AG";"Zattoo Abo 11/2026";"Ausgang";"DE00";"-9,99"',
+    ].join('\n');
+    expect(
+      readCsv(text).transactions.map((t) => [
+        t.payee,
+        t.memo,
+        formatScaled(t.amount, 2),
+        t.currency,
+      ]),
+    ).toEqual([
+      ['Musterfirma AG', 'Lohn 10/2026', '2100.00', 'EUR'],
+      ['Zattoo Europa AG', 'Zattoo Abo 11/2026', '-9.99', 'EUR'],
+    ]);
+  });
+
   it('reads debit and credit columns, a C/D flag, and unsigned amounts as money out', () => {
     expect(
       amounts('Date,Details,Debit,Credit\n01/09/2017,Shop,512.0,\n02/09/2017,Salary,,100'),
@@ -114,6 +154,35 @@ describe('readCsv', () => {
     expect(
       amounts('Date,Description,Amount\n28-Mar-2020,Amazon,£99.99\n30-Mar-2020,Kindle,£0.99'),
     ).toEqual(['-99.99', '-0.99']);
+  });
+
+  it('reads a sign printed after the amount, "-" as money out and "+" as money in, with unsigned amounts beside a "+" as money out', () => {
+    // A Dutch bank's export: the sign after the amount.
+    expect(
+      amounts(
+        'Datum,Omschrijving,Bedrag\n2026-08-03,"NETFLIX","13,99-"\n2026-08-25,"SALARIS","2500,00+"',
+      ),
+    ).toEqual(['-13.99', '2500.00']);
+    expect(
+      amounts('Datum;Omschrijving;Bedrag\n2026-08-03;ZIGGO;45,00\n2026-08-25;SALARIS;2500,00+'),
+    ).toEqual(['-45.00', '2500.00']);
+  });
+
+  it('counts a row with an amount but no real date as unreadable, and a line of text alone (a footnote) as no row at all', () => {
+    const read = readCsv(
+      'Date;Description;Amount\n30.01.2024;NETFLIX;-15,99\n31.02.2024;SPOTIFY;-10,99\n02.02.2024;AUDIBLE;-9,99\n"* not yet booked"',
+    );
+    expect(read.transactions).toHaveLength(2);
+    expect(read.skipped.unreadable).toBe(1);
+  });
+
+  it("keeps the statement's own card or account apart from its transactions, once each", () => {
+    const read = readCsv(
+      'Transaction Date,Card No.,Description,Debit,Credit\n2026-08-09,1234,NYTIMES,17.00,\n2026-08-14,1234,ADOBE,59.99,\n2026-08-15,5678,AUDIBLE,14.95,',
+    );
+    expect(read.accounts).toEqual(['1234', '5678']);
+    expect(read.transactions.map((t) => t.account)).toEqual([null, null, null]);
+    expect(readCsv('Date,Description,Amount\n2026-08-09,NYTIMES,-17.00').accounts).toBeUndefined();
   });
 
   it('leaves out pending rows and opening and closing balances, and counts them', () => {

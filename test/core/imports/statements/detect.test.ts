@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 
 import { detectSubscriptions } from '../../../../core/imports/statements/detect.ts';
-import { displayName, merchantKey } from '../../../../core/imports/statements/merchant.ts';
+import {
+  displayName,
+  merchantKey,
+  merchantName,
+  transactionKey,
+} from '../../../../core/imports/statements/merchant.ts';
 import type { StatementTransaction } from '../../../../core/imports/statements/types.ts';
 import { LAYOUTS } from '../../../helpers/statements/generator.ts';
 import { scoreDetection } from '../../../helpers/statements/evaluate.ts';
@@ -28,8 +33,42 @@ describe('merchantKey', () => {
     ['APPLE.COM/BILL 866-712-7753 CA', 'apple'],
     ['GOOGLE *Google One', 'google one'],
     ['GOOGLE *Spotify P0D3', 'spotify'],
+    // A card payment's booking words and the country after the merchant.
+    ['COMPRA TARJ. 4B*1234 DAZN ESPAÑA', 'dazn'],
+    ['COMPRA TARJETA 5540XXXXXXXX1234 NETFLIX.COM', 'netflix'],
+    // The words of a subscription's own reference are not the merchant's.
+    ['McFit Mitgliedsbeitrag', 'mcfit'],
+    ['Netflix Monatsabo 11/2026', 'netflix'],
+    ['NETFLIX INTERNATIONAL B.V.', 'netflix'],
+    ['AUDIBLE*MEMBERSHIP', 'audible'],
+    ['STAN.COM.AU SYDNEY', 'stan'],
   ])('%s is %s', (text, key) => {
     expect(merchantKey(text)).toBe(key);
+  });
+});
+
+describe('transactionKey', () => {
+  it("takes the payee's key, else the text's; an Apple or Google bill's product from its text", () => {
+    expect(transactionKey('Spotify AB', 'Spotify P0123456 Premium')).toBe('spotify');
+    expect(transactionKey(null, 'NETFLIX.COM')).toBe('netflix');
+    expect(transactionKey('0042', 'NETFLIX.COM')).toBe('netflix');
+    expect(transactionKey('APPLE.COM/BILL', 'ICLOUD 2TB')).toBe('apple icloud');
+    expect(transactionKey('APPLE.COM/BILL', 'PURCHASE 0042')).toBe('apple');
+  });
+});
+
+describe('merchantName', () => {
+  it.each([
+    ['gimnasio anil', 'RECIBO GIMNASIO AÑIL S.L.', 'Gimnasio Añil'],
+    ['movistar fusion', 'RECIBO MOVISTAR+ FUSIÓN Nº RECIBO 0049 1234', 'Movistar Fusión'],
+    ['mcfit', 'McFit GmbH McFit Mitgliedsbeitrag', 'McFit'],
+    ['suddeutsche zeitung', 'Süddeutsche Zeitung Digital', 'Süddeutsche Zeitung'],
+    ['t-mobile', 'T-MOBILE RECURNG PMT', 'T-Mobile'],
+    ['dazn', 'COMPRA TARJ. 4B*1234 DAZN ESPAÑA', 'DAZN'],
+    ['netflix', 'NETFLIX.COM 866-579-7172', 'Netflix'],
+    ['iron gym', 'SQ *IRON GYM 4401 London', 'Iron Gym'],
+  ])('names %s as "%s" spells it: %s', (key, text, name) => {
+    expect(merchantName(key, text)).toBe(name);
   });
 });
 
@@ -43,6 +82,39 @@ describe('displayName', () => {
     ['hbo max', 'HBO Max'],
   ])('names %s %s', (key, name) => {
     expect(displayName(key)).toBe(name);
+  });
+});
+
+describe('detectSubscriptions: names', () => {
+  const monthly = (text: string, amount: number, payee: string | null = null) =>
+    ['2026-08-05', '2026-09-05', '2026-10-05', '2026-11-05'].map((date): StatementTransaction => ({
+      date,
+      payee,
+      memo: text,
+      amount: Math.round(amount * 10_000),
+      currency: 'EUR',
+      account: null,
+    }));
+
+  it("names a subscription as the service calls itself, else as the statement spells the merchant, from the payee's column when there is one", () => {
+    const found = detectSubscriptions([
+      ...monthly('RECIBO GIMNASIO AÑIL S.L.', -39.9),
+      ...monthly('COMPRA TARJ. 4B*1234 DAZN ESPAÑA', -29.99),
+      ...monthly('McFit Mitgliedsbeitrag', -24.9, 'McFit GmbH'),
+      ...monthly('ICLOUD 2TB', -9.99, 'APPLE.COM/BILL'),
+      ...monthly('XBOX GAME PASS', -14.99),
+      ...monthly('Lastschrift Disney Plus', -8.99),
+    ]);
+    expect(found.map((f) => f.name).sort()).toEqual([
+      'Apple iCloud',
+      'DAZN',
+      'Disney+',
+      'Gimnasio Añil',
+      'McFit',
+      'Xbox Game Pass',
+    ]);
+    // Imported under its name, each is the same merchant on the next statement.
+    for (const f of found) expect(merchantKey(f.name).split(' ')[0]).toBe(f.key.split(' ')[0]);
   });
 });
 

@@ -84,4 +84,35 @@ Post    Trans
 10/31   Minimalist Pho           -$29.99`;
     expect(rows(bank).map(([, , amount]) => amount)).toEqual(['-35.30', '2500.00', '-29.99']);
   });
+
+  it('reads an unsigned amount as money in on a statement whose debits carry a minus (a German bank PDF)', () => {
+    // Booking and value date, debits "-8,99", credits unsigned, as a Kontoauszug's text comes out.
+    const text = `Kontoauszug 11/2026
+Buchung     Valuta    Auftraggeber/Empfaenger / Buchungstext         Betrag (EUR)
+03.10.2026 03.10.2026 Lastschrift Zattoo                       -9,99
+15.10.2026 15.10.2026 Lastschrift Stadtwerke Strom              -64,00
+28.10.2026 28.10.2026 Lohn Musterfirma                       3.120,50
+03.11.2026 03.11.2026 Lastschrift Zattoo                       -9,99
+Neuer Saldo                              4.123,45`;
+    expect(rows(text).map(([, memo, amount]) => [memo, amount])).toEqual([
+      ['Lastschrift Zattoo', '-9.99'],
+      ['Lastschrift Stadtwerke Strom', '-64.00'],
+      ['Lohn Musterfirma', '3120.50'],
+      ['Lastschrift Zattoo', '-9.99'],
+    ]);
+  });
+
+  it('reads a line whose booking text starts with a credit word ("Gutschrift", "Abono") as money in when nothing else says', () => {
+    const text = `Kontoauszug 30.11.2026
+02.11.2026  Lastschrift Zattoo             9,99
+05.11.2026  Kartenzahlung Backerei         4,20
+27.11.2026  Gutschrift Gehalt Firma Z  2.980,00
+28.11.2026  Abono transferencia           50,00`;
+    expect(rows(text).map(([, , amount]) => amount)).toEqual([
+      '-9.99',
+      '-4.20',
+      '2980.00',
+      '50.00',
+    ]);
+  });
 });

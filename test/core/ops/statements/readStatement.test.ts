@@ -4,7 +4,7 @@ import { OpError } from '../../../../core/errors/index.ts';
 import { stopOcr } from '../../../../core/imports/statements/ocr/worker.ts';
 import { pngClaiming, statementPicture } from '../../../helpers/statements/pictures.ts';
 import { createTestHousehold, type TestHousehold } from '../../../helpers/testCore.ts';
-import { csv, FOUR_MONTHS, FOUR_MONTHS_LINES } from './statement.ts';
+import { csv, FOUR_MONTHS, FOUR_MONTHS_LINES, FOUR_MONTHS_ROWS } from './statement.ts';
 
 async function failure(promise: Promise<unknown>): Promise<OpError> {
   const error = await promise.then(
@@ -53,9 +53,10 @@ describe('read_statement', () => {
       tracked: null,
     });
     expect(byName.Spotify?.why).toBe(
-      '4 charges every month; on schedule to within 1 day(s); always the same amount',
+      '4 charges every month; on schedule to within 1 day; always the same amount',
     );
-    expect(byName.Netflix?.why).toContain('the price went up 1 time(s)');
+    expect(byName.Netflix?.why).toContain('the price went up once');
+    expect(output.candidates.map((c) => c.cycle_guessed)).toEqual([false, false, false]);
     expect(output.absent).toEqual([]);
   });
 
@@ -106,6 +107,64 @@ describe('read_statement', () => {
         expected_on: ['2025-11-20', '2025-12-20', '2026-01-20'],
       },
     ]);
+  });
+
+  describe('lists as not charged only the tracked subscriptions the statement could have charged', () => {
+    const monthly = (name: string, amount: string, currency: string, method?: string) =>
+      h.core.invoke('create_subscription', h.owner, {
+        name,
+        amount,
+        currency,
+        cycle: { unit: 'month' },
+        first_charge_date: '2025-06-20',
+        ...(method ? { payment_method_id: method } : {}),
+      });
+    const absent = async (content: string) =>
+      (
+        await h.core.invoke('read_statement', h.owner, { file_name: 's.csv', content })
+      ).output.absent
+        .map((a) => a.name)
+        .sort();
+    const method = async (name: string, kind: 'card' | 'bank', last4: string) =>
+      (await h.core.invoke('create_payment_method', h.owner, { name, kind, last4 })).output.id;
+
+    it('in a currency of its lines', async () => {
+      await monthly('Dental plan', '12.00', 'EUR');
+      await monthly('Puregym', '45.00', 'GBP');
+      expect(await absent(FOUR_MONTHS)).toEqual(['Dental plan']);
+    });
+
+    it('paid with the card it is of, whatever the currency, and never with another card', async () => {
+      const mine = await method('Visa 1234', 'card', '1234');
+      const other = await method('Amex 9999', 'card', '9999');
+      await monthly('Dental plan', '12.00', 'EUR');
+      await monthly('Cloud backup', '6.00', 'USD', mine);
+      await monthly('Newspaper', '9.00', 'EUR', other);
+      const card = [
+        'Transaction Date,Card No.,Description,Debit,Credit',
+        ...FOUR_MONTHS_ROWS.map(
+          ([date, text, amount]) =>
+            `${date},1234,"${text}",${amount.startsWith('-') ? amount.slice(1) : ''},${amount.startsWith('-') ? '' : amount}`,
+        ),
+      ].join('\n');
+      expect(await absent(card)).toEqual(['Cloud backup', 'Dental plan']);
+      // A statement that names no card: the currency alone decides.
+      expect(await absent(FOUR_MONTHS)).toEqual(['Dental plan', 'Newspaper']);
+    });
+
+    it("on an account's statement, any card's (the account's cards pay from it) but no other account's", async () => {
+      const debit = await method('Debit card', 'card', '4242');
+      const savings = await method('Savings', 'bank', '5555');
+      await monthly('Newspaper', '9.00', 'EUR', debit);
+      await monthly('Insurance', '20.00', 'EUR', savings);
+      const account = [
+        'Account,Date,Description,Amount',
+        ...FOUR_MONTHS_ROWS.map(
+          ([date, text, amount]) => `NL91ABNA0417164300,${date},"${text}",${amount}`,
+        ),
+      ].join('\n');
+      expect(await absent(account)).toEqual(['Newspaper']);
+    });
   });
 
   it('starts new candidates chosen, a price change of the same name chosen, and one of another name not (one rule for every surface)', async () => {
@@ -179,6 +238,32 @@ describe('read_statement', () => {
     ]);
   });
 
+  it('marks the cycle of a known service seen once as a guess and says why, with plurals in each language', async () => {
+    const oneMonth = csv([
+      ['2026-11-03', 'NETFLIX.COM', '-10.99'],
+      ['2026-11-12', 'CORNER CAFE', '-4.50'],
+      ['2026-11-20', 'SPOTIFY UK', '-11.99'],
+    ]);
+    const { output } = await h.core.invoke('read_statement', h.owner, {
+      file_name: 'november.csv',
+      content: oneMonth,
+    });
+    expect(output.candidates.map((c) => [c.name, c.cycle_guessed, c.why])).toEqual([
+      ['Netflix', true, 'seen once; a known subscription service — check its cycle (every month?)'],
+      ['Spotify', true, 'seen once; a known subscription service — check its cycle (every month?)'],
+    ]);
+    const ana = await h.addMember('Ana', 'es');
+    const four = await h.core.invoke('read_statement', ana, {
+      file_name: 'card.csv',
+      content: FOUR_MONTHS,
+    });
+    const why = Object.fromEntries(four.output.candidates.map((c) => [c.name, c.why]));
+    expect(why.Spotify).toBe(
+      '4 cargos cada mes; puntuales con un margen de 1 día; siempre el mismo importe',
+    );
+    expect(why.Netflix).toContain('el precio subió una vez');
+  });
+
   it('reads a statement sent as base64 in a single-byte code page, the same as its text', async () => {
     const text =
       'Buchungstag;Empfänger;Betrag;Währung\n' +
@@ -195,7 +280,7 @@ describe('read_statement', () => {
       file_name: 'umsatz.csv',
       content: text,
     });
-    expect(asFile.output.candidates.map((c) => c.name)).toEqual(['Suddeutsche Zeitung']);
+    expect(asFile.output.candidates.map((c) => c.name)).toEqual(['Süddeutsche Zeitung']);
     expect(asFile.output).toEqual(asText.output);
   });
 
@@ -211,6 +296,55 @@ describe('read_statement', () => {
     });
     expect(changes).toEqual([]);
     expect(output.candidates.map((c) => c.name)).toEqual(['Ignore Previous']);
+  });
+
+  it('never proposes a salary as a subscription on a statement that prints debits with a minus and credits unsigned', async () => {
+    const months = ['09', '10', '11'];
+    const content = [
+      'Kontoauszug 11/2026',
+      'Buchung     Valuta    Buchungstext                                Betrag (EUR)',
+      ...months.flatMap((m) => [
+        `04.${m}.2026 04.${m}.2026 Lastschrift Zattoo                    -9,99`,
+        `27.${m}.2026 27.${m}.2026 Gutschrift Gehalt Musterfirma    2.980,00`,
+      ]),
+    ].join('\n');
+    const { output } = await h.core.invoke('read_statement', h.owner, {
+      file_name: 'auszug.txt',
+      content,
+    });
+    expect(output.candidates.map((c) => `${c.name} ${c.amount}`)).toEqual(['Zattoo 9.99']);
+    expect(output.transactions).toMatchObject({
+      count: 6,
+      money_out: '29.97',
+      money_in: '8940.00',
+      sum: '8910.03',
+    });
+  });
+
+  it('compares a card payment made abroad with the tracked price in the currency it was booked in', async () => {
+    await h.core.invoke('create_subscription', h.owner, {
+      name: 'Netflix',
+      amount: '15.99',
+      currency: 'EUR',
+      cycle: { unit: 'month' },
+      first_charge_date: '2026-01-17',
+    });
+    const content = [
+      '"Booking Date","Partner Name","Amount (EUR)","Original Amount","Original Currency","Exchange Rate"',
+      ...['08', '09', '10'].map((m) => `2026-${m}-17,"Netflix.com",-19.99,-21.50,USD,0.93`),
+    ].join('\n');
+    const { output } = await h.core.invoke('read_statement', h.owner, {
+      file_name: 'n26.csv',
+      content,
+    });
+    expect(output.candidates).toMatchObject([
+      {
+        name: 'Netflix',
+        amount: '19.99',
+        currency: 'EUR',
+        tracked: { name: 'Netflix', amount: '15.99', price_differs: true },
+      },
+    ]);
   });
 
   describe("refuses, with a sentence in the reader's language, and reads nothing", () => {
