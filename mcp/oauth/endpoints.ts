@@ -77,6 +77,18 @@ async function clientById(deps: OAuthDeps, clientId: string): Promise<OAuthClien
   return client;
 }
 
+/**
+ * One half of Basic credentials, percent-decoded (RFC 6749 §2.3.1 has clients form-encode both);
+ * a malformed escape (`a%zz`) is a client that failed to authenticate, never a server fault.
+ */
+function basicPart(encoded: string): string {
+  try {
+    return decodeURIComponent(encoded);
+  } catch {
+    throw new OAuthError('invalid_client', 'malformed Basic credentials');
+  }
+}
+
 /** The client of a token or revocation request, authenticated as it registered. */
 async function requestClient(
   deps: OAuthDeps,
@@ -90,8 +102,8 @@ async function requestClient(
     const decoded = Buffer.from(basic[1], 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
     if (colon < 0) throw new OAuthError('invalid_client', 'malformed Basic credentials');
-    const id = decodeURIComponent(decoded.slice(0, colon));
-    const secret = decodeURIComponent(decoded.slice(colon + 1));
+    const id = basicPart(decoded.slice(0, colon));
+    const secret = basicPart(decoded.slice(colon + 1));
     if (form.client_id !== undefined && form.client_id !== id)
       throw new OAuthError('invalid_request', 'client_id differs from the Basic credentials');
     if (form.client_secret !== undefined)

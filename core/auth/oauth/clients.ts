@@ -203,14 +203,16 @@ export function secretMatches(client: OAuthClient, secret: string | null): boole
 /**
  * Client authentication at the token and revocation endpoints: a public client names itself and
  * has no secret; a confidential one proves its secret, in a Basic header or in the body (either
- * is accepted whichever it registered: both are the same secret over TLS).
+ * is accepted whichever it registered: both are the same secret over TLS). An empty secret
+ * (`client_secret=` in the body, or `client_id:` in a Basic header, which some libraries send for
+ * every client) is no secret: a public client sending one names itself, as without it.
  */
 export function authenticateClient(
   client: OAuthClient,
   presented: { method: 'basic' | 'post' | 'none'; secret: string | null },
 ): void {
   if (client.authMethod === 'none') {
-    if (presented.method !== 'none')
+    if (presented.method !== 'none' && presented.secret !== '')
       throw new OAuthError('invalid_client', 'this client is public and has no secret');
     return;
   }

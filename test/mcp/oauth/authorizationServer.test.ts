@@ -369,6 +369,71 @@ describe('Exhale as an OAuth 2.1 authorization server', () => {
       );
       expect(viaPost.status).toBe(200);
     });
+    it('answers Basic credentials with a malformed percent escape as 401 invalid_client, never a 500', async () => {
+      const { client_id } = await as.register({
+        token_endpoint_auth_method: 'client_secret_basic',
+      });
+      for (const pair of ['a%zz:b', `${client_id}:%E0%A4%A`]) {
+        const response = await as.form(
+          '/oauth/token',
+          { grant_type: 'refresh_token', refresh_token: 'exr_x' },
+          { authorization: `Basic ${Buffer.from(pair).toString('base64')}` },
+        );
+        expect(response.status, pair).toBe(401);
+        expect(await response.json()).toMatchObject({ error: 'invalid_client' });
+      }
+    });
+
+    it('takes an empty secret from a public client as no secret, in the body or a Basic header', async () => {
+      const { client_id } = await as.register();
+      const viaBody = await as.authorize(client_id, h.owner);
+      const body = await as.tokens(
+        client_id,
+        viaBody.location.searchParams.get('code') ?? '',
+        viaBody.verifier,
+        { client_secret: '' },
+      );
+      expect(body.status).toBe(200);
+      const viaBasic = await as.authorize(client_id, h.owner);
+      const basic = await as.form(
+        '/oauth/token',
+        {
+          grant_type: 'authorization_code',
+          code: viaBasic.location.searchParams.get('code') ?? '',
+          redirect_uri: REDIRECT,
+          code_verifier: viaBasic.verifier,
+          resource: RESOURCE,
+        },
+        { authorization: `Basic ${Buffer.from(`${client_id}:`).toString('base64')}` },
+      );
+      expect(basic.status).toBe(200);
+      // A secret that is not empty is still refused: a public client has none.
+      const third = await as.authorize(client_id, h.owner);
+      const wrong = await as.tokens(
+        client_id,
+        third.location.searchParams.get('code') ?? '',
+        third.verifier,
+        { client_secret: 'exs_something' },
+      );
+      expect(wrong.status).toBe(401);
+    });
+
+    it('refuses an empty secret from a confidential client', async () => {
+      const { client_id } = await as.register({
+        token_endpoint_auth_method: 'client_secret_post',
+      });
+      const { location, verifier } = await as.authorize(client_id, h.owner);
+      const response = await as.tokens(
+        client_id,
+        location.searchParams.get('code') ?? '',
+        verifier,
+        {
+          client_secret: '',
+        },
+      );
+      expect(response.status).toBe(401);
+      expect(await response.json()).toMatchObject({ error: 'invalid_client' });
+    });
   });
 
   describe('tokens', () => {
