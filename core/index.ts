@@ -109,6 +109,7 @@ export {
   OAuthError,
   purgeOAuth,
   redeemConnectCode,
+  redirectTarget,
   refreshTokens,
   refundConnectAttempt,
   reserveConnectAttempt,

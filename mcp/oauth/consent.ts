@@ -9,8 +9,11 @@ export interface ConsentView {
   clientId: string;
   /** The client's logo as a `data:` URI fetched and checked by the server, or null (a monogram). */
   logo: string | null;
-  /** The host the browser returns to: a look-alike client cannot hide it. */
-  returnHost: string;
+  /**
+   * Where the browser returns: a look-alike client cannot hide it. A host, or for an app on the
+   * person's device (`app`) its scheme (`cursor://anysphere.cursor-mcp`, `com.example.app:`).
+   */
+  returnTo: { target: string; app: boolean };
   asked: Scope;
   /**
    * The choice the page starts on: what was asked, except `trusted` (changes without asking),
@@ -60,7 +63,8 @@ export function consentPage(
     ? `<p><label for="connect_code">${tr('oauth.consent.code_label')}</label><input type="text" id="connect_code" name="connect_code" autocomplete="one-time-code" autocapitalize="characters" spellcheck="false" maxlength="12" required></p><p class="hint">${tr('oauth.consent.code_hint')}</p>`
     : '';
   const body = `<h1>${mark}${tr('oauth.consent.title', { client: view.clientName })}${view.verified ? '' : `<span class="tag">${tr('oauth.consent.unverified')}</span>`}</h1>
-<p>${tr('oauth.consent.returns_to')} <span class="host">${esc(view.returnHost)}</span></p>
+<p>${tr('oauth.consent.returns_to')} <span class="host">${esc(view.returnTo.target)}</span></p>
+${view.returnTo.app ? `<p class="hint">${tr('oauth.consent.returns_to_app')}</p>` : ''}
 ${view.verified ? '' : `<p class="hint">${tr('oauth.consent.unverified_hint')}</p>`}
 <form method="post" action="authorize">${hidden(view.params)}
 <fieldset><legend>${tr('oauth.consent.choose')}</legend>${choices}</fieldset>

@@ -133,6 +133,59 @@ describe('Exhale as an OAuth 2.1 authorization server', () => {
     });
   });
 
+  describe('native apps with a private-use scheme (Cursor, VS Code)', () => {
+    for (const callback of [
+      'cursor://anysphere.cursor-mcp/oauth/callback',
+      'vscode://vscode.github-authentication/did-authenticate',
+    ]) {
+      it(`registers ${callback.split(':')[0]}, names it as an app on the consent page, and connects`, async () => {
+        const { client_id } = await as.register({
+          client_name: 'Cursor',
+          redirect_uris: [callback],
+        });
+        const { verifier, challenge } = pkce();
+        const query = new URLSearchParams({
+          response_type: 'code',
+          client_id,
+          redirect_uri: callback,
+          state: 's',
+          code_challenge: challenge,
+          code_challenge_method: 'S256',
+          resource: RESOURCE,
+        });
+        const page = await as.send(`/oauth/authorize?${query.toString()}`);
+        expect(page.status).toBe(200);
+        const scheme = callback.split(':')[0] ?? '';
+        // The form may post here and its answer redirect to the app's scheme (CSP form-action).
+        expect(page.headers.get('content-security-policy')).toContain(
+          `form-action 'self' ${scheme}:`,
+        );
+        const html = await page.text();
+        const authority = new URL(callback).host;
+        expect(html).toContain(`<span class="host">${scheme}://${authority}</span>`);
+        expect(html).toContain('an app on this device, not a website');
+        const answer = await as.form('/oauth/authorize', {
+          ...Object.fromEntries(query),
+          decision: 'allow',
+          via: 'code',
+          connect_code: await as.connectCode(h.owner),
+        });
+        expect(answer.status).toBe(302);
+        const location = new URL(answer.headers.get('location') ?? '');
+        expect(location.href.startsWith(`${callback}?`)).toBe(true);
+        const tokens = await as.tokens(
+          client_id,
+          location.searchParams.get('code') ?? '',
+          verifier,
+          {
+            redirect_uri: callback,
+          },
+        );
+        expect(tokens.status).toBe(200);
+      });
+    }
+  });
+
   describe('authorization code with PKCE', () => {
     it('connects a client: consent with a connect code, code with state and iss, tokens, an MCP call as the member', async () => {
       const { client_id } = await as.register();
