@@ -36,9 +36,23 @@ interface ClientRow {
   last_connected_at: string | null;
 }
 
+/**
+ * Bounds on what a client may register (RFC 7591 leaves them to the server): every field Exhale
+ * keeps is bounded, so a registration is a few kilobytes at most whatever was sent.
+ */
+const METADATA_LIMITS = {
+  redirectUris: 20,
+  uriLength: 2048,
+  nameLength: 200,
+  scopeLength: 200,
+  typeEntries: 10,
+  typeLength: 64,
+} as const;
+const L = METADATA_LIMITS;
+
 const HttpsUrl = z
   .string()
-  .max(2048)
+  .max(L.uriLength, `at most ${L.uriLength} characters`)
   .refine((v) => {
     try {
       return new URL(v).protocol === 'https:';
@@ -47,31 +61,41 @@ const HttpsUrl = z
     }
   }, 'must be an https URL');
 
-/** The client metadata Exhale reads (RFC 7591 §2); other fields are kept but not used. */
-export const ClientMetadata = z.looseObject({
-  redirect_uris: z.array(z.string().max(2048)).min(1).max(20),
+const Types = z
+  .array(z.string().max(L.typeLength, `at most ${L.typeLength} characters`))
+  .max(L.typeEntries, `at most ${L.typeEntries} entries`);
+
+/**
+ * The client metadata Exhale uses (RFC 7591 §2), and only it: any other field is ignored, neither
+ * kept nor answered back (RFC 7591 §2 lets a server ignore what it does not understand).
+ */
+export const ClientMetadata = z.object({
+  redirect_uris: z
+    .array(z.string().max(L.uriLength, `at most ${L.uriLength} characters`))
+    .min(1, 'at least one redirect URI is required')
+    .max(L.redirectUris, `at most ${L.redirectUris} redirect URIs`),
   token_endpoint_auth_method: z.enum(AUTH_METHODS).optional(),
-  grant_types: z.array(z.string()).optional(),
-  response_types: z.array(z.string()).optional(),
-  client_name: z.string().max(200).optional(),
+  grant_types: Types.optional(),
+  response_types: Types.optional(),
+  client_name: z.string().max(L.nameLength, `at most ${L.nameLength} characters`).optional(),
   logo_uri: HttpsUrl.optional(),
-  client_uri: HttpsUrl.optional(),
-  scope: z.string().max(200).optional(),
+  scope: z.string().max(L.scopeLength, `at most ${L.scopeLength} characters`).optional(),
   application_type: z.enum(['web', 'native']).optional(),
 });
 export type ClientMetadata = z.infer<typeof ClientMetadata>;
 
-/** The metadata, checked as RFC 7591 §3.2.2 asks: redirect URIs, grant and response types. */
+/**
+ * The metadata, checked as RFC 7591 §3.2.2 asks: redirect URIs (`invalid_redirect_uri`), grant
+ * and response types, and every bound (`invalid_client_metadata`, naming the field and the bound).
+ */
 export function checkMetadata(input: unknown): ClientMetadata {
   const parsed = ClientMetadata.safeParse(input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue?.path.join('.') ?? '';
     const problem = `${where ? `${where}: ` : ''}${issue?.message ?? 'invalid'}`;
-    throw new OAuthError(
-      where.startsWith('redirect_uris') ? 'invalid_redirect_uri' : 'invalid_client_metadata',
-      problem,
-    );
+    const aboutUris = where.startsWith('redirect_uris') && issue?.code !== 'too_big';
+    throw new OAuthError(aboutUris ? 'invalid_redirect_uri' : 'invalid_client_metadata', problem);
   }
   const meta = parsed.data;
   for (const uri of meta.redirect_uris) {

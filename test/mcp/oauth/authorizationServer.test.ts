@@ -131,6 +131,74 @@ describe('Exhale as an OAuth 2.1 authorization server', () => {
         expect(await response.json()).toMatchObject({ error });
       }
     });
+    it('keeps only the metadata it uses: a 1 MB unknown field is ignored, neither stored nor answered', async () => {
+      const response = await as.send('/oauth/register', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          client_name: 'Claude.ai',
+          redirect_uris: [REDIRECT],
+          token_endpoint_auth_method: 'none',
+          client_uri: 'https://claude.ai',
+          software_statement: 'eyJ',
+          junk: 'x'.repeat(1024 * 1024),
+        }),
+      });
+      expect(response.status).toBe(201);
+      const answered = (await response.json()) as Record<string, unknown>;
+      expect(Object.keys(answered).sort()).toEqual([
+        'client_id',
+        'client_id_issued_at',
+        'client_name',
+        'redirect_uris',
+        'token_endpoint_auth_method',
+      ]);
+      const row = (await h.db
+        .knex('oauth_clients')
+        .where({ client_id: answered.client_id })
+        .first('metadata')) as { metadata: string };
+      expect(JSON.parse(row.metadata)).toEqual({
+        client_name: 'Claude.ai',
+        redirect_uris: [REDIRECT],
+        token_endpoint_auth_method: 'none',
+      });
+    });
+
+    it('bounds what it keeps, naming the field and the bound in invalid_client_metadata', async () => {
+      for (const [meta, problem] of [
+        [{ client_name: 'n'.repeat(201) }, 'client_name: at most 200 characters'],
+        [{ scope: 'read '.repeat(41) }, 'scope: at most 200 characters'],
+        [
+          { redirect_uris: Array.from({ length: 21 }, (_, i) => `${REDIRECT}${i}`) },
+          'redirect_uris: at most 20 redirect URIs',
+        ],
+        [
+          { redirect_uris: [`https://a.example/${'p'.repeat(2048)}`] },
+          'redirect_uris.0: at most 2048 characters',
+        ],
+        [
+          { logo_uri: `https://a.example/${'p'.repeat(2048)}` },
+          'logo_uri: at most 2048 characters',
+        ],
+        [
+          { grant_types: Array.from({ length: 11 }, () => 'authorization_code') },
+          'grant_types: at most 10 entries',
+        ],
+        [{ response_types: ['code'.repeat(17)] }, 'response_types.0: at most 64 characters'],
+      ] as const) {
+        const response = await as.send('/oauth/register', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ redirect_uris: [REDIRECT], ...meta }),
+        });
+        expect(response.status, problem).toBe(400);
+        expect(await response.json()).toEqual({
+          error: 'invalid_client_metadata',
+          error_description: problem,
+        });
+      }
+      expect(await count('oauth_clients')).toBe(0);
+    });
   });
 
   describe('native apps with a private-use scheme (Cursor, VS Code)', () => {
