@@ -96,6 +96,7 @@ export type {
 export {
   authenticateAccessToken,
   authenticateClient,
+  cappedScope,
   clientLogo,
   DEFAULT_SCOPE,
   documentClient,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 
 import {
   type Actor,
+  cappedScope,
   clientLogo,
   DEFAULT_SCOPE,
   documentClient,
@@ -107,9 +108,9 @@ export async function checkRequest(deps: OAuthDeps, base: string, p: Params): Pr
   if (!p.resource) return fail('invalid_target', 'resource is required (RFC 8707)');
   if (p.resource.replace(/\/$/, '') !== resourceOf(base))
     return fail('invalid_target', `resource must be ${resourceOf(base)}`);
-  const asked =
-    p.scope === undefined || p.scope.trim() === '' ? DEFAULT_SCOPE : highestScope(p.scope);
-  if (!asked) return fail('invalid_scope', 'scope must be read, write or trusted');
+  // Unknown words (openid, profile, offline_access…) are ignored; none known is none named. A
+  // client that registered a scope gets at most that.
+  const asked = cappedScope(highestScope(p.scope) ?? DEFAULT_SCOPE, client.scope);
   return {
     kind: 'ok',
     client,

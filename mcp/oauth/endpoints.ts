@@ -146,9 +146,8 @@ export function tokenEndpoint(deps: OAuthDeps, request: Request): Promise<Respon
     }
     if (form.grant_type === 'refresh_token') {
       if (!form.refresh_token) throw new OAuthError('invalid_request', 'refresh_token is missing');
-      const scope = form.scope === undefined ? null : highestScope(form.scope);
-      if (form.scope !== undefined && scope === null)
-        throw new OAuthError('invalid_scope', 'scope must be read, write or trusted');
+      // As at the authorization endpoint, unknown words are ignored: none known is none named.
+      const scope = highestScope(form.scope);
       const tokens = await refreshTokens(
         deps.core.db,
         {

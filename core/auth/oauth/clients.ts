@@ -2,9 +2,11 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 
 import { z } from 'zod';
 
+import type { Scope } from '../../kernel/actor.ts';
 import type { Database } from '../../store/connection.ts';
 import { OAuthError } from './errors.ts';
 import { redirectUriProblem } from './redirects.ts';
+import { highestScope } from './scopes.ts';
 import { hashSecret, newSecret } from './secrets.ts';
 
 export const AUTH_METHODS = ['none', 'client_secret_post', 'client_secret_basic'] as const;
@@ -20,6 +22,8 @@ export interface OAuthClient {
   redirectUris: string[];
   authMethod: AuthMethod;
   secretHash: string | null;
+  /** The highest scope it registered (its `scope` metadata), which caps what it is granted; null: none named. */
+  scope: Scope | null;
 }
 
 interface ClientRow {
@@ -113,8 +117,11 @@ export function checkMetadata(input: unknown): ClientMetadata {
   return meta;
 }
 
+const StoredScope = z.object({ scope: z.string().optional() });
+
 function fromRow(row: ClientRow): OAuthClient {
   const method = AUTH_METHODS.find((m) => m === row.auth_method) ?? 'none';
+  const stored = StoredScope.safeParse(JSON.parse(row.metadata));
   return {
     clientId: row.client_id,
     kind: row.kind === 'document' ? 'document' : 'registered',
@@ -123,6 +130,7 @@ function fromRow(row: ClientRow): OAuthClient {
     redirectUris: z.array(z.string()).parse(JSON.parse(row.redirect_uris)),
     authMethod: method,
     secretHash: row.secret_hash,
+    scope: stored.success ? highestScope(stored.data.scope) : null,
   };
 }
 

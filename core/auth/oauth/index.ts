@@ -17,7 +17,7 @@ export { clientLogo, LOGO_MAX_BYTES } from './logo.ts';
 export type { OAuthErrorCode } from './errors.ts';
 export { isOAuthError, OAuthError } from './errors.ts';
 export { matchRedirectUri, redirectTarget } from './redirects.ts';
-export { DEFAULT_SCOPE, highestScope, scopeString, scopesUpTo } from './scopes.ts';
+export { cappedScope, DEFAULT_SCOPE, highestScope, scopeString, scopesUpTo } from './scopes.ts';
 export type { CodeRequest, TokenSet } from './tokens.ts';
 export {
   ACCESS_TTL_MS,

@@ -60,17 +60,22 @@ function scopeOf(value: string): Scope {
   return found;
 }
 
+/**
+ * A new access and refresh token of a grant. The refresh token carries `scope` (what the grant's
+ * refresh tokens may ask for); the access token `accessScope` when a refresh asked for less (RFC
+ * 6749 §6: only the access token is narrowed), and the answer names the access token's scope.
+ */
 async function mint(
   trx: Knex.Transaction,
   grant: { grantId: string; clientId: string; scope: Scope; resource: string },
   now: Date,
+  accessScope: Scope = grant.scope,
 ): Promise<TokenSet> {
   const access = newSecret('access');
   const refresh = newSecret('refresh');
   const common = {
     grant_id: grant.grantId,
     client_id: grant.clientId,
-    scope: grant.scope,
     resource: grant.resource,
     created_at: now.toISOString(),
     used_at: null,
@@ -81,12 +86,14 @@ async function mint(
       ...common,
       hash: hashSecret(access),
       kind: 'access',
+      scope: accessScope,
       expires_at: new Date(now.getTime() + ACCESS_TTL_MS).toISOString(),
     },
     {
       ...common,
       hash: hashSecret(refresh),
       kind: 'refresh',
+      scope: grant.scope,
       expires_at: new Date(now.getTime() + REFRESH_TTL_MS).toISOString(),
     },
   ]);
@@ -95,7 +102,7 @@ async function mint(
     token_type: 'Bearer',
     expires_in: Math.floor(ACCESS_TTL_MS / 1000),
     refresh_token: refresh,
-    scope: scopeString(grant.scope),
+    scope: scopeString(accessScope),
   };
 }
 
@@ -239,7 +246,9 @@ interface TokenRow {
 /**
  * The refresh_token grant, rotating: the refresh token is used once (a conditional update) and
  * replaced; one presented again (a stolen copy, or the loser of two refreshes at once) revokes
- * its whole family (OAuth 2.1 §4.3.1). The scope may be lowered, never raised.
+ * its whole family (OAuth 2.1 §4.3.1). A `scope` lowers the new access token's scope, never
+ * raises it; the new refresh token keeps the old one's (RFC 6749 §6), so a later refresh may ask
+ * for the grant's scope again.
  */
 export async function refreshTokens(
   db: Database,
@@ -286,13 +295,9 @@ export async function refreshTokens(
     if (!grant) throw new OAuthError('invalid_grant', 'the grant was disconnected');
     return mint(
       trx,
-      {
-        grantId: row.grant_id,
-        clientId: row.client_id,
-        scope: request.scope ?? had,
-        resource: row.resource,
-      },
+      { grantId: row.grant_id, clientId: row.client_id, scope: had, resource: row.resource },
       now,
+      request.scope ?? had,
     );
   });
   if (result) return result;

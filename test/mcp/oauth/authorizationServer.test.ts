@@ -312,7 +312,7 @@ describe('Exhale as an OAuth 2.1 authorization server', () => {
       expect(again.scope).toBe('read');
     });
 
-    it('answers bad requests back to the client with error, state and iss: plain PKCE, no challenge, missing or wrong resource, unknown scope', async () => {
+    it('answers bad requests back to the client with error, state and iss: plain PKCE, no challenge, missing or wrong resource', async () => {
       const { client_id } = await as.register();
       const { challenge } = pkce();
       const base = {
@@ -329,7 +329,6 @@ describe('Exhale as an OAuth 2.1 authorization server', () => {
         [{ code_challenge: '' }, 'invalid_request'],
         [{ resource: '' }, 'invalid_target'],
         [{ resource: 'https://other.example.com/mcp' }, 'invalid_target'],
-        [{ scope: 'admin' }, 'invalid_scope'],
         [{ response_type: 'token' }, 'unsupported_response_type'],
       ] as const) {
         const query = new URLSearchParams({ ...base, ...change });
@@ -340,6 +339,79 @@ describe('Exhale as an OAuth 2.1 authorization server', () => {
         expect(location.searchParams.get('state')).toBe('st-9');
         expect(location.searchParams.get('iss')).toBe(BASE);
       }
+    });
+
+    it('ignores scope words it does not know (openid, profile, offline_access), taking the default when none is known', async () => {
+      const { client_id } = await as.register();
+      const pageFor = async (scope: string) => {
+        const query = new URLSearchParams({
+          response_type: 'code',
+          client_id,
+          redirect_uri: REDIRECT,
+          code_challenge: pkce().challenge,
+          code_challenge_method: 'S256',
+          resource: RESOURCE,
+          scope,
+        });
+        const response = await as.send(`/oauth/authorize?${query.toString()}`);
+        expect(response.status, scope).toBe(200);
+        return response.text();
+      };
+      const none = await pageFor('openid profile');
+      expect(none).toContain('value="write" checked');
+      expect(none).not.toContain('value="trusted"');
+      const read = await pageFor('openid read offline_access');
+      expect(read).toContain('value="read" checked');
+      expect(read).not.toContain('value="write"');
+      const { location, verifier } = await as.authorize(client_id, h.owner, {
+        scope: 'openid profile offline_access',
+      });
+      const tokens = (await (
+        await as.tokens(client_id, location.searchParams.get('code') ?? '', verifier)
+      ).json()) as { scope: string; refresh_token: string };
+      expect(tokens.scope).toBe('read write');
+      const refreshed = await as.form('/oauth/token', {
+        grant_type: 'refresh_token',
+        refresh_token: tokens.refresh_token,
+        client_id,
+        scope: 'offline_access',
+      });
+      expect(await refreshed.json()).toMatchObject({ scope: 'read write' });
+    });
+
+    it('never grants a client more than the scope it registered', async () => {
+      const { client_id } = await as.register({ scope: 'read' });
+      const asked = new URLSearchParams({
+        response_type: 'code',
+        client_id,
+        redirect_uri: REDIRECT,
+        code_challenge: pkce().challenge,
+        code_challenge_method: 'S256',
+        resource: RESOURCE,
+        scope: 'read write trusted',
+      });
+      const page = await (await as.send(`/oauth/authorize?${asked.toString()}`)).text();
+      expect(page).toContain('value="read" checked');
+      expect(page).not.toContain('value="write"');
+      const tries: Array<Record<string, string>> = [
+        { scope: 'read write trusted', granted_scope: 'trusted' },
+        { scope: '' },
+      ];
+      for (const overrides of tries) {
+        const { location, verifier } = await as.authorize(client_id, h.owner, overrides);
+        const tokens = (await (
+          await as.tokens(client_id, location.searchParams.get('code') ?? '', verifier)
+        ).json()) as { scope: string; access_token: string };
+        expect(tokens.scope, JSON.stringify(overrides)).toBe('read');
+        expect(
+          (await as.mcpCall(tokens.access_token, 'create_subscription', { name: 'X', amount: '1' }))
+            .status,
+        ).toBe(403);
+      }
+      const listed = (await h.core.invoke('list_connected_apps', h.owner, {})).output as {
+        items: Array<{ scope: string }>;
+      };
+      expect(listed.items.map((i) => i.scope)).toEqual(['read', 'read']);
     });
 
     it('shows an error page, never a redirect, for an unknown client or a redirect URI that differs by one character', async () => {
@@ -587,6 +659,38 @@ describe('Exhale as an OAuth 2.1 authorization server', () => {
         scope: 'write',
       });
       expect(await raised.json()).toMatchObject({ error: 'invalid_scope' });
+    });
+
+    it('narrows only the access token on a refresh with a lower scope: the new refresh token keeps the grant’s scope (RFC 6749 §6)', async () => {
+      const first = await connected('read write');
+      const refresh = (token: string, scope?: string) =>
+        as.form('/oauth/token', {
+          grant_type: 'refresh_token',
+          refresh_token: token,
+          client_id: first.client_id,
+          ...(scope === undefined ? {} : { scope }),
+        });
+      const narrowed = (await (await refresh(first.refresh_token, 'read')).json()) as typeof first;
+      expect(narrowed.scope).toBe('read');
+      expect(
+        (await as.mcpCall(narrowed.access_token, 'create_subscription', { name: 'X', amount: '1' }))
+          .status,
+      ).toBe(403);
+      const widened = await refresh(narrowed.refresh_token, 'read write');
+      expect(widened.status).toBe(200);
+      const back = (await widened.json()) as typeof first;
+      expect(back.scope).toBe('read write');
+      expect(
+        (await as.mcpCall(back.access_token, 'create_subscription', { name: 'X', amount: '1' }))
+          .status,
+      ).toBe(200);
+      const unnamed = (await (await refresh(back.refresh_token)).json()) as typeof first;
+      expect(unnamed.scope).toBe('read write');
+      // What the app may do is what the person granted, whatever it last asked for.
+      const listed = (await h.core.invoke('list_connected_apps', h.owner, {})).output as {
+        items: Array<{ scope: string }>;
+      };
+      expect(listed.items.map((i) => i.scope)).toEqual(['write']);
     });
 
     it('refuses an expired access token (fake clock) and a token for another resource', async () => {
