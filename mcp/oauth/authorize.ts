@@ -42,11 +42,12 @@ const PARAMS = [
 ] as const;
 type Params = Partial<Record<(typeof PARAMS)[number], string>>;
 
+/** The request's parameters; one sent without a value is as if omitted (RFC 6749 §3.1). */
 export function paramsOf(source: URLSearchParams | Record<string, unknown>): Params {
   const out: Params = {};
   for (const name of PARAMS) {
     const value = source instanceof URLSearchParams ? source.get(name) : source[name];
-    if (typeof value === 'string') out[name] = value;
+    if (typeof value === 'string' && value !== '') out[name] = value;
   }
   return out;
 }
@@ -273,6 +274,7 @@ export async function answerConsent(
       clientId: checked.client.clientId,
       // RFC 6749 §4.1.3: the token request repeats redirect_uri exactly when this request named it.
       redirectUri: checked.redirectNamed ? checked.redirectUri : '',
+      sentTo: checked.redirectUri,
       codeChallenge: checked.challenge,
       resource: checked.resource,
       scope,

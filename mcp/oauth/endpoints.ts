@@ -54,16 +54,21 @@ export async function answering(work: () => Promise<Response>): Promise<Response
   }
 }
 
-/** A form-encoded body as strings; a parameter given twice is an error (RFC 6749 §3.1). */
+/**
+ * A form-encoded body as strings; a parameter given twice is an error, and one sent without a
+ * value is as if omitted (RFC 6749 §3.2: `client_secret=` or `redirect_uri=` is no secret or URI).
+ */
 export async function formOf(request: Request): Promise<Record<string, string>> {
   const type = request.headers.get('content-type') ?? '';
   if (!type.toLowerCase().startsWith('application/x-www-form-urlencoded'))
     throw new OAuthError('invalid_request', 'the body must be application/x-www-form-urlencoded');
   const params = new URLSearchParams(await request.text());
   const out: Record<string, string> = {};
+  const seen = new Set<string>();
   for (const [k, v] of params) {
-    if (k in out) throw new OAuthError('invalid_request', `${k} is given more than once`);
-    out[k] = v;
+    if (seen.has(k)) throw new OAuthError('invalid_request', `${k} is given more than once`);
+    seen.add(k);
+    if (v !== '') out[k] = v;
   }
   return out;
 }

@@ -18,7 +18,10 @@ export const REFRESH_TTL_MS = 30 * 24 * 60 * 60_000;
 export interface CodeRequest {
   grantId: string;
   clientId: string;
+  /** The redirect URI the authorization request named, '' when it named none. */
   redirectUri: string;
+  /** Where the code is sent: the named URI, or the client's only one when none was named. */
+  sentTo: string;
   codeChallenge: string;
   resource: string;
   scope: Scope;
@@ -36,6 +39,7 @@ export async function issueAuthorizationCode(
     grant_id: request.grantId,
     client_id: request.clientId,
     redirect_uri: request.redirectUri,
+    sent_to: request.sentTo,
     code_challenge: request.codeChallenge,
     resource: request.resource,
     scope: request.scope,
@@ -158,11 +162,22 @@ interface CodeRow {
   grant_id: string;
   client_id: string;
   redirect_uri: string;
+  sent_to: string | null;
   code_challenge: string;
   resource: string;
   scope: string;
   expires_at: string;
   used_at: string | null;
+}
+
+/**
+ * RFC 6749 §4.1.3: a token request repeats the authorization request's redirect_uri exactly when
+ * that request named one; when it named none (`redirect_uri` stored as ''), the token request may
+ * leave it out or name the URI the code was sent to.
+ */
+function redirectMatches(row: CodeRow, requested: string | null): boolean {
+  if (row.redirect_uri !== '') return requested === row.redirect_uri;
+  return requested === null || (row.sent_to !== null && requested === row.sent_to);
 }
 
 /**
@@ -196,8 +211,7 @@ export async function exchangeCode(
     }
     if (row.expires_at <= now.toISOString())
       throw new OAuthError('invalid_grant', 'the authorization code has expired');
-    // '' stored: the authorization request named no redirect_uri, so neither may this one.
-    if ((request.redirectUri ?? '') !== row.redirect_uri)
+    if (!redirectMatches(row, request.redirectUri))
       throw new OAuthError('invalid_grant', 'redirect_uri differs from the authorization request');
     if (request.resource === null)
       throw new OAuthError('invalid_target', 'resource is required (RFC 8707)');

@@ -438,31 +438,62 @@ describe('Exhale as an OAuth 2.1 authorization server', () => {
       }
     });
 
-    it('takes the only registered redirect URI when none is named, and then wants none at the token endpoint', async () => {
+    it('takes the only registered redirect URI when none is named; the token request may then leave it out or repeat that URI, and nothing else', async () => {
       const { client_id } = await as.register();
-      const { verifier, challenge } = pkce();
-      const response = await as.form('/oauth/authorize', {
-        response_type: 'code',
-        client_id,
-        code_challenge: challenge,
-        code_challenge_method: 'S256',
-        resource: RESOURCE,
-        decision: 'allow',
-        connect_code: await as.connectCode(h.owner),
-      });
-      const location = new URL(response.headers.get('location') ?? '');
-      expect(`${location.origin}${location.pathname}`).toBe(REDIRECT);
-      const code = location.searchParams.get('code') ?? '';
-      const named = await as.tokens(client_id, code, verifier);
-      expect(await named.json()).toMatchObject({ error: 'invalid_grant' });
+      const unnamedCode = async () => {
+        const { verifier, challenge } = pkce();
+        const response = await as.form('/oauth/authorize', {
+          response_type: 'code',
+          client_id,
+          code_challenge: challenge,
+          code_challenge_method: 'S256',
+          resource: RESOURCE,
+          decision: 'allow',
+          via: 'code',
+          connect_code: await as.connectCode(h.owner),
+        });
+        const location = new URL(response.headers.get('location') ?? '');
+        expect(`${location.origin}${location.pathname}`).toBe(REDIRECT);
+        return { code: location.searchParams.get('code') ?? '', verifier };
+      };
+      const other = await unnamedCode();
+      for (const wrong of [`${REDIRECT}/`, 'http://127.0.0.1:3001/callback'])
+        expect(
+          await (
+            await as.tokens(client_id, other.code, other.verifier, { redirect_uri: wrong })
+          ).json(),
+          wrong,
+        ).toMatchObject({ error: 'invalid_grant' });
+      // The same URI the code was sent to (RFC 6749 §4.1.3 does not forbid repeating it).
+      const same = await unnamedCode();
+      expect((await as.tokens(client_id, same.code, same.verifier)).status).toBe(200);
+      const left = await unnamedCode();
       const unnamed = await as.form('/oauth/token', {
         grant_type: 'authorization_code',
-        code,
+        code: left.code,
+        client_id,
+        code_verifier: left.verifier,
+        resource: RESOURCE,
+      });
+      expect(unnamed.status).toBe(200);
+      // Sent without a value is as if omitted (RFC 6749 §3.2).
+      const empty = await unnamedCode();
+      expect(
+        (await as.tokens(client_id, empty.code, empty.verifier, { redirect_uri: '' })).status,
+      ).toBe(200);
+    });
+
+    it('wants the redirect URI at the token endpoint when the authorization request named it', async () => {
+      const { client_id } = await as.register();
+      const { location, verifier } = await as.authorize(client_id, h.owner);
+      const response = await as.form('/oauth/token', {
+        grant_type: 'authorization_code',
+        code: location.searchParams.get('code') ?? '',
         client_id,
         code_verifier: verifier,
         resource: RESOURCE,
       });
-      expect(unnamed.status).toBe(200);
+      expect(await response.json()).toMatchObject({ error: 'invalid_grant' });
     });
 
     it('relaxes only the port of a loopback redirect URI (RFC 8252)', async () => {
