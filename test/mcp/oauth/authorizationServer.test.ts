@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
+import { REFRESH_REUSE_LEEWAY_MS } from '../../../core/auth/oauth/tokens.ts';
 import { startWebSession } from '../../../core/auth/webSessions.ts';
 import { createTestHousehold, type TestHousehold } from '../../helpers/testCore.ts';
 import { type AsHarness, asHarness, BASE, pkce, REDIRECT, RESOURCE, rpcResult } from './harness.ts';
@@ -661,7 +662,7 @@ describe('Exhale as an OAuth 2.1 authorization server', () => {
   });
 
   describe('tokens', () => {
-    it('rotates the refresh token on every use; the old one is reuse and revokes the family', async () => {
+    it('rotates the refresh token on every use; the old one used again after the reuse leeway revokes the family', async () => {
       const first = await connected();
       const refresh = (token: string) =>
         as.form('/oauth/token', {
@@ -673,12 +674,73 @@ describe('Exhale as an OAuth 2.1 authorization server', () => {
       const second = (await (await refresh(first.refresh_token)).json()) as typeof first;
       expect(second.refresh_token).not.toBe(first.refresh_token);
       expect((await as.mcpCall(second.access_token, 'list_subscriptions')).status).toBe(200);
+      h.clock.now = new Date(h.clock.now.getTime() + REFRESH_REUSE_LEEWAY_MS);
       const reuse = await refresh(first.refresh_token);
-      expect(await reuse.json()).toMatchObject({ error: 'invalid_grant' });
+      expect(await reuse.json()).toMatchObject({
+        error: 'invalid_grant',
+        error_description: 'the refresh token was already used',
+      });
       expect((await as.mcpCall(second.access_token, 'list_subscriptions')).status).toBe(401);
       expect(await (await refresh(second.refresh_token)).json()).toMatchObject({
         error: 'invalid_grant',
       });
+    });
+
+    it('gives a second use of a refresh token within the leeway after its rotation a fresh pair, revoking nothing; past the leeway that use revokes every pair', async () => {
+      const first = await connected();
+      const refresh = (token: string, scope?: string) =>
+        as.form('/oauth/token', {
+          grant_type: 'refresh_token',
+          refresh_token: token,
+          client_id: first.client_id,
+          resource: RESOURCE,
+          ...(scope === undefined ? {} : { scope }),
+        });
+      const winner = (await (await refresh(first.refresh_token)).json()) as typeof first;
+      h.clock.now = new Date(h.clock.now.getTime() + REFRESH_REUSE_LEEWAY_MS - 1);
+      const late = await refresh(first.refresh_token, 'read');
+      expect(late.status).toBe(200);
+      const second = (await late.json()) as typeof first;
+      expect(second.scope).toBe('read');
+      expect(second.refresh_token).not.toBe(winner.refresh_token);
+      for (const token of [winner.access_token, second.access_token])
+        expect((await as.mcpCall(token, 'list_subscriptions')).status).toBe(200);
+      // The pair from the leeway is of the same grant, with its scope: it refreshes to write.
+      const third = (await (await refresh(second.refresh_token, 'write')).json()) as typeof first;
+      expect(third.scope).toBe('read write');
+      // The leeway counts from the rotation, not from the last use within it.
+      h.clock.now = new Date(h.clock.now.getTime() + 1);
+      expect(await (await refresh(first.refresh_token)).json()).toMatchObject({
+        error: 'invalid_grant',
+      });
+      for (const token of [winner.access_token, second.access_token, third.access_token])
+        expect((await as.mcpCall(token, 'list_subscriptions')).status).toBe(401);
+      expect((await refresh(third.refresh_token)).status).toBe(400);
+    });
+
+    it('refuses within the leeway what it refuses on a first use: another resource, a higher scope, a disconnected grant', async () => {
+      const first = await connected('read');
+      const refresh = (extra: Record<string, string>) =>
+        as.form('/oauth/token', {
+          grant_type: 'refresh_token',
+          refresh_token: first.refresh_token,
+          client_id: first.client_id,
+          ...extra,
+        });
+      expect((await refresh({})).status).toBe(200);
+      expect(
+        await (await refresh({ resource: 'https://other.example.com/mcp' })).json(),
+      ).toMatchObject({
+        error: 'invalid_target',
+      });
+      expect(await (await refresh({ scope: 'write' })).json()).toMatchObject({
+        error: 'invalid_scope',
+      });
+      const listed = (await h.core.invoke('list_connected_apps', h.owner, {})).output as {
+        items: Array<{ id: string }>;
+      };
+      await h.core.invoke('disconnect_app', h.owner, { id: listed.items[0]?.id ?? '' });
+      expect((await refresh({})).status).toBe(400);
     });
 
     it('lowers the scope on refresh, never raises it', async () => {
