@@ -203,9 +203,13 @@ export async function showConsent(
 
 /**
  * POST /oauth/authorize: the person's answer. Deny goes back as `access_denied`. Allow needs the
- * member: their web session, or a connect code (wrong ones are refused without saying why, and
- * counted per client and address). The grant is made through `connect_app` (audited, undoable,
- * in the member's activity), then a code is issued for it.
+ * member, the way the page asked for them (its `via` field): a page that showed the code field
+ * takes only a connect code, and connects the code's member even when the browser also has a
+ * session (a page reached from another site is shown without the SameSite=Strict session cookie,
+ * which the same-site POST then carries: the person typed a code, so the code decides); a page
+ * shown to a signed-in person takes only that session. A form without `via` needs a code. Wrong
+ * codes are refused without saying why, and counted per client and address. The grant is made
+ * through `connect_app` (audited, undoable, in the member's activity), then a code is issued.
  */
 export async function answerConsent(
   deps: OAuthDeps,
@@ -230,8 +234,17 @@ export async function answerConsent(
   // No choice sent (a hand-made form): what the page would have started on, never more.
   const scope = chosen && view.choices.includes(chosen) ? chosen : view.preselected;
   const now = deps.core.clock();
-  let member: Actor | null = deps.sessionMember ? await deps.sessionMember(request) : null;
-  if (!member) {
+  let member: Actor | null;
+  if (form.via === 'session') {
+    member = deps.sessionMember ? await deps.sessionMember(request) : null;
+    // Signed out (or the session ended) since the page was shown: ask for a code instead.
+    if (!member)
+      return html(
+        consentPage(locale, view, { needsCode: true, problem: 'signed_out' }),
+        400,
+        targets,
+      );
+  } else {
     // Reserved before the code is looked at, shared by every process on the database; counted per
     // client and address, so one person's wrong codes never lock the client out for others.
     const attempt = await reserveConnectAttempt(

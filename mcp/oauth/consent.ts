@@ -36,12 +36,16 @@ function hidden(params: Record<string, string | undefined>): string {
  * The consent page: server-rendered, no script. The client's name (marked unverified unless it
  * comes from a document the client controls) with its logo inlined as a `data:` URI (the page loads
  * nothing from elsewhere; a monogram when there is none), the host it returns to, the scope asked and each lower one to choose,
- * and the connect code field unless the person is signed in.
+ * and the connect code field unless the person is signed in. The form says which of the two it
+ * showed (`via`: `code` or `session`), and the answer is taken only that way (`answerConsent`).
  */
 export function consentPage(
   locale: Locale,
   view: ConsentView,
-  options: { needsCode: boolean; problem?: 'wrong_code' | 'too_many' | undefined },
+  options: {
+    needsCode: boolean;
+    problem?: 'wrong_code' | 'too_many' | 'signed_out' | undefined;
+  },
 ): string {
   const tr = (key: string, params?: Record<string, string>) => esc(t(locale, key, params));
   const initial = esc((view.clientName.trim()[0] ?? '?').toUpperCase());
@@ -66,7 +70,7 @@ export function consentPage(
 <p>${tr('oauth.consent.returns_to')} <span class="host">${esc(view.returnTo.target)}</span></p>
 ${view.returnTo.app ? `<p class="hint">${tr('oauth.consent.returns_to_app')}</p>` : ''}
 ${view.verified ? '' : `<p class="hint">${tr('oauth.consent.unverified_hint')}</p>`}
-<form method="post" action="authorize">${hidden(view.params)}
+<form method="post" action="authorize">${hidden(view.params)}<input type="hidden" name="via" value="${options.needsCode ? 'code' : 'session'}">
 <fieldset><legend>${tr('oauth.consent.choose')}</legend>${choices}</fieldset>
 ${problem}${code}
 <p><button type="submit" name="decision" value="allow">${tr('oauth.consent.allow')}</button><button type="submit" name="decision" value="deny" formnovalidate>${tr('oauth.consent.deny')}</button></p>

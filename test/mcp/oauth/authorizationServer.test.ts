@@ -963,33 +963,86 @@ describe('Exhale as an OAuth 2.1 authorization server', () => {
       expect(await count('oauth_grants')).toBe(0);
     });
 
-    it('shows Allow and Deny without a code to a person signed in on the web (exhale_session)', async () => {
+    async function signedIn(memberId = h.ownerId): Promise<string> {
       const session = await h.db.knex.transaction((trx) =>
         startWebSession(trx, {
-          id: 'wss_1',
+          id: `wss_${memberId}`,
           householdId: h.householdId,
-          memberId: h.ownerId,
+          memberId,
           userAgent: null,
           now: h.clock.now,
         }),
       );
-      const cookie = `exhale_session=${session.token}`;
+      return `exhale_session=${session.token}`;
+    }
+
+    const grantsOf = async () => (await h.db.knex('oauth_grants').pluck('member_id')) as string[];
+
+    it('shows Allow and Deny without a code to a person signed in on the web (exhale_session), and takes that session', async () => {
+      const cookie = await signedIn();
       const { query, response } = await page({ cookie });
-      expect(await response.text()).not.toContain('name="connect_code"');
+      const html = await response.text();
+      expect(html).not.toContain('name="connect_code"');
+      expect(html).toContain('<input type="hidden" name="via" value="session">');
       const allowed = await as.form(
         '/oauth/authorize',
-        { ...Object.fromEntries(query), decision: 'allow' },
+        { ...Object.fromEntries(query), decision: 'allow', via: 'session' },
         { cookie },
       );
       expect(allowed.status).toBe(302);
       expect(new URL(allowed.headers.get('location') ?? '').searchParams.get('code')).toMatch(
         /^exc_/,
       );
+      expect(await grantsOf()).toEqual([h.ownerId]);
+    });
+
+    it('asks for a code when a session page is answered without the session (signed out meanwhile)', async () => {
+      const { query } = await page();
       const without = await as.form('/oauth/authorize', {
         ...Object.fromEntries(query),
         decision: 'allow',
+        via: 'session',
       });
       expect(without.status).toBe(400);
+      const html = await without.text();
+      expect(html).toContain('You are no longer signed in here');
+      expect(html).toContain('name="connect_code"');
+      expect(html).toContain('<input type="hidden" name="via" value="code">');
+      expect(await grantsOf()).toEqual([]);
+    });
+
+    it('takes only a code on a page that showed the code field, even when the browser also has a session: the code’s member is connected, a wrong code is refused', async () => {
+      const bea = await h.addMember('Bea');
+      // Reached from the app's site, the page was shown without the SameSite=Strict cookie; the
+      // same-site POST carries it.
+      const cookie = await signedIn();
+      const { query, response } = await page();
+      expect(await response.text()).toContain('<input type="hidden" name="via" value="code">');
+      const answer = (fields: Record<string, string>) =>
+        as.form(
+          '/oauth/authorize',
+          { ...Object.fromEntries(query), decision: 'allow', via: 'code', ...fields },
+          { cookie },
+        );
+      for (const typed of ['JUNK-JUNK', '']) {
+        const refused = await answer({ connect_code: typed });
+        expect(refused.status, typed).toBe(400);
+        expect(await refused.text()).toContain('That code is not right.');
+      }
+      expect(await grantsOf()).toEqual([]);
+      const code = await as.connectCode(bea);
+      expect((await answer({ connect_code: code })).status).toBe(302);
+      expect(await grantsOf()).toEqual([bea.memberId]);
+      // The code was used: it does not connect anything again.
+      expect((await answer({ connect_code: code })).status).toBe(400);
+      // A hand-made form that says neither needs a code too.
+      const bare = await as.form(
+        '/oauth/authorize',
+        { ...Object.fromEntries(query), decision: 'allow' },
+        { cookie },
+      );
+      expect(bare.status).toBe(400);
+      expect(await grantsOf()).toEqual([bea.memberId]);
     });
 
     it('takes a connect code once', async () => {
