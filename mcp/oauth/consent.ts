@@ -48,6 +48,12 @@ export function consentPage(
   },
 ): string {
   const tr = (key: string, params?: Record<string, string>) => esc(t(locale, key, params));
+  // The name in its own direction (<bdi>): a right-to-left name cannot reorder Exhale's words or
+  // the badge beside it (format characters are already gone, `displayName`).
+  const title = tr('oauth.consent.title', { client: '{client}' }).replace(
+    '{client}',
+    () => `<bdi>${esc(view.clientName)}</bdi>`,
+  );
   const initial = esc((view.clientName.trim()[0] ?? '?').toUpperCase());
   // A data: URI of a checked image only (png, jpeg, webp, gif, svg): an <img> runs no script.
   const mark = view.logo?.startsWith('data:image/')
@@ -66,7 +72,7 @@ export function consentPage(
   const code = options.needsCode
     ? `<p><label for="connect_code">${tr('oauth.consent.code_label')}</label><input type="text" id="connect_code" name="connect_code" autocomplete="one-time-code" autocapitalize="characters" spellcheck="false" maxlength="12" required></p><p class="hint">${tr('oauth.consent.code_hint')}</p>`
     : '';
-  const body = `<h1>${mark}${tr('oauth.consent.title', { client: view.clientName })}${view.verified ? '' : `<span class="tag">${tr('oauth.consent.unverified')}</span>`}</h1>
+  const body = `<h1>${mark}${title}${view.verified ? '' : `<span class="tag">${tr('oauth.consent.unverified')}</span>`}</h1>
 <p>${tr('oauth.consent.returns_to')} <span class="host">${esc(view.returnTo.target)}</span></p>
 ${view.returnTo.app ? `<p class="hint">${tr('oauth.consent.returns_to_app')}</p>` : ''}
 ${view.verified ? '' : `<p class="hint">${tr('oauth.consent.unverified_hint')}</p>`}

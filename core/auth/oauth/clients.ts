@@ -119,13 +119,29 @@ export function checkMetadata(input: unknown): ClientMetadata {
 
 const StoredScope = z.object({ scope: z.string().optional() });
 
+/**
+ * A client's name as people are shown it (the consent page, the connected app in chat and in
+ * `list_connected_apps`): without format characters, which could reverse or hide the words
+ * around it (bidi overrides and isolates U+202A–U+202E and U+2066–U+2069, the marks U+200E,
+ * U+200F and U+061C, zero-width and invisible ones; the zero-width joiner of emoji stays), control
+ * characters and line breaks as spaces, runs of spaces as one; null when nothing is left.
+ */
+export function displayName(raw: string | null): string | null {
+  if (raw === null) return null;
+  const shown = raw
+    .replace(/[\p{Cf}]/gu, (ch) => (ch === '\u200d' ? ch : ''))
+    .replace(/[\p{Cc}\p{Zl}\p{Zp}\s]+/gu, ' ')
+    .trim();
+  return shown === '' ? null : shown;
+}
+
 function fromRow(row: ClientRow): OAuthClient {
   const method = AUTH_METHODS.find((m) => m === row.auth_method) ?? 'none';
   const stored = StoredScope.safeParse(JSON.parse(row.metadata));
   return {
     clientId: row.client_id,
     kind: row.kind === 'document' ? 'document' : 'registered',
-    name: row.client_name,
+    name: displayName(row.client_name),
     logoUri: row.logo_uri,
     redirectUris: z.array(z.string()).parse(JSON.parse(row.redirect_uris)),
     authMethod: method,

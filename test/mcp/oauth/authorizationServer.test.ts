@@ -928,13 +928,23 @@ describe('Exhale as an OAuth 2.1 authorization server', () => {
       expect(csp).toContain('img-src data:;');
       const html = await response.text();
       expect(html).not.toMatch(/<script|<img|<link|<iframe|\bsrc=/i);
-      expect(html).toContain('Claude &lt;b&gt;');
+      // The name isolated in its own direction, escaped.
+      expect(html).toContain('Connect <bdi>Claude &lt;b&gt;</bdi> to Exhale');
       expect(html).toContain('unverified');
       expect(html).toContain('127.0.0.1:3000');
       expect(html).toContain('value="write" checked');
       expect(html).toContain('value="read"');
       expect(html).not.toContain('value="trusted"');
       expect(html).toContain('name="connect_code"');
+    });
+
+    it('records and announces the connected app under its name without bidi controls', async () => {
+      const { client_id } = await as.register({ client_name: 'Acme\u202E\nevil' });
+      await as.authorize(client_id, h.owner);
+      const listed = (await h.core.invoke('list_connected_apps', h.owner, {})).output as {
+        items: Array<{ client_name: string }>;
+      };
+      expect(listed.items.map((i) => i.client_name)).toEqual(['Acme evil']);
     });
 
     it('speaks Spanish to a Spanish browser', async () => {

@@ -1,11 +1,18 @@
+import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 
 import { startWebSession } from '../../../core/auth/webSessions.ts';
 import { createTestHousehold, type TestHousehold } from '../../helpers/testCore.ts';
 import { type AsHarness, asHarness, pkce, RESOURCE } from './harness.ts';
+
+/** Where the pages' screenshots go, to be looked at (test-output/ is not committed). */
+const SCREENSHOTS = fileURLToPath(new URL('../../../test-output/oauth', import.meta.url));
 
 /**
  * The consent page in Chromium, reached as a person reaches it: from the app's site (another
@@ -149,5 +156,75 @@ describe('the consent page in a browser', () => {
       { method: 'GET', session: true },
       { method: 'POST', session: true },
     ]);
+  });
+
+  describe('a client name made to spoof the page', () => {
+    async function consentFor(name: string, width: number, shot: string): Promise<Page> {
+      const { client_id } = await as.register({ client_name: name });
+      const query = new URLSearchParams({
+        response_type: 'code',
+        client_id,
+        redirect_uri: 'http://127.0.0.1:3000/callback',
+        code_challenge: pkce().challenge,
+        code_challenge_method: 'S256',
+        resource: RESOURCE,
+      });
+      const page = await context.newPage();
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto(`${exhaleUrl}/oauth/authorize?${query.toString()}`);
+      mkdirSync(SCREENSHOTS, { recursive: true });
+      await page.screenshot({ path: path.join(SCREENSHOTS, `${shot}.png`), fullPage: true });
+      return page;
+    }
+
+    /** Left and right of the name, of Exhale's words after it, and of the badge, as laid out. */
+    async function titleLayout(page: Page) {
+      // Run in the page (a string: this project's TypeScript has no DOM types).
+      const measured: unknown = await page.evaluate(`(() => {
+        const h1 = document.querySelector('h1');
+        const name = h1 && h1.querySelector('bdi');
+        const tag = h1 && h1.querySelector('.tag');
+        const words = name && name.nextSibling;
+        if (!h1 || !name || !tag || !words) return null;
+        const range = document.createRange();
+        range.selectNodeContents(words);
+        const box = (r) => ({ left: Math.round(r.left), right: Math.round(r.right) });
+        return {
+          name: box(name.getBoundingClientRect()),
+          words: box(range.getBoundingClientRect()),
+          tag: box(tag.getBoundingClientRect()),
+          text: h1.textContent,
+        };
+      })()`);
+      const Box = z.object({ left: z.number(), right: z.number() });
+      return z
+        .object({ name: Box, words: Box, tag: Box, text: z.string() })
+        .nullable()
+        .parse(measured);
+    }
+
+    it('keeps Exhale’s words and the unverified badge in their order whatever bidi controls the name holds', async () => {
+      const page = await consentFor('Acme\u202Eevil\u2066\u200F', 800, 'consent-bidi-name');
+      const layout = await titleLayout(page);
+      expect(layout?.text).toBe('AConnect Acmeevil to Exhaleunverified');
+      // Left to right: the name, " to Exhale", the badge.
+      expect(layout?.name.right).toBeLessThanOrEqual(layout?.words.left ?? 0);
+      expect(layout?.words.right).toBeLessThanOrEqual(layout?.tag.left ?? 0);
+    });
+
+    it('keeps a right-to-left name to itself', async () => {
+      const page = await consentFor('تطبيق 2', 800, 'consent-rtl-name');
+      const layout = await titleLayout(page);
+      expect(layout?.name.right).toBeLessThanOrEqual(layout?.words.left ?? 0);
+      expect(layout?.words.right).toBeLessThanOrEqual(layout?.tag.left ?? 0);
+    });
+
+    for (const width of [800, 360])
+      it(`wraps a 200-character name without a break inside a ${width} px window`, async () => {
+        const page = await consentFor('W'.repeat(200), width, `consent-long-name-${width}`);
+        const scroll = await page.evaluate('document.documentElement.scrollWidth');
+        const client = await page.evaluate('document.documentElement.clientWidth');
+        expect(z.number().parse(scroll)).toBeLessThanOrEqual(z.number().parse(client));
+      });
   });
 });
