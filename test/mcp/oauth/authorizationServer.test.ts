@@ -96,6 +96,87 @@ describe('Exhale as an OAuth 2.1 authorization server', () => {
       expect(await issuerWith(false)).toBe('http://127.0.0.1:8080');
       expect(await issuerWith(true)).toBe('https://exhale.example.com');
     });
+
+    it('takes the last X-Forwarded-Proto/Host, the one the proxy wrote after what the client sent', async () => {
+      const { createEdge } = await import('../../../bot/http/app.ts');
+      const { oauthRoutes } = await import('../../../mcp/oauth/routes.ts');
+      const edge = createEdge({ log: () => {} });
+      edge.mount(
+        '/',
+        oauthRoutes({ core: h.core, trustProxy: true, redeemConnectCode: async () => null }),
+      );
+      const response = await edge.app.fetch(
+        new Request('http://127.0.0.1:8080/.well-known/oauth-authorization-server', {
+          headers: {
+            'x-forwarded-proto': 'http, https',
+            'x-forwarded-host': 'evil.example.com, exhale.example.com',
+          },
+        }),
+      );
+      expect(((await response.json()) as { issuer: string }).issuer).toBe(
+        'https://exhale.example.com',
+      );
+    });
+  });
+
+  describe('behind a proxy on this machine', () => {
+    /** The OAuth routes served on a socket of 127.0.0.1, with the lines they log. */
+    async function served(trustProxy: boolean) {
+      const { createEdge } = await import('../../../bot/http/app.ts');
+      const { listen } = await import('../../../bot/http/server.ts');
+      const { oauthRoutes } = await import('../../../mcp/oauth/routes.ts');
+      const lines: string[] = [];
+      const edge = createEdge({ log: (line) => lines.push(line) });
+      edge.mount(
+        '/',
+        oauthRoutes({
+          core: h.core,
+          publicUrl: BASE,
+          trustProxy,
+          redeemConnectCode: async () => null,
+        }),
+      );
+      const host = await listen(edge, { port: 0 });
+      const { client_id } = await as.register();
+      const url = `${host.url}/oauth/authorize?${new URLSearchParams({
+        response_type: 'code',
+        client_id,
+        redirect_uri: REDIRECT,
+        code_challenge: pkce().challenge,
+        code_challenge_method: 'S256',
+        resource: RESOURCE,
+      }).toString()}`;
+      return { host, lines, url };
+    }
+
+    it('tells the operator once when requests come through a proxy here (X-Forwarded-For from loopback) while EXHALE_TRUST_PROXY is off', async () => {
+      const { host, lines, url } = await served(false);
+      try {
+        expect((await fetch(url)).status).toBe(200);
+        expect(lines.filter((l) => l.includes('EXHALE_TRUST_PROXY'))).toEqual([]);
+        for (let i = 0; i < 2; i += 1)
+          expect((await fetch(url, { headers: { 'x-forwarded-for': '203.0.113.7' } })).status).toBe(
+            200,
+          );
+        const told = lines.filter((l) => l.includes('EXHALE_TRUST_PROXY is off'));
+        expect(told).toHaveLength(1);
+        expect(told[0]).toContain('set EXHALE_TRUST_PROXY=on');
+      } finally {
+        host.server.closeAllConnections();
+        await host.close();
+      }
+    });
+
+    it('says nothing with EXHALE_TRUST_PROXY on', async () => {
+      const { host, lines, url } = await served(true);
+      try {
+        await fetch(url, { headers: { 'x-forwarded-for': '203.0.113.7' } });
+        expect(lines.filter((l) => l.includes('EXHALE_TRUST_PROXY'))).toEqual([]);
+      } finally {
+        host.server.closeAllConnections();
+        await host.close();
+      }
+    });
   });
 
   describe('registration (RFC 7591)', () => {

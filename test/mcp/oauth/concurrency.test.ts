@@ -211,6 +211,52 @@ describe('the authorization server across connections', () => {
     expect((await two.form('/oauth/authorize', { ...query, connect_code: good })).status).toBe(429);
     expect((await one.form('/oauth/authorize', { ...query, connect_code: good })).status).toBe(429);
   });
+  it('behind a trusted proxy counts the address the proxy appended (the last X-Forwarded-For), so a client cannot pick a new one for each try', async () => {
+    const proxiedA = asHarness(coreA, { trustProxy: true });
+    const proxiedB = asHarness(coreB, { trustProxy: true });
+    try {
+      const { client_id } = await proxiedA.register();
+      const query = {
+        response_type: 'code',
+        client_id,
+        redirect_uri: REDIRECT,
+        state: 'st',
+        code_challenge: pkce().challenge,
+        code_challenge_method: 'S256',
+        resource: RESOURCE,
+        decision: 'allow',
+        via: 'code',
+      };
+      const statuses: number[] = [];
+      for (let i = 0; i < 7; i += 1) {
+        // The client sends an address of its choice; the proxy appends the one it saw, in any
+        // of the forms proxies write.
+        const seen = ['203.0.113.66', '203.0.113.66:51000'][i % 2] ?? '';
+        const answer = await (i % 2 ? proxiedA : proxiedB).form(
+          '/oauth/authorize',
+          { ...query, connect_code: `AAAA-AA${String(i).padStart(2, 'A')}` },
+          { 'x-forwarded-for': `10.9.8.${i}, 192.0.2.${i}, ${seen}` },
+        );
+        statuses.push(answer.status);
+      }
+      expect(statuses).toEqual([400, 400, 400, 400, 400, 429, 429]);
+      // The same for IPv6, counted by its /64 whatever the client put first.
+      const v6 = await Promise.all(
+        Array.from({ length: 6 }, (_, i) =>
+          proxiedA.form(
+            '/oauth/authorize',
+            { ...query, connect_code: `BBBB-BB${String(i).padStart(2, 'B')}` },
+            { 'x-forwarded-for': `198.51.100.${i}, [2001:db8:1:2::${i + 1}]:443` },
+          ),
+        ),
+      );
+      expect(v6.map((a) => a.status).sort()).toEqual([400, 400, 400, 400, 400, 429]);
+    } finally {
+      await proxiedA.close();
+      await proxiedB.close();
+    }
+  });
+
   it('lets a person at another address connect through a client an attacker has exhausted their tries on, in either process, until the window ends', async () => {
     // Both processes behind a trusted proxy: X-Forwarded-For is each person's address.
     const proxiedA = asHarness(coreA, { trustProxy: true });
