@@ -12,15 +12,8 @@ import {
   revokeToken,
   storedClient,
 } from '../../core/index.ts';
+import { OAUTH_CORS } from '../cors.ts';
 import type { OAuthDeps } from './deps.ts';
-
-/** CORS for the endpoints a browser-based client calls directly (no cookies are involved). */
-export const CORS = {
-  'access-control-allow-origin': '*',
-  'access-control-allow-methods': 'GET, POST, OPTIONS',
-  'access-control-allow-headers': 'authorization, content-type, mcp-protocol-version',
-  'access-control-max-age': '600',
-} as const;
 
 export function json(body: unknown, status = 200, extra: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {
@@ -29,7 +22,7 @@ export function json(body: unknown, status = 200, extra: Record<string, string> 
       'content-type': 'application/json',
       'cache-control': 'no-store',
       pragma: 'no-cache',
-      ...CORS,
+      ...OAUTH_CORS,
       ...extra,
     },
   });
@@ -179,7 +172,10 @@ export function revokeEndpoint(deps: OAuthDeps, request: Request): Promise<Respo
     const client = await requestClient(deps, request, form);
     if (!form.token) throw new OAuthError('invalid_request', 'token is missing');
     await revokeToken(deps.core.db, form.token, client.clientId, deps.core.clock());
-    return new Response(null, { status: 200, headers: { 'cache-control': 'no-store', ...CORS } });
+    return new Response(null, {
+      status: 200,
+      headers: { 'cache-control': 'no-store', ...OAUTH_CORS },
+    });
   });
 }
 

@@ -8,7 +8,8 @@ import { type Locale, OpError } from '../../core/index.ts';
 import { answerConsent, showConsent } from './authorize.ts';
 import { basePath, baseUrlOf, forwardedValue } from './base.ts';
 import type { OAuthDeps } from './deps.ts';
-import { CORS, json, registerEndpoint, revokeEndpoint, tokenEndpoint } from './endpoints.ts';
+import { OAUTH_CORS } from '../cors.ts';
+import { json, registerEndpoint, revokeEndpoint, tokenEndpoint } from './endpoints.ts';
 import { authorizationServerMetadata, OAUTH_PATHS, protectedResourceMetadata } from './metadata.ts';
 
 const PRM = '/.well-known/oauth-protected-resource';
@@ -79,7 +80,7 @@ function metadataResponse(body: unknown): Response {
     headers: {
       'content-type': 'application/json',
       'cache-control': 'public, max-age=300',
-      ...CORS,
+      ...OAUTH_CORS,
     },
   });
 }
@@ -106,7 +107,7 @@ export function oauthRoutes(deps: OAuthDeps): RouteGroup {
     OAUTH_PATHS.register,
     OAUTH_PATHS.revoke,
   ])
-    group.options(path, () => new Response(null, { status: 204, headers: CORS }));
+    group.options(path, () => new Response(null, { status: 204, headers: OAUTH_CORS }));
 
   let warned = false;
   const addressFor = (c: Context<EdgeEnv>): string =>
