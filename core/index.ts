@@ -98,6 +98,7 @@ export type {
 export {
   authenticateAccessToken,
   authenticateClient,
+  cappedScope,
   clientLogo,
   DEFAULT_SCOPE,
   documentClient,
@@ -111,6 +112,7 @@ export {
   OAuthError,
   purgeOAuth,
   redeemConnectCode,
+  redirectTarget,
   refreshTokens,
   refundConnectAttempt,
   reserveConnectAttempt,

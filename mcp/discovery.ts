@@ -191,7 +191,8 @@ ${IDENTITY.title} is its own OAuth 2.1 authorization server, with issuer \`${bas
 - Authorization server metadata (RFC 8414): ${base}/.well-known/oauth-authorization-server
 - Clients: Client ID Metadata Documents (an https \`client_id\`), or dynamic client registration at ${base}/oauth/register.
 - Authorization code with PKCE S256 only; \`resource\` (RFC 8707) is required and must be \`${base}/mcp\`; \`iss\` is in every authorization response.
-- Access tokens last 1 hour; refresh tokens 30 days from last use and are rotated on every use (a reused one ends the connection). Revocation (RFC 7009): ${base}/oauth/revoke.
+- Access tokens last 1 hour; refresh tokens 30 days from last use and are rotated on every use. A refresh token used again within 30 seconds of its rotation (parallel refreshes) gets fresh tokens too; used again later, it ends the connection. A refresh with a lower \`scope\` narrows the access token only. Revocation (RFC 7009): ${base}/oauth/revoke.
+- Scope words other than \`read\`, \`write\` and \`trusted\` (\`openid\`, \`offline_access\`…) are ignored; a client that registered a \`scope\` is never granted more.
 
 On the consent page the person types a **connect code**: they send \`/connect\` to ${IDENTITY.title} in their chat (Telegram, Slack, \`exhale chat\`) and get 8 characters, valid 10 minutes, used once.
 They see the app's name, the host it returns to, and choose the scope (never more than the app asked for). They are told in chat when an app was connected, with a Disconnect button;

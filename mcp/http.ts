@@ -8,6 +8,7 @@ import {
 
 import type { EdgeLog } from '../bot/http/app.ts';
 import { bearerToken, insufficientScope, unauthorized } from './bearer.ts';
+import { MCP_PREFLIGHT, withMcpCors } from './cors.ts';
 import { createDiscovery, isDiscoveryPath } from './discovery.ts';
 import { noticeFor } from './notifications.ts';
 import { baseUrlOf, resourceMetadataUrl, resourceOf } from './oauth/base.ts';
@@ -148,20 +149,24 @@ export function createMcpFetchHandler(deps: McpFetchDeps): McpFetchHandler {
     if (notice.listChanged) handler.notify.resourcesChanged();
   });
 
-  const handle = async (request: Request, log: EdgeLog = consoleLog): Promise<Response | null> => {
-    const url = new URL(request.url);
-    const isMcp = url.pathname === MCP_PATH;
-    if (!isMcp && !isDiscoveryPath(url.pathname)) return null;
-    const base = baseUrlOf(request, { publicUrl: publicBase, trustProxy: deps.trustProxy });
+  const serveMcp = async (request: Request, log: EdgeLog, base: string): Promise<Response> => {
     try {
       // DNS rebinding: a page on another site must not reach a local server through its own name.
-      const rejected =
-        hostHeaderValidationResponse(request, allowed) ??
-        originValidationResponse(request, allowed);
-      if (rejected) return rejected;
-      if (!isMcp) return discovery(request, url.pathname, base);
-
+      // The Host check is that protection, always (a rebound name arrives as the Host).
+      const wrongHost = hostHeaderValidationResponse(request, allowed);
+      if (wrongHost) return wrongHost;
+      // A browser's preflight carries no token: answered for any origin, it grants nothing (the
+      // request itself still needs one). CORS never allows credentials: no cookie counts here.
+      if (request.method === 'OPTIONS')
+        return new Response(null, { status: 204, headers: MCP_PREFLIGHT });
       const raw = bearerToken(request.headers.get('authorization'));
+      // The Origin check refuses a page of another site that comes without a token of its own (a
+      // token is the only thing /mcp acts on, never the browser's ambient state). A page that
+      // sends one holds it (a browser-based client the person connected) and is answered as any
+      // client is: an unknown or expired token gets the 401 that says to refresh or reconnect.
+      const foreign = originValidationResponse(request, allowed);
+      if (foreign && raw === null) return foreign;
+
       const metadata = resourceMetadataUrl(base);
       // This request's one SQLite data_version read: its token check and its op calls share it.
       const fresh = newFreshness();
@@ -202,6 +207,26 @@ export function createMcpFetchHandler(deps: McpFetchDeps): McpFetchHandler {
     } catch (error) {
       // The edge's body limit, hit while reading a chunked body: answered as a JSON-RPC error.
       if (isOpError(error) && error.code === 'too_large') return BODY_TOO_LARGE();
+      log('mcp: request failed', error);
+      return new Response(INTERNAL_ERROR, {
+        status: 500,
+        headers: { 'content-type': 'application/json' },
+      });
+    }
+  };
+
+  const handle = async (request: Request, log: EdgeLog = consoleLog): Promise<Response | null> => {
+    const url = new URL(request.url);
+    const base = baseUrlOf(request, { publicUrl: publicBase, trustProxy: deps.trustProxy });
+    // Every answer of /mcp, errors and streams included, carries CORS (any origin, no credentials).
+    if (url.pathname === MCP_PATH) return withMcpCors(await serveMcp(request, log, base));
+    if (!isDiscoveryPath(url.pathname)) return null;
+    try {
+      const rejected =
+        hostHeaderValidationResponse(request, allowed) ??
+        originValidationResponse(request, allowed);
+      return rejected ?? (await discovery(request, url.pathname, base));
+    } catch (error) {
       log('mcp: request failed', error);
       return new Response(INTERNAL_ERROR, {
         status: 500,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 
 import {
   type Actor,
+  cappedScope,
   clientLogo,
   DEFAULT_SCOPE,
   documentClient,
@@ -12,6 +13,7 @@ import {
   type Locale,
   markConnected,
   matchRedirectUri,
+  redirectTarget,
   refundConnectAttempt,
   reserveConnectAttempt,
   type OAuthClient,
@@ -40,11 +42,12 @@ const PARAMS = [
 ] as const;
 type Params = Partial<Record<(typeof PARAMS)[number], string>>;
 
+/** The request's parameters; one sent without a value is as if omitted (RFC 6749 §3.1). */
 export function paramsOf(source: URLSearchParams | Record<string, unknown>): Params {
   const out: Params = {};
   for (const name of PARAMS) {
     const value = source instanceof URLSearchParams ? source.get(name) : source[name];
-    if (typeof value === 'string') out[name] = value;
+    if (typeof value === 'string' && value !== '') out[name] = value;
   }
   return out;
 }
@@ -106,9 +109,9 @@ export async function checkRequest(deps: OAuthDeps, base: string, p: Params): Pr
   if (!p.resource) return fail('invalid_target', 'resource is required (RFC 8707)');
   if (p.resource.replace(/\/$/, '') !== resourceOf(base))
     return fail('invalid_target', `resource must be ${resourceOf(base)}`);
-  const asked =
-    p.scope === undefined || p.scope.trim() === '' ? DEFAULT_SCOPE : highestScope(p.scope);
-  if (!asked) return fail('invalid_scope', 'scope must be read, write or trusted');
+  // Unknown words (openid, profile, offline_access…) are ignored; none known is none named. A
+  // client that registered a scope gets at most that.
+  const asked = cappedScope(highestScope(p.scope) ?? DEFAULT_SCOPE, client.scope);
   return {
     kind: 'ok',
     client,
@@ -172,7 +175,7 @@ async function viewOf(
     clientName: checked.client.name ?? checked.client.clientId,
     verified: checked.client.kind === 'document',
     clientId: checked.client.clientId,
-    returnHost: new URL(checked.redirectUri).host || new URL(checked.redirectUri).protocol,
+    returnTo: redirectTarget(checked.redirectUri),
     asked: checked.scope,
     preselected: checked.scope === 'trusted' ? 'write' : checked.scope,
     choices: scopesUpTo(checked.scope),
@@ -200,9 +203,13 @@ export async function showConsent(
 
 /**
  * POST /oauth/authorize: the person's answer. Deny goes back as `access_denied`. Allow needs the
- * member: their web session, or a connect code (wrong ones are refused without saying why, and
- * counted per client and address). The grant is made through `connect_app` (audited, undoable,
- * in the member's activity), then a code is issued for it.
+ * member, the way the page asked for them (its `via` field): a page that showed the code field
+ * takes only a connect code, and connects the code's member even when the browser also has a
+ * session (a page reached from another site is shown without the SameSite=Strict session cookie,
+ * which the same-site POST then carries: the person typed a code, so the code decides); a page
+ * shown to a signed-in person takes only that session. A form without `via` needs a code. Wrong
+ * codes are refused without saying why, and counted per client and address. The grant is made
+ * through `connect_app` (audited, undoable, in the member's activity), then a code is issued.
  */
 export async function answerConsent(
   deps: OAuthDeps,
@@ -227,8 +234,17 @@ export async function answerConsent(
   // No choice sent (a hand-made form): what the page would have started on, never more.
   const scope = chosen && view.choices.includes(chosen) ? chosen : view.preselected;
   const now = deps.core.clock();
-  let member: Actor | null = deps.sessionMember ? await deps.sessionMember(request) : null;
-  if (!member) {
+  let member: Actor | null;
+  if (form.via === 'session') {
+    member = deps.sessionMember ? await deps.sessionMember(request) : null;
+    // Signed out (or the session ended) since the page was shown: ask for a code instead.
+    if (!member)
+      return html(
+        consentPage(locale, view, { needsCode: true, problem: 'signed_out' }),
+        400,
+        targets,
+      );
+  } else {
     // Reserved before the code is looked at, shared by every process on the database; counted per
     // client and address, so one person's wrong codes never lock the client out for others.
     const attempt = await reserveConnectAttempt(
@@ -271,6 +287,7 @@ export async function answerConsent(
       clientId: checked.client.clientId,
       // RFC 6749 §4.1.3: the token request repeats redirect_uri exactly when this request named it.
       redirectUri: checked.redirectNamed ? checked.redirectUri : '',
+      sentTo: checked.redirectUri,
       codeChallenge: checked.challenge,
       resource: checked.resource,
       scope,

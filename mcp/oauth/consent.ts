@@ -9,8 +9,11 @@ export interface ConsentView {
   clientId: string;
   /** The client's logo as a `data:` URI fetched and checked by the server, or null (a monogram). */
   logo: string | null;
-  /** The host the browser returns to: a look-alike client cannot hide it. */
-  returnHost: string;
+  /**
+   * Where the browser returns: a look-alike client cannot hide it. A host, or for an app on the
+   * person's device (`app`) its scheme (`cursor://anysphere.cursor-mcp`, `com.example.app:`).
+   */
+  returnTo: { target: string; app: boolean };
   asked: Scope;
   /**
    * The choice the page starts on: what was asked, except `trusted` (changes without asking),
@@ -33,14 +36,24 @@ function hidden(params: Record<string, string | undefined>): string {
  * The consent page: server-rendered, no script. The client's name (marked unverified unless it
  * comes from a document the client controls) with its logo inlined as a `data:` URI (the page loads
  * nothing from elsewhere; a monogram when there is none), the host it returns to, the scope asked and each lower one to choose,
- * and the connect code field unless the person is signed in.
+ * and the connect code field unless the person is signed in. The form says which of the two it
+ * showed (`via`: `code` or `session`), and the answer is taken only that way (`answerConsent`).
  */
 export function consentPage(
   locale: Locale,
   view: ConsentView,
-  options: { needsCode: boolean; problem?: 'wrong_code' | 'too_many' | undefined },
+  options: {
+    needsCode: boolean;
+    problem?: 'wrong_code' | 'too_many' | 'signed_out' | undefined;
+  },
 ): string {
   const tr = (key: string, params?: Record<string, string>) => esc(t(locale, key, params));
+  // The name in its own direction (<bdi>): a right-to-left name cannot reorder Exhale's words or
+  // the badge beside it (format characters are already gone, `displayName`).
+  const title = tr('oauth.consent.title', { client: '{client}' }).replace(
+    '{client}',
+    () => `<bdi>${esc(view.clientName)}</bdi>`,
+  );
   const initial = esc((view.clientName.trim()[0] ?? '?').toUpperCase());
   // A data: URI of a checked image only (png, jpeg, webp, gif, svg): an <img> runs no script.
   const mark = view.logo?.startsWith('data:image/')
@@ -59,10 +72,11 @@ export function consentPage(
   const code = options.needsCode
     ? `<p><label for="connect_code">${tr('oauth.consent.code_label')}</label><input type="text" id="connect_code" name="connect_code" autocomplete="one-time-code" autocapitalize="characters" spellcheck="false" maxlength="12" required></p><p class="hint">${tr('oauth.consent.code_hint')}</p>`
     : '';
-  const body = `<h1>${mark}${tr('oauth.consent.title', { client: view.clientName })}${view.verified ? '' : `<span class="tag">${tr('oauth.consent.unverified')}</span>`}</h1>
-<p>${tr('oauth.consent.returns_to')} <span class="host">${esc(view.returnHost)}</span></p>
+  const body = `<h1>${mark}${title}${view.verified ? '' : `<span class="tag">${tr('oauth.consent.unverified')}</span>`}</h1>
+<p>${tr('oauth.consent.returns_to')} <span class="host">${esc(view.returnTo.target)}</span></p>
+${view.returnTo.app ? `<p class="hint">${tr('oauth.consent.returns_to_app')}</p>` : ''}
 ${view.verified ? '' : `<p class="hint">${tr('oauth.consent.unverified_hint')}</p>`}
-<form method="post" action="authorize">${hidden(view.params)}
+<form method="post" action="authorize">${hidden(view.params)}<input type="hidden" name="via" value="${options.needsCode ? 'code' : 'session'}">
 <fieldset><legend>${tr('oauth.consent.choose')}</legend>${choices}</fieldset>
 ${problem}${code}
 <p><button type="submit" name="decision" value="allow">${tr('oauth.consent.allow')}</button><button type="submit" name="decision" value="deny" formnovalidate>${tr('oauth.consent.deny')}</button></p>

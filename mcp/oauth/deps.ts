@@ -5,7 +5,11 @@ export interface OAuthDeps {
   core: Core;
   /** EXHALE_PUBLIC_URL: the issuer and every advertised URL. */
   publicUrl?: string | undefined;
-  /** Honour X-Forwarded-Proto/Host (behind a reverse proxy that sets them); off by default. */
+  /**
+   * Behind a reverse proxy or tunnel every request comes through (off by default): the address of
+   * the wrong-code limit is the one it appended to X-Forwarded-For, and without `publicUrl` the
+   * server is named from its X-Forwarded-Proto/Host (their last values, `forwardedValue`).
+   */
   trustProxy?: boolean | undefined;
   /** Limits and test-only trusted hosts for fetching Client ID Metadata Documents. */
   documentFetch?: DocumentFetchOptions | undefined;

@@ -12,15 +12,8 @@ import {
   revokeToken,
   storedClient,
 } from '../../core/index.ts';
+import { OAUTH_CORS } from '../cors.ts';
 import type { OAuthDeps } from './deps.ts';
-
-/** CORS for the endpoints a browser-based client calls directly (no cookies are involved). */
-export const CORS = {
-  'access-control-allow-origin': '*',
-  'access-control-allow-methods': 'GET, POST, OPTIONS',
-  'access-control-allow-headers': 'authorization, content-type, mcp-protocol-version',
-  'access-control-max-age': '600',
-} as const;
 
 export function json(body: unknown, status = 200, extra: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {
@@ -29,7 +22,7 @@ export function json(body: unknown, status = 200, extra: Record<string, string> 
       'content-type': 'application/json',
       'cache-control': 'no-store',
       pragma: 'no-cache',
-      ...CORS,
+      ...OAUTH_CORS,
       ...extra,
     },
   });
@@ -54,16 +47,21 @@ export async function answering(work: () => Promise<Response>): Promise<Response
   }
 }
 
-/** A form-encoded body as strings; a parameter given twice is an error (RFC 6749 §3.1). */
+/**
+ * A form-encoded body as strings; a parameter given twice is an error, and one sent without a
+ * value is as if omitted (RFC 6749 §3.2: `client_secret=` or `redirect_uri=` is no secret or URI).
+ */
 export async function formOf(request: Request): Promise<Record<string, string>> {
   const type = request.headers.get('content-type') ?? '';
   if (!type.toLowerCase().startsWith('application/x-www-form-urlencoded'))
     throw new OAuthError('invalid_request', 'the body must be application/x-www-form-urlencoded');
   const params = new URLSearchParams(await request.text());
   const out: Record<string, string> = {};
+  const seen = new Set<string>();
   for (const [k, v] of params) {
-    if (k in out) throw new OAuthError('invalid_request', `${k} is given more than once`);
-    out[k] = v;
+    if (seen.has(k)) throw new OAuthError('invalid_request', `${k} is given more than once`);
+    seen.add(k);
+    if (v !== '') out[k] = v;
   }
   return out;
 }
@@ -75,6 +73,18 @@ async function clientById(deps: OAuthDeps, clientId: string): Promise<OAuthClien
   if (!client || client.kind !== 'registered')
     throw new OAuthError('invalid_client', 'unknown client_id');
   return client;
+}
+
+/**
+ * One half of Basic credentials, percent-decoded (RFC 6749 §2.3.1 has clients form-encode both);
+ * a malformed escape (`a%zz`) is a client that failed to authenticate, never a server fault.
+ */
+function basicPart(encoded: string): string {
+  try {
+    return decodeURIComponent(encoded);
+  } catch {
+    throw new OAuthError('invalid_client', 'malformed Basic credentials');
+  }
 }
 
 /** The client of a token or revocation request, authenticated as it registered. */
@@ -90,8 +100,8 @@ async function requestClient(
     const decoded = Buffer.from(basic[1], 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
     if (colon < 0) throw new OAuthError('invalid_client', 'malformed Basic credentials');
-    const id = decodeURIComponent(decoded.slice(0, colon));
-    const secret = decodeURIComponent(decoded.slice(colon + 1));
+    const id = basicPart(decoded.slice(0, colon));
+    const secret = basicPart(decoded.slice(colon + 1));
     if (form.client_id !== undefined && form.client_id !== id)
       throw new OAuthError('invalid_request', 'client_id differs from the Basic credentials');
     if (form.client_secret !== undefined)
@@ -134,9 +144,8 @@ export function tokenEndpoint(deps: OAuthDeps, request: Request): Promise<Respon
     }
     if (form.grant_type === 'refresh_token') {
       if (!form.refresh_token) throw new OAuthError('invalid_request', 'refresh_token is missing');
-      const scope = form.scope === undefined ? null : highestScope(form.scope);
-      if (form.scope !== undefined && scope === null)
-        throw new OAuthError('invalid_scope', 'scope must be read, write or trusted');
+      // As at the authorization endpoint, unknown words are ignored: none known is none named.
+      const scope = highestScope(form.scope);
       const tokens = await refreshTokens(
         deps.core.db,
         {
@@ -163,7 +172,10 @@ export function revokeEndpoint(deps: OAuthDeps, request: Request): Promise<Respo
     const client = await requestClient(deps, request, form);
     if (!form.token) throw new OAuthError('invalid_request', 'token is missing');
     await revokeToken(deps.core.db, form.token, client.clientId, deps.core.clock());
-    return new Response(null, { status: 200, headers: { 'cache-control': 'no-store', ...CORS } });
+    return new Response(null, {
+      status: 200,
+      headers: { 'cache-control': 'no-store', ...OAUTH_CORS },
+    });
   });
 }
 

@@ -12,7 +12,7 @@ export function esc(text: string): string {
 
 /** The page's one stylesheet, inline, allowed by its hash (no 'unsafe-inline'). */
 export const STYLE = `body{font:16px/1.5 system-ui,sans-serif;margin:0;background:#f4f7f6;color:#12302c}
-main{max-width:30rem;margin:2rem auto;padding:1.5rem;background:#fff;border-radius:12px;box-shadow:0 1px 4px #0002}
+main{max-width:30rem;margin:2rem auto;padding:1.5rem;background:#fff;border-radius:12px;box-shadow:0 1px 4px #0002;overflow-wrap:anywhere}
 h1{font-size:1.3rem;margin:0 0 1rem}.mono{display:inline-block;width:2.5rem;height:2.5rem;border-radius:8px;background:#0f766e;color:#fff;text-align:center;line-height:2.5rem;font-weight:700;margin-right:.5rem;vertical-align:middle}
 img.mono{object-fit:contain;background:#fff}
 .tag{font-size:.8rem;background:#fde68a;color:#713f12;border-radius:4px;padding:0 .3rem;margin-left:.3rem}

@@ -1,12 +1,15 @@
+import { isIP } from 'node:net';
+
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { type Context, Hono } from 'hono';
 
 import type { EdgeEnv, RouteGroup } from '../../bot/http/app.ts';
 import { type Locale, OpError } from '../../core/index.ts';
 import { answerConsent, showConsent } from './authorize.ts';
-import { basePath, baseUrlOf } from './base.ts';
+import { basePath, baseUrlOf, forwardedValue } from './base.ts';
 import type { OAuthDeps } from './deps.ts';
-import { CORS, json, registerEndpoint, revokeEndpoint, tokenEndpoint } from './endpoints.ts';
+import { OAUTH_CORS } from '../cors.ts';
+import { json, registerEndpoint, revokeEndpoint, tokenEndpoint } from './endpoints.ts';
 import { authorizationServerMetadata, OAUTH_PATHS, protectedResourceMetadata } from './metadata.ts';
 
 const PRM = '/.well-known/oauth-protected-resource';
@@ -27,17 +30,49 @@ export function pageLocale(header: string | null): Locale {
   return 'en';
 }
 
-function addressOf(c: Context<EdgeEnv>, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
-    if (forwarded) return forwarded;
-  }
+function socketAddress(c: Context<EdgeEnv>): string | undefined {
   try {
-    return getConnInfo(c).remote.address ?? 'unknown';
+    return getConnInfo(c).remote.address;
   } catch {
-    return 'unknown'; // served in process (tests): no socket
+    return undefined; // served in process (tests): no socket
   }
 }
+
+function isLoopback(address: string | undefined): boolean {
+  return (
+    address !== undefined &&
+    (address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.'))
+  );
+}
+
+/** An address as a proxy may write it in X-Forwarded-For: `[2001:db8::1]:443` or `1.2.3.4:80` too. */
+function bareAddress(value: string): string | undefined {
+  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(value)?.[1];
+  const candidate = bracketed ?? value.replace(/^(\d+\.\d+\.\d+\.\d+):\d+$/, '$1');
+  return isIP(candidate) === 0 ? undefined : candidate;
+}
+
+/**
+ * The address the wrong-code limit counts a request under. Behind a trusted proxy
+ * (`trustProxy`), the one the proxy appended to X-Forwarded-For: the last entry (the first ones
+ * are whatever the client sent, so a client could choose a new address for each try); else the
+ * socket's. Without `trustProxy`, a request that comes with X-Forwarded-For from a loopback peer
+ * is almost surely through a proxy on this machine (a tunnel, Caddy), where every person has the
+ * proxy's address and shares one budget: `warn` is called (once a process, by the caller).
+ */
+function addressOf(c: Context<EdgeEnv>, trustProxy: boolean, warn: () => void): string {
+  const forwarded = forwardedValue(c.req.header('x-forwarded-for') ?? null);
+  const socket = socketAddress(c);
+  if (trustProxy) {
+    const appended = forwarded === undefined ? undefined : bareAddress(forwarded);
+    if (appended) return appended;
+  } else if (forwarded !== undefined && isLoopback(socket)) warn();
+  return socket ?? 'unknown';
+}
+
+/** The line a process logs once when a proxy seems to be in front while EXHALE_TRUST_PROXY is off. */
+const UNTRUSTED_PROXY_LINE =
+  "oauth: requests come with X-Forwarded-For from this machine (a tunnel or reverse proxy?) but EXHALE_TRUST_PROXY is off, so everyone counts as the proxy's address for the wrong connect-code limit; set EXHALE_TRUST_PROXY=on when every request comes through that one proxy (docs/remote-agents.md)";
 
 function metadataResponse(body: unknown): Response {
   return new Response(JSON.stringify(body), {
@@ -45,7 +80,7 @@ function metadataResponse(body: unknown): Response {
     headers: {
       'content-type': 'application/json',
       'cache-control': 'public, max-age=300',
-      ...CORS,
+      ...OAUTH_CORS,
     },
   });
 }
@@ -72,11 +107,25 @@ export function oauthRoutes(deps: OAuthDeps): RouteGroup {
     OAUTH_PATHS.register,
     OAUTH_PATHS.revoke,
   ])
-    group.options(path, () => new Response(null, { status: 204, headers: CORS }));
+    group.options(path, () => new Response(null, { status: 204, headers: OAUTH_CORS }));
 
-  group.get(OAUTH_PATHS.authorize, (c) =>
-    showConsent(deps, c.req.raw, base(c), pageLocale(c.req.header('accept-language') ?? null)),
-  );
+  let warned = false;
+  const addressFor = (c: Context<EdgeEnv>): string =>
+    addressOf(c, deps.trustProxy === true, () => {
+      if (warned) return;
+      warned = true;
+      c.var.log(UNTRUSTED_PROXY_LINE);
+    });
+  group.get(OAUTH_PATHS.authorize, (c) => {
+    // The page a person opens first: where a proxy without EXHALE_TRUST_PROXY is noticed.
+    addressFor(c);
+    return showConsent(
+      deps,
+      c.req.raw,
+      base(c),
+      pageLocale(c.req.header('accept-language') ?? null),
+    );
+  });
   group.post(OAUTH_PATHS.authorize, async (c) => {
     const type = c.req.header('content-type') ?? '';
     if (!type.startsWith('application/x-www-form-urlencoded')) throw new OpError('invalid_input');
@@ -87,7 +136,7 @@ export function oauthRoutes(deps: OAuthDeps): RouteGroup {
       base(c),
       pageLocale(c.req.header('accept-language') ?? null),
       form,
-      addressOf(c, deps.trustProxy === true),
+      addressFor(c),
     );
   });
   group.post(OAUTH_PATHS.token, (c) => tokenEndpoint(deps, c.req.raw));

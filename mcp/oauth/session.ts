@@ -5,8 +5,10 @@ export const SESSION_COOKIE = 'exhale_session';
 
 /**
  * The member signed in on this browser (the `exhale_session` cookie), or null. The cookie is
- * SameSite, so a cross-site form post does not carry it: the consent page's Allow, without a
- * code, is only for a person on Exhale's own page.
+ * SameSite=Strict, so a cross-site form post does not carry it: the consent page's Allow, without
+ * a code, is only for a person on Exhale's own page. Nor does a cross-site *navigation* to the
+ * page: a person arriving from the app's site sees the code field although signed in, and the
+ * form's `via` then makes the code, not the session, decide (`answerConsent`).
  */
 export async function sessionMember(core: Core, request: Request): Promise<Actor | null> {
   const header = request.headers.get('cookie');

@@ -83,20 +83,21 @@ describe('the /mcp endpoint on the HTTP edge', () => {
     expect(await response.text()).toContain('"serverInfo"');
   });
 
-  it('refuses another Host or a foreign Origin (DNS rebinding)', async () => {
+  it('refuses another Host always (DNS rebinding), and a foreign Origin that brings no token', async () => {
     const evilHost = await h.send('/mcp', {
       method: 'POST',
       headers: { ...LEGACY_HEADERS, host: 'evil.example', authorization: `Bearer ${token}` },
       body: initialize,
     });
     expect(evilHost.status).toBe(403);
+    const preflightToEvilHost = await h.send('/mcp', {
+      method: 'OPTIONS',
+      headers: { host: 'evil.example', origin: 'http://evil.example' },
+    });
+    expect(preflightToEvilHost.status).toBe(403);
     const evilOrigin = await fetch(`${host.url}/mcp`, {
       method: 'POST',
-      headers: {
-        ...LEGACY_HEADERS,
-        origin: 'https://evil.example',
-        authorization: `Bearer ${token}`,
-      },
+      headers: { ...LEGACY_HEADERS, origin: 'https://evil.example' },
       body: initialize,
     });
     expect(evilOrigin.status).toBe(403);
@@ -110,6 +111,77 @@ describe('the /mcp endpoint on the HTTP edge', () => {
       body: initialize,
     });
     expect(local.status).toBe(200);
+  });
+
+  it('answers a page of another site that sends its own bearer token as any client, with CORS', async () => {
+    const answered = await fetch(`${host.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        ...LEGACY_HEADERS,
+        origin: 'https://inspector.example',
+        authorization: `Bearer ${token}`,
+      },
+      body: initialize,
+    });
+    expect(answered.status).toBe(200);
+    expect(answered.headers.get('access-control-allow-origin')).toBe('*');
+    expect(await answered.text()).toContain('"serverInfo"');
+    // A token it no longer holds rightly: the 401 that tells it to refresh, readable by its script.
+    const expired = await fetch(`${host.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        ...LEGACY_HEADERS,
+        origin: 'https://inspector.example',
+        authorization: 'Bearer exa_gone',
+      },
+      body: initialize,
+    });
+    expect(expired.status).toBe(401);
+    expect(expired.headers.get('www-authenticate')).toContain('error="invalid_token"');
+    expect(expired.headers.get('access-control-expose-headers')).toContain('www-authenticate');
+  });
+
+  it('answers a browser preflight of /mcp from any origin, allowing the MCP headers and no credentials', async () => {
+    for (const origin of ['http://localhost:6274', 'https://inspector.example']) {
+      const response = await fetch(`${host.url}/mcp`, {
+        method: 'OPTIONS',
+        headers: {
+          origin,
+          'access-control-request-method': 'POST',
+          'access-control-request-headers':
+            'authorization, content-type, mcp-protocol-version, mcp-method, mcp-name, mcp-session-id',
+        },
+      });
+      expect(response.status, origin).toBe(204);
+      expect(response.headers.get('access-control-allow-origin')).toBe('*');
+      expect(response.headers.get('access-control-allow-credentials')).toBeNull();
+      expect(response.headers.get('access-control-allow-methods')).toContain('POST');
+      const allowed = (response.headers.get('access-control-allow-headers') ?? '').split(', ');
+      for (const name of [
+        'authorization',
+        'content-type',
+        'mcp-protocol-version',
+        'mcp-method',
+        'mcp-name',
+        'mcp-session-id',
+        'last-event-id',
+      ])
+        expect(allowed).toContain(name);
+    }
+  });
+
+  it('exposes WWW-Authenticate, Mcp-Session-Id and Mcp-Protocol-Version on every /mcp answer, the 401 challenge included', async () => {
+    const challenge = await fetch(`${host.url}/mcp`, {
+      method: 'POST',
+      headers: { ...LEGACY_HEADERS, origin: 'http://localhost:6274' },
+      body: initialize,
+    });
+    expect(challenge.status).toBe(401);
+    expect(challenge.headers.get('www-authenticate')).toContain('resource_metadata=');
+    expect(challenge.headers.get('access-control-allow-origin')).toBe('*');
+    expect(
+      (challenge.headers.get('access-control-expose-headers') ?? '').split(', ').sort(),
+    ).toEqual(['mcp-protocol-version', 'mcp-session-id', 'www-authenticate']);
   });
 
   it("accepts the public URL's host and configured hosts", async () => {

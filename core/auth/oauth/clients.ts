@@ -2,9 +2,11 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 
 import { z } from 'zod';
 
+import type { Scope } from '../../kernel/actor.ts';
 import type { Database } from '../../store/connection.ts';
 import { OAuthError } from './errors.ts';
 import { redirectUriProblem } from './redirects.ts';
+import { highestScope } from './scopes.ts';
 import { hashSecret, newSecret } from './secrets.ts';
 
 export const AUTH_METHODS = ['none', 'client_secret_post', 'client_secret_basic'] as const;
@@ -20,6 +22,8 @@ export interface OAuthClient {
   redirectUris: string[];
   authMethod: AuthMethod;
   secretHash: string | null;
+  /** The highest scope it registered (its `scope` metadata), which caps what it is granted; null: none named. */
+  scope: Scope | null;
 }
 
 interface ClientRow {
@@ -36,9 +40,23 @@ interface ClientRow {
   last_connected_at: string | null;
 }
 
+/**
+ * Bounds on what a client may register (RFC 7591 leaves them to the server): every field Exhale
+ * keeps is bounded, so a registration is a few kilobytes at most whatever was sent.
+ */
+const METADATA_LIMITS = {
+  redirectUris: 20,
+  uriLength: 2048,
+  nameLength: 200,
+  scopeLength: 200,
+  typeEntries: 10,
+  typeLength: 64,
+} as const;
+const L = METADATA_LIMITS;
+
 const HttpsUrl = z
   .string()
-  .max(2048)
+  .max(L.uriLength, `at most ${L.uriLength} characters`)
   .refine((v) => {
     try {
       return new URL(v).protocol === 'https:';
@@ -47,31 +65,41 @@ const HttpsUrl = z
     }
   }, 'must be an https URL');
 
-/** The client metadata Exhale reads (RFC 7591 §2); other fields are kept but not used. */
-export const ClientMetadata = z.looseObject({
-  redirect_uris: z.array(z.string().max(2048)).min(1).max(20),
+const Types = z
+  .array(z.string().max(L.typeLength, `at most ${L.typeLength} characters`))
+  .max(L.typeEntries, `at most ${L.typeEntries} entries`);
+
+/**
+ * The client metadata Exhale uses (RFC 7591 §2), and only it: any other field is ignored, neither
+ * kept nor answered back (RFC 7591 §2 lets a server ignore what it does not understand).
+ */
+export const ClientMetadata = z.object({
+  redirect_uris: z
+    .array(z.string().max(L.uriLength, `at most ${L.uriLength} characters`))
+    .min(1, 'at least one redirect URI is required')
+    .max(L.redirectUris, `at most ${L.redirectUris} redirect URIs`),
   token_endpoint_auth_method: z.enum(AUTH_METHODS).optional(),
-  grant_types: z.array(z.string()).optional(),
-  response_types: z.array(z.string()).optional(),
-  client_name: z.string().max(200).optional(),
+  grant_types: Types.optional(),
+  response_types: Types.optional(),
+  client_name: z.string().max(L.nameLength, `at most ${L.nameLength} characters`).optional(),
   logo_uri: HttpsUrl.optional(),
-  client_uri: HttpsUrl.optional(),
-  scope: z.string().max(200).optional(),
+  scope: z.string().max(L.scopeLength, `at most ${L.scopeLength} characters`).optional(),
   application_type: z.enum(['web', 'native']).optional(),
 });
 export type ClientMetadata = z.infer<typeof ClientMetadata>;
 
-/** The metadata, checked as RFC 7591 §3.2.2 asks: redirect URIs, grant and response types. */
+/**
+ * The metadata, checked as RFC 7591 §3.2.2 asks: redirect URIs (`invalid_redirect_uri`), grant
+ * and response types, and every bound (`invalid_client_metadata`, naming the field and the bound).
+ */
 export function checkMetadata(input: unknown): ClientMetadata {
   const parsed = ClientMetadata.safeParse(input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue?.path.join('.') ?? '';
     const problem = `${where ? `${where}: ` : ''}${issue?.message ?? 'invalid'}`;
-    throw new OAuthError(
-      where.startsWith('redirect_uris') ? 'invalid_redirect_uri' : 'invalid_client_metadata',
-      problem,
-    );
+    const aboutUris = where.startsWith('redirect_uris') && issue?.code !== 'too_big';
+    throw new OAuthError(aboutUris ? 'invalid_redirect_uri' : 'invalid_client_metadata', problem);
   }
   const meta = parsed.data;
   for (const uri of meta.redirect_uris) {
@@ -89,16 +117,36 @@ export function checkMetadata(input: unknown): ClientMetadata {
   return meta;
 }
 
+const StoredScope = z.object({ scope: z.string().optional() });
+
+/**
+ * A client's name as people are shown it (the consent page, the connected app in chat and in
+ * `list_connected_apps`): without format characters, which could reverse or hide the words
+ * around it (bidi overrides and isolates U+202A–U+202E and U+2066–U+2069, the marks U+200E,
+ * U+200F and U+061C, zero-width and invisible ones; the zero-width joiner of emoji stays), control
+ * characters and line breaks as spaces, runs of spaces as one; null when nothing is left.
+ */
+export function displayName(raw: string | null): string | null {
+  if (raw === null) return null;
+  const shown = raw
+    .replace(/[\p{Cf}]/gu, (ch) => (ch === '\u200d' ? ch : ''))
+    .replace(/[\p{Cc}\p{Zl}\p{Zp}\s]+/gu, ' ')
+    .trim();
+  return shown === '' ? null : shown;
+}
+
 function fromRow(row: ClientRow): OAuthClient {
   const method = AUTH_METHODS.find((m) => m === row.auth_method) ?? 'none';
+  const stored = StoredScope.safeParse(JSON.parse(row.metadata));
   return {
     clientId: row.client_id,
     kind: row.kind === 'document' ? 'document' : 'registered',
-    name: row.client_name,
+    name: displayName(row.client_name),
     logoUri: row.logo_uri,
     redirectUris: z.array(z.string()).parse(JSON.parse(row.redirect_uris)),
     authMethod: method,
     secretHash: row.secret_hash,
+    scope: stored.success ? highestScope(stored.data.scope) : null,
   };
 }
 
@@ -203,14 +251,16 @@ export function secretMatches(client: OAuthClient, secret: string | null): boole
 /**
  * Client authentication at the token and revocation endpoints: a public client names itself and
  * has no secret; a confidential one proves its secret, in a Basic header or in the body (either
- * is accepted whichever it registered: both are the same secret over TLS).
+ * is accepted whichever it registered: both are the same secret over TLS). An empty secret
+ * (`client_secret=` in the body, or `client_id:` in a Basic header, which some libraries send for
+ * every client) is no secret: a public client sending one names itself, as without it.
  */
 export function authenticateClient(
   client: OAuthClient,
   presented: { method: 'basic' | 'post' | 'none'; secret: string | null },
 ): void {
   if (client.authMethod === 'none') {
-    if (presented.method !== 'none')
+    if (presented.method !== 'none' && presented.secret !== '')
       throw new OAuthError('invalid_client', 'this client is public and has no secret');
     return;
   }

@@ -16,8 +16,8 @@ export { documentClient, isBlockedAddress, isDocumentClientId } from './clientDo
 export { clientLogo, LOGO_MAX_BYTES } from './logo.ts';
 export type { OAuthErrorCode } from './errors.ts';
 export { isOAuthError, OAuthError } from './errors.ts';
-export { matchRedirectUri } from './redirects.ts';
-export { DEFAULT_SCOPE, highestScope, scopeString, scopesUpTo } from './scopes.ts';
+export { matchRedirectUri, redirectTarget } from './redirects.ts';
+export { cappedScope, DEFAULT_SCOPE, highestScope, scopeString, scopesUpTo } from './scopes.ts';
 export type { CodeRequest, TokenSet } from './tokens.ts';
 export {
   ACCESS_TTL_MS,

@@ -3,7 +3,9 @@ import { type Scope, SCOPES } from '../../kernel/actor.ts';
 /**
  * OAuth scopes are Exhale's token scopes, `read` < `write` < `trusted`, with the meaning agent
  * tokens have. A scope string (space-separated) stands for its highest known scope; unknown
- * words are ignored (RFC 6749 lets the server grant less than asked).
+ * words are ignored (RFC 6749 §3.3 lets the server grant other than asked), so `openid profile
+ * offline_access write` is `write`, and a string with no known word is null: the caller then
+ * takes what it takes when no scope is named (connectors send OpenID words by habit).
  */
 export function highestScope(scopeString: string | null | undefined): Scope | null {
   const words = (scopeString ?? '').split(/\s+/).filter(Boolean);
@@ -26,4 +28,12 @@ export function scopeString(scope: Scope): string {
 /** The scopes a person may choose on the consent page: the one asked for and each below it. */
 export function scopesUpTo(scope: Scope): Scope[] {
   return SCOPES.slice(0, SCOPES.indexOf(scope) + 1);
+}
+
+/**
+ * `asked`, lowered to `cap` when there is one: a client that registered a scope (RFC 7591
+ * `scope`: the scopes it may ask for) is never granted more, whatever it asks later.
+ */
+export function cappedScope(asked: Scope, cap: Scope | null): Scope {
+  return cap !== null && SCOPES.indexOf(cap) < SCOPES.indexOf(asked) ? cap : asked;
 }

@@ -18,7 +18,10 @@ export const REFRESH_TTL_MS = 30 * 24 * 60 * 60_000;
 export interface CodeRequest {
   grantId: string;
   clientId: string;
+  /** The redirect URI the authorization request named, '' when it named none. */
   redirectUri: string;
+  /** Where the code is sent: the named URI, or the client's only one when none was named. */
+  sentTo: string;
   codeChallenge: string;
   resource: string;
   scope: Scope;
@@ -36,6 +39,7 @@ export async function issueAuthorizationCode(
     grant_id: request.grantId,
     client_id: request.clientId,
     redirect_uri: request.redirectUri,
+    sent_to: request.sentTo,
     code_challenge: request.codeChallenge,
     resource: request.resource,
     scope: request.scope,
@@ -60,17 +64,22 @@ function scopeOf(value: string): Scope {
   return found;
 }
 
+/**
+ * A new access and refresh token of a grant. The refresh token carries `scope` (what the grant's
+ * refresh tokens may ask for); the access token `accessScope` when a refresh asked for less (RFC
+ * 6749 §6: only the access token is narrowed), and the answer names the access token's scope.
+ */
 async function mint(
   trx: Knex.Transaction,
   grant: { grantId: string; clientId: string; scope: Scope; resource: string },
   now: Date,
+  accessScope: Scope = grant.scope,
 ): Promise<TokenSet> {
   const access = newSecret('access');
   const refresh = newSecret('refresh');
   const common = {
     grant_id: grant.grantId,
     client_id: grant.clientId,
-    scope: grant.scope,
     resource: grant.resource,
     created_at: now.toISOString(),
     used_at: null,
@@ -81,12 +90,14 @@ async function mint(
       ...common,
       hash: hashSecret(access),
       kind: 'access',
+      scope: accessScope,
       expires_at: new Date(now.getTime() + ACCESS_TTL_MS).toISOString(),
     },
     {
       ...common,
       hash: hashSecret(refresh),
       kind: 'refresh',
+      scope: grant.scope,
       expires_at: new Date(now.getTime() + REFRESH_TTL_MS).toISOString(),
     },
   ]);
@@ -95,7 +106,7 @@ async function mint(
     token_type: 'Bearer',
     expires_in: Math.floor(ACCESS_TTL_MS / 1000),
     refresh_token: refresh,
-    scope: scopeString(grant.scope),
+    scope: scopeString(accessScope),
   };
 }
 
@@ -151,11 +162,22 @@ interface CodeRow {
   grant_id: string;
   client_id: string;
   redirect_uri: string;
+  sent_to: string | null;
   code_challenge: string;
   resource: string;
   scope: string;
   expires_at: string;
   used_at: string | null;
+}
+
+/**
+ * RFC 6749 §4.1.3: a token request repeats the authorization request's redirect_uri exactly when
+ * that request named one; when it named none (`redirect_uri` stored as ''), the token request may
+ * leave it out or name the URI the code was sent to.
+ */
+function redirectMatches(row: CodeRow, requested: string | null): boolean {
+  if (row.redirect_uri !== '') return requested === row.redirect_uri;
+  return requested === null || (row.sent_to !== null && requested === row.sent_to);
 }
 
 /**
@@ -189,8 +211,7 @@ export async function exchangeCode(
     }
     if (row.expires_at <= now.toISOString())
       throw new OAuthError('invalid_grant', 'the authorization code has expired');
-    // '' stored: the authorization request named no redirect_uri, so neither may this one.
-    if ((request.redirectUri ?? '') !== row.redirect_uri)
+    if (!redirectMatches(row, request.redirectUri))
       throw new OAuthError('invalid_grant', 'redirect_uri differs from the authorization request');
     if (request.resource === null)
       throw new OAuthError('invalid_target', 'resource is required (RFC 8707)');
@@ -237,9 +258,58 @@ interface TokenRow {
 }
 
 /**
+ * How long after its rotation a refresh token may be used again without counting as reuse. A
+ * client that refreshes from parallel requests sends the same refresh token twice at once; without
+ * a leeway the loser of that race revoked the winner's fresh tokens (reuse detection) and the app
+ * was disconnected until the person typed a new /connect code. As Okta's grace period and Auth0's
+ * reuse interval: within the leeway a second use gets a fresh pair of the same grant and revokes
+ * nothing; after it, a use is reuse and revokes the family. Short, so that a stolen copy replayed
+ * later is still caught; long enough for requests already in flight when the first one rotated.
+ */
+export const REFRESH_REUSE_LEEWAY_MS = 30_000;
+
+async function refreshRow(trx: Knex.Transaction, hash: string): Promise<TokenRow | undefined> {
+  return (await trx('oauth_tokens').where({ hash, kind: 'refresh' }).first()) as
+    TokenRow | undefined;
+}
+
+/** What a refresh may ask of `row`: the scope of the new access token, else why not. */
+function askable(
+  row: TokenRow,
+  request: { resource: string | null; scope: Scope | null },
+  now: Date,
+): { had: Scope; access: Scope } {
+  if (row.expires_at <= now.toISOString())
+    throw new OAuthError('invalid_grant', 'the refresh token has expired');
+  if (request.resource !== null && request.resource !== row.resource)
+    throw new OAuthError('invalid_target', 'resource differs from the one the grant is for');
+  const had = scopeOf(row.scope);
+  if (request.scope !== null && SCOPES.indexOf(request.scope) > SCOPES.indexOf(had))
+    throw new OAuthError('invalid_scope', 'a refresh may lower the scope, never raise it');
+  return { had, access: request.scope ?? had };
+}
+
+/** The new pair that replaces a refresh token, while its grant is connected. */
+async function successor(
+  trx: Knex.Transaction,
+  row: TokenRow,
+  had: Scope,
+  access: Scope,
+  now: Date,
+): Promise<TokenSet> {
+  if (!(await liveGrant(trx, row.grant_id)))
+    throw new OAuthError('invalid_grant', 'the grant was disconnected');
+  const grant = { grantId: row.grant_id, clientId: row.client_id, resource: row.resource };
+  return mint(trx, { ...grant, scope: had }, now, access);
+}
+
+/**
  * The refresh_token grant, rotating: the refresh token is used once (a conditional update) and
- * replaced; one presented again (a stolen copy, or the loser of two refreshes at once) revokes
- * its whole family (OAuth 2.1 §4.3.1). The scope may be lowered, never raised.
+ * replaced. Used again within `REFRESH_REUSE_LEEWAY_MS` of its rotation (parallel refreshes of
+ * one client, in one process or several), it gives another fresh pair of the same grant and
+ * revokes nothing; used again later (a stolen copy), it revokes its whole family (OAuth 2.1
+ * §4.3.1). A `scope` lowers the new access token's scope, never raises it; the new refresh token
+ * keeps the old one's (RFC 6749 §6), so a later refresh may ask for the grant's scope again.
  */
 export async function refreshTokens(
   db: Database,
@@ -256,44 +326,35 @@ export async function refreshTokens(
   const hash = hashSecret(request.refreshToken);
   let reusedGrant: string | null = null;
   const result = await db.knex.transaction(async (trx) => {
-    const row = (await trx('oauth_tokens').where({ hash, kind: 'refresh' }).first()) as
-      TokenRow | undefined;
+    const row = await refreshRow(trx, hash);
     if (!row || row.client_id !== request.clientId)
       throw new OAuthError('invalid_grant', 'the refresh token is unknown');
     if (row.revoked_at !== null)
       throw new OAuthError('invalid_grant', 'the refresh token was revoked');
-    if (row.used_at !== null) {
+    let usedAt = row.used_at;
+    if (usedAt === null) {
+      const { had, access } = askable(row, request, now);
+      const claimed = await trx('oauth_tokens')
+        .where({ hash })
+        .whereNull('used_at')
+        .whereNull('revoked_at')
+        .update({ used_at: now.toISOString() });
+      if (Number(claimed) === 1) return successor(trx, row, had, access, now);
+      // Another request rotated (or revoked) it since it was read: read what it committed (on
+      // PostgreSQL the update waited for that commit, and each statement sees what is committed).
+      const after = await refreshRow(trx, hash);
+      if (!after) throw new OAuthError('invalid_grant', 'the refresh token is unknown');
+      if (after.revoked_at !== null || after.used_at === null)
+        throw new OAuthError('invalid_grant', 'the refresh token was revoked');
+      usedAt = after.used_at;
+    }
+    if (now.getTime() - Date.parse(usedAt) >= REFRESH_REUSE_LEEWAY_MS) {
       reusedGrant = row.grant_id;
       return null;
     }
-    if (row.expires_at <= now.toISOString())
-      throw new OAuthError('invalid_grant', 'the refresh token has expired');
-    if (request.resource !== null && request.resource !== row.resource)
-      throw new OAuthError('invalid_target', 'resource differs from the one the grant is for');
-    const had = scopeOf(row.scope);
-    if (request.scope !== null && SCOPES.indexOf(request.scope) > SCOPES.indexOf(had))
-      throw new OAuthError('invalid_scope', 'a refresh may lower the scope, never raise it');
-    const claimed = await trx('oauth_tokens')
-      .where({ hash })
-      .whereNull('used_at')
-      .whereNull('revoked_at')
-      .update({ used_at: now.toISOString() });
-    if (Number(claimed) !== 1) {
-      reusedGrant = row.grant_id;
-      return null;
-    }
-    const grant = await liveGrant(trx, row.grant_id);
-    if (!grant) throw new OAuthError('invalid_grant', 'the grant was disconnected');
-    return mint(
-      trx,
-      {
-        grantId: row.grant_id,
-        clientId: row.client_id,
-        scope: request.scope ?? had,
-        resource: row.resource,
-      },
-      now,
-    );
+    // Within the leeway: a fresh pair of the same grant; the rotated token stays as it is.
+    const { had, access } = askable(row, request, now);
+    return successor(trx, row, had, access, now);
   });
   if (result) return result;
   if (reusedGrant !== null) await revokeFamily(db, reusedGrant, now);

@@ -12,6 +12,7 @@ import * as oauth from './202612010006_oauth.ts';
 import * as oauthLimits from './202612010007_oauth_limits.ts';
 import * as tokensExpiry from './202612010008_tokens_expiry.ts';
 import * as signedButtons from './202612010009_signed_buttons.ts';
+import * as oauthCodeSentTo from './202612010010_oauth_code_sent_to.ts';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -32,6 +33,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, Migration]> = [
   ['202612010007_oauth_limits', oauthLimits],
   ['202612010008_tokens_expiry', tokensExpiry],
   ['202612010009_signed_buttons', signedButtons],
+  ['202612010010_oauth_code_sent_to', oauthCodeSentTo],
 ];
 
 /** The names of the migrations this version knows, oldest first. */

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
+import { REFRESH_REUSE_LEEWAY_MS } from '../../../core/auth/oauth/tokens.ts';
 import { startWebSession } from '../../../core/auth/webSessions.ts';
 import { createTestHousehold, type TestHousehold } from '../../helpers/testCore.ts';
 import { type AsHarness, asHarness, BASE, pkce, REDIRECT, RESOURCE, rpcResult } from './harness.ts';
@@ -95,6 +96,87 @@ describe('Exhale as an OAuth 2.1 authorization server', () => {
       expect(await issuerWith(false)).toBe('http://127.0.0.1:8080');
       expect(await issuerWith(true)).toBe('https://exhale.example.com');
     });
+
+    it('takes the last X-Forwarded-Proto/Host, the one the proxy wrote after what the client sent', async () => {
+      const { createEdge } = await import('../../../bot/http/app.ts');
+      const { oauthRoutes } = await import('../../../mcp/oauth/routes.ts');
+      const edge = createEdge({ log: () => {} });
+      edge.mount(
+        '/',
+        oauthRoutes({ core: h.core, trustProxy: true, redeemConnectCode: async () => null }),
+      );
+      const response = await edge.app.fetch(
+        new Request('http://127.0.0.1:8080/.well-known/oauth-authorization-server', {
+          headers: {
+            'x-forwarded-proto': 'http, https',
+            'x-forwarded-host': 'evil.example.com, exhale.example.com',
+          },
+        }),
+      );
+      expect(((await response.json()) as { issuer: string }).issuer).toBe(
+        'https://exhale.example.com',
+      );
+    });
+  });
+
+  describe('behind a proxy on this machine', () => {
+    /** The OAuth routes served on a socket of 127.0.0.1, with the lines they log. */
+    async function served(trustProxy: boolean) {
+      const { createEdge } = await import('../../../bot/http/app.ts');
+      const { listen } = await import('../../../bot/http/server.ts');
+      const { oauthRoutes } = await import('../../../mcp/oauth/routes.ts');
+      const lines: string[] = [];
+      const edge = createEdge({ log: (line) => lines.push(line) });
+      edge.mount(
+        '/',
+        oauthRoutes({
+          core: h.core,
+          publicUrl: BASE,
+          trustProxy,
+          redeemConnectCode: async () => null,
+        }),
+      );
+      const host = await listen(edge, { port: 0 });
+      const { client_id } = await as.register();
+      const url = `${host.url}/oauth/authorize?${new URLSearchParams({
+        response_type: 'code',
+        client_id,
+        redirect_uri: REDIRECT,
+        code_challenge: pkce().challenge,
+        code_challenge_method: 'S256',
+        resource: RESOURCE,
+      }).toString()}`;
+      return { host, lines, url };
+    }
+
+    it('tells the operator once when requests come through a proxy here (X-Forwarded-For from loopback) while EXHALE_TRUST_PROXY is off', async () => {
+      const { host, lines, url } = await served(false);
+      try {
+        expect((await fetch(url)).status).toBe(200);
+        expect(lines.filter((l) => l.includes('EXHALE_TRUST_PROXY'))).toEqual([]);
+        for (let i = 0; i < 2; i += 1)
+          expect((await fetch(url, { headers: { 'x-forwarded-for': '203.0.113.7' } })).status).toBe(
+            200,
+          );
+        const told = lines.filter((l) => l.includes('EXHALE_TRUST_PROXY is off'));
+        expect(told).toHaveLength(1);
+        expect(told[0]).toContain('set EXHALE_TRUST_PROXY=on');
+      } finally {
+        host.server.closeAllConnections();
+        await host.close();
+      }
+    });
+
+    it('says nothing with EXHALE_TRUST_PROXY on', async () => {
+      const { host, lines, url } = await served(true);
+      try {
+        await fetch(url, { headers: { 'x-forwarded-for': '203.0.113.7' } });
+        expect(lines.filter((l) => l.includes('EXHALE_TRUST_PROXY'))).toEqual([]);
+      } finally {
+        host.server.closeAllConnections();
+        await host.close();
+      }
+    });
   });
 
   describe('registration (RFC 7591)', () => {
@@ -131,6 +213,127 @@ describe('Exhale as an OAuth 2.1 authorization server', () => {
         expect(await response.json()).toMatchObject({ error });
       }
     });
+    it('keeps only the metadata it uses: a 1 MB unknown field is ignored, neither stored nor answered', async () => {
+      const response = await as.send('/oauth/register', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          client_name: 'Claude.ai',
+          redirect_uris: [REDIRECT],
+          token_endpoint_auth_method: 'none',
+          client_uri: 'https://claude.ai',
+          software_statement: 'eyJ',
+          junk: 'x'.repeat(1024 * 1024),
+        }),
+      });
+      expect(response.status).toBe(201);
+      const answered = (await response.json()) as Record<string, unknown>;
+      expect(Object.keys(answered).sort()).toEqual([
+        'client_id',
+        'client_id_issued_at',
+        'client_name',
+        'redirect_uris',
+        'token_endpoint_auth_method',
+      ]);
+      const row = (await h.db
+        .knex('oauth_clients')
+        .where({ client_id: answered.client_id })
+        .first('metadata')) as { metadata: string };
+      expect(JSON.parse(row.metadata)).toEqual({
+        client_name: 'Claude.ai',
+        redirect_uris: [REDIRECT],
+        token_endpoint_auth_method: 'none',
+      });
+    });
+
+    it('bounds what it keeps, naming the field and the bound in invalid_client_metadata', async () => {
+      for (const [meta, problem] of [
+        [{ client_name: 'n'.repeat(201) }, 'client_name: at most 200 characters'],
+        [{ scope: 'read '.repeat(41) }, 'scope: at most 200 characters'],
+        [
+          { redirect_uris: Array.from({ length: 21 }, (_, i) => `${REDIRECT}${i}`) },
+          'redirect_uris: at most 20 redirect URIs',
+        ],
+        [
+          { redirect_uris: [`https://a.example/${'p'.repeat(2048)}`] },
+          'redirect_uris.0: at most 2048 characters',
+        ],
+        [
+          { logo_uri: `https://a.example/${'p'.repeat(2048)}` },
+          'logo_uri: at most 2048 characters',
+        ],
+        [
+          { grant_types: Array.from({ length: 11 }, () => 'authorization_code') },
+          'grant_types: at most 10 entries',
+        ],
+        [{ response_types: ['code'.repeat(17)] }, 'response_types.0: at most 64 characters'],
+      ] as const) {
+        const response = await as.send('/oauth/register', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ redirect_uris: [REDIRECT], ...meta }),
+        });
+        expect(response.status, problem).toBe(400);
+        expect(await response.json()).toEqual({
+          error: 'invalid_client_metadata',
+          error_description: problem,
+        });
+      }
+      expect(await count('oauth_clients')).toBe(0);
+    });
+  });
+
+  describe('native apps with a private-use scheme (Cursor, VS Code)', () => {
+    for (const callback of [
+      'cursor://anysphere.cursor-mcp/oauth/callback',
+      'vscode://vscode.github-authentication/did-authenticate',
+    ]) {
+      it(`registers ${callback.split(':')[0]}, names it as an app on the consent page, and connects`, async () => {
+        const { client_id } = await as.register({
+          client_name: 'Cursor',
+          redirect_uris: [callback],
+        });
+        const { verifier, challenge } = pkce();
+        const query = new URLSearchParams({
+          response_type: 'code',
+          client_id,
+          redirect_uri: callback,
+          state: 's',
+          code_challenge: challenge,
+          code_challenge_method: 'S256',
+          resource: RESOURCE,
+        });
+        const page = await as.send(`/oauth/authorize?${query.toString()}`);
+        expect(page.status).toBe(200);
+        const scheme = callback.split(':')[0] ?? '';
+        // The form may post here and its answer redirect to the app's scheme (CSP form-action).
+        expect(page.headers.get('content-security-policy')).toContain(
+          `form-action 'self' ${scheme}:`,
+        );
+        const html = await page.text();
+        const authority = new URL(callback).host;
+        expect(html).toContain(`<span class="host">${scheme}://${authority}</span>`);
+        expect(html).toContain('an app on this device, not a website');
+        const answer = await as.form('/oauth/authorize', {
+          ...Object.fromEntries(query),
+          decision: 'allow',
+          via: 'code',
+          connect_code: await as.connectCode(h.owner),
+        });
+        expect(answer.status).toBe(302);
+        const location = new URL(answer.headers.get('location') ?? '');
+        expect(location.href.startsWith(`${callback}?`)).toBe(true);
+        const tokens = await as.tokens(
+          client_id,
+          location.searchParams.get('code') ?? '',
+          verifier,
+          {
+            redirect_uri: callback,
+          },
+        );
+        expect(tokens.status).toBe(200);
+      });
+    }
   });
 
   describe('authorization code with PKCE', () => {
@@ -191,7 +394,7 @@ describe('Exhale as an OAuth 2.1 authorization server', () => {
       expect(again.scope).toBe('read');
     });
 
-    it('answers bad requests back to the client with error, state and iss: plain PKCE, no challenge, missing or wrong resource, unknown scope', async () => {
+    it('answers bad requests back to the client with error, state and iss: plain PKCE, no challenge, missing or wrong resource', async () => {
       const { client_id } = await as.register();
       const { challenge } = pkce();
       const base = {
@@ -208,7 +411,6 @@ describe('Exhale as an OAuth 2.1 authorization server', () => {
         [{ code_challenge: '' }, 'invalid_request'],
         [{ resource: '' }, 'invalid_target'],
         [{ resource: 'https://other.example.com/mcp' }, 'invalid_target'],
-        [{ scope: 'admin' }, 'invalid_scope'],
         [{ response_type: 'token' }, 'unsupported_response_type'],
       ] as const) {
         const query = new URLSearchParams({ ...base, ...change });
@@ -219,6 +421,79 @@ describe('Exhale as an OAuth 2.1 authorization server', () => {
         expect(location.searchParams.get('state')).toBe('st-9');
         expect(location.searchParams.get('iss')).toBe(BASE);
       }
+    });
+
+    it('ignores scope words it does not know (openid, profile, offline_access), taking the default when none is known', async () => {
+      const { client_id } = await as.register();
+      const pageFor = async (scope: string) => {
+        const query = new URLSearchParams({
+          response_type: 'code',
+          client_id,
+          redirect_uri: REDIRECT,
+          code_challenge: pkce().challenge,
+          code_challenge_method: 'S256',
+          resource: RESOURCE,
+          scope,
+        });
+        const response = await as.send(`/oauth/authorize?${query.toString()}`);
+        expect(response.status, scope).toBe(200);
+        return response.text();
+      };
+      const none = await pageFor('openid profile');
+      expect(none).toContain('value="write" checked');
+      expect(none).not.toContain('value="trusted"');
+      const read = await pageFor('openid read offline_access');
+      expect(read).toContain('value="read" checked');
+      expect(read).not.toContain('value="write"');
+      const { location, verifier } = await as.authorize(client_id, h.owner, {
+        scope: 'openid profile offline_access',
+      });
+      const tokens = (await (
+        await as.tokens(client_id, location.searchParams.get('code') ?? '', verifier)
+      ).json()) as { scope: string; refresh_token: string };
+      expect(tokens.scope).toBe('read write');
+      const refreshed = await as.form('/oauth/token', {
+        grant_type: 'refresh_token',
+        refresh_token: tokens.refresh_token,
+        client_id,
+        scope: 'offline_access',
+      });
+      expect(await refreshed.json()).toMatchObject({ scope: 'read write' });
+    });
+
+    it('never grants a client more than the scope it registered', async () => {
+      const { client_id } = await as.register({ scope: 'read' });
+      const asked = new URLSearchParams({
+        response_type: 'code',
+        client_id,
+        redirect_uri: REDIRECT,
+        code_challenge: pkce().challenge,
+        code_challenge_method: 'S256',
+        resource: RESOURCE,
+        scope: 'read write trusted',
+      });
+      const page = await (await as.send(`/oauth/authorize?${asked.toString()}`)).text();
+      expect(page).toContain('value="read" checked');
+      expect(page).not.toContain('value="write"');
+      const tries: Array<Record<string, string>> = [
+        { scope: 'read write trusted', granted_scope: 'trusted' },
+        { scope: '' },
+      ];
+      for (const overrides of tries) {
+        const { location, verifier } = await as.authorize(client_id, h.owner, overrides);
+        const tokens = (await (
+          await as.tokens(client_id, location.searchParams.get('code') ?? '', verifier)
+        ).json()) as { scope: string; access_token: string };
+        expect(tokens.scope, JSON.stringify(overrides)).toBe('read');
+        expect(
+          (await as.mcpCall(tokens.access_token, 'create_subscription', { name: 'X', amount: '1' }))
+            .status,
+        ).toBe(403);
+      }
+      const listed = (await h.core.invoke('list_connected_apps', h.owner, {})).output as {
+        items: Array<{ scope: string }>;
+      };
+      expect(listed.items.map((i) => i.scope)).toEqual(['read', 'read']);
     });
 
     it('shows an error page, never a redirect, for an unknown client or a redirect URI that differs by one character', async () => {
@@ -245,31 +520,62 @@ describe('Exhale as an OAuth 2.1 authorization server', () => {
       }
     });
 
-    it('takes the only registered redirect URI when none is named, and then wants none at the token endpoint', async () => {
+    it('takes the only registered redirect URI when none is named; the token request may then leave it out or repeat that URI, and nothing else', async () => {
       const { client_id } = await as.register();
-      const { verifier, challenge } = pkce();
-      const response = await as.form('/oauth/authorize', {
-        response_type: 'code',
-        client_id,
-        code_challenge: challenge,
-        code_challenge_method: 'S256',
-        resource: RESOURCE,
-        decision: 'allow',
-        connect_code: await as.connectCode(h.owner),
-      });
-      const location = new URL(response.headers.get('location') ?? '');
-      expect(`${location.origin}${location.pathname}`).toBe(REDIRECT);
-      const code = location.searchParams.get('code') ?? '';
-      const named = await as.tokens(client_id, code, verifier);
-      expect(await named.json()).toMatchObject({ error: 'invalid_grant' });
+      const unnamedCode = async () => {
+        const { verifier, challenge } = pkce();
+        const response = await as.form('/oauth/authorize', {
+          response_type: 'code',
+          client_id,
+          code_challenge: challenge,
+          code_challenge_method: 'S256',
+          resource: RESOURCE,
+          decision: 'allow',
+          via: 'code',
+          connect_code: await as.connectCode(h.owner),
+        });
+        const location = new URL(response.headers.get('location') ?? '');
+        expect(`${location.origin}${location.pathname}`).toBe(REDIRECT);
+        return { code: location.searchParams.get('code') ?? '', verifier };
+      };
+      const other = await unnamedCode();
+      for (const wrong of [`${REDIRECT}/`, 'http://127.0.0.1:3001/callback'])
+        expect(
+          await (
+            await as.tokens(client_id, other.code, other.verifier, { redirect_uri: wrong })
+          ).json(),
+          wrong,
+        ).toMatchObject({ error: 'invalid_grant' });
+      // The same URI the code was sent to (RFC 6749 §4.1.3 does not forbid repeating it).
+      const same = await unnamedCode();
+      expect((await as.tokens(client_id, same.code, same.verifier)).status).toBe(200);
+      const left = await unnamedCode();
       const unnamed = await as.form('/oauth/token', {
         grant_type: 'authorization_code',
-        code,
+        code: left.code,
+        client_id,
+        code_verifier: left.verifier,
+        resource: RESOURCE,
+      });
+      expect(unnamed.status).toBe(200);
+      // Sent without a value is as if omitted (RFC 6749 §3.2).
+      const empty = await unnamedCode();
+      expect(
+        (await as.tokens(client_id, empty.code, empty.verifier, { redirect_uri: '' })).status,
+      ).toBe(200);
+    });
+
+    it('wants the redirect URI at the token endpoint when the authorization request named it', async () => {
+      const { client_id } = await as.register();
+      const { location, verifier } = await as.authorize(client_id, h.owner);
+      const response = await as.form('/oauth/token', {
+        grant_type: 'authorization_code',
+        code: location.searchParams.get('code') ?? '',
         client_id,
         code_verifier: verifier,
         resource: RESOURCE,
       });
-      expect(unnamed.status).toBe(200);
+      expect(await response.json()).toMatchObject({ error: 'invalid_grant' });
     });
 
     it('relaxes only the port of a loopback redirect URI (RFC 8252)', async () => {
@@ -369,10 +675,75 @@ describe('Exhale as an OAuth 2.1 authorization server', () => {
       );
       expect(viaPost.status).toBe(200);
     });
+    it('answers Basic credentials with a malformed percent escape as 401 invalid_client, never a 500', async () => {
+      const { client_id } = await as.register({
+        token_endpoint_auth_method: 'client_secret_basic',
+      });
+      for (const pair of ['a%zz:b', `${client_id}:%E0%A4%A`]) {
+        const response = await as.form(
+          '/oauth/token',
+          { grant_type: 'refresh_token', refresh_token: 'exr_x' },
+          { authorization: `Basic ${Buffer.from(pair).toString('base64')}` },
+        );
+        expect(response.status, pair).toBe(401);
+        expect(await response.json()).toMatchObject({ error: 'invalid_client' });
+      }
+    });
+
+    it('takes an empty secret from a public client as no secret, in the body or a Basic header', async () => {
+      const { client_id } = await as.register();
+      const viaBody = await as.authorize(client_id, h.owner);
+      const body = await as.tokens(
+        client_id,
+        viaBody.location.searchParams.get('code') ?? '',
+        viaBody.verifier,
+        { client_secret: '' },
+      );
+      expect(body.status).toBe(200);
+      const viaBasic = await as.authorize(client_id, h.owner);
+      const basic = await as.form(
+        '/oauth/token',
+        {
+          grant_type: 'authorization_code',
+          code: viaBasic.location.searchParams.get('code') ?? '',
+          redirect_uri: REDIRECT,
+          code_verifier: viaBasic.verifier,
+          resource: RESOURCE,
+        },
+        { authorization: `Basic ${Buffer.from(`${client_id}:`).toString('base64')}` },
+      );
+      expect(basic.status).toBe(200);
+      // A secret that is not empty is still refused: a public client has none.
+      const third = await as.authorize(client_id, h.owner);
+      const wrong = await as.tokens(
+        client_id,
+        third.location.searchParams.get('code') ?? '',
+        third.verifier,
+        { client_secret: 'exs_something' },
+      );
+      expect(wrong.status).toBe(401);
+    });
+
+    it('refuses an empty secret from a confidential client', async () => {
+      const { client_id } = await as.register({
+        token_endpoint_auth_method: 'client_secret_post',
+      });
+      const { location, verifier } = await as.authorize(client_id, h.owner);
+      const response = await as.tokens(
+        client_id,
+        location.searchParams.get('code') ?? '',
+        verifier,
+        {
+          client_secret: '',
+        },
+      );
+      expect(response.status).toBe(401);
+      expect(await response.json()).toMatchObject({ error: 'invalid_client' });
+    });
   });
 
   describe('tokens', () => {
-    it('rotates the refresh token on every use; the old one is reuse and revokes the family', async () => {
+    it('rotates the refresh token on every use; the old one used again after the reuse leeway revokes the family', async () => {
       const first = await connected();
       const refresh = (token: string) =>
         as.form('/oauth/token', {
@@ -384,12 +755,73 @@ describe('Exhale as an OAuth 2.1 authorization server', () => {
       const second = (await (await refresh(first.refresh_token)).json()) as typeof first;
       expect(second.refresh_token).not.toBe(first.refresh_token);
       expect((await as.mcpCall(second.access_token, 'list_subscriptions')).status).toBe(200);
+      h.clock.now = new Date(h.clock.now.getTime() + REFRESH_REUSE_LEEWAY_MS);
       const reuse = await refresh(first.refresh_token);
-      expect(await reuse.json()).toMatchObject({ error: 'invalid_grant' });
+      expect(await reuse.json()).toMatchObject({
+        error: 'invalid_grant',
+        error_description: 'the refresh token was already used',
+      });
       expect((await as.mcpCall(second.access_token, 'list_subscriptions')).status).toBe(401);
       expect(await (await refresh(second.refresh_token)).json()).toMatchObject({
         error: 'invalid_grant',
       });
+    });
+
+    it('gives a second use of a refresh token within the leeway after its rotation a fresh pair, revoking nothing; past the leeway that use revokes every pair', async () => {
+      const first = await connected();
+      const refresh = (token: string, scope?: string) =>
+        as.form('/oauth/token', {
+          grant_type: 'refresh_token',
+          refresh_token: token,
+          client_id: first.client_id,
+          resource: RESOURCE,
+          ...(scope === undefined ? {} : { scope }),
+        });
+      const winner = (await (await refresh(first.refresh_token)).json()) as typeof first;
+      h.clock.now = new Date(h.clock.now.getTime() + REFRESH_REUSE_LEEWAY_MS - 1);
+      const late = await refresh(first.refresh_token, 'read');
+      expect(late.status).toBe(200);
+      const second = (await late.json()) as typeof first;
+      expect(second.scope).toBe('read');
+      expect(second.refresh_token).not.toBe(winner.refresh_token);
+      for (const token of [winner.access_token, second.access_token])
+        expect((await as.mcpCall(token, 'list_subscriptions')).status).toBe(200);
+      // The pair from the leeway is of the same grant, with its scope: it refreshes to write.
+      const third = (await (await refresh(second.refresh_token, 'write')).json()) as typeof first;
+      expect(third.scope).toBe('read write');
+      // The leeway counts from the rotation, not from the last use within it.
+      h.clock.now = new Date(h.clock.now.getTime() + 1);
+      expect(await (await refresh(first.refresh_token)).json()).toMatchObject({
+        error: 'invalid_grant',
+      });
+      for (const token of [winner.access_token, second.access_token, third.access_token])
+        expect((await as.mcpCall(token, 'list_subscriptions')).status).toBe(401);
+      expect((await refresh(third.refresh_token)).status).toBe(400);
+    });
+
+    it('refuses within the leeway what it refuses on a first use: another resource, a higher scope, a disconnected grant', async () => {
+      const first = await connected('read');
+      const refresh = (extra: Record<string, string>) =>
+        as.form('/oauth/token', {
+          grant_type: 'refresh_token',
+          refresh_token: first.refresh_token,
+          client_id: first.client_id,
+          ...extra,
+        });
+      expect((await refresh({})).status).toBe(200);
+      expect(
+        await (await refresh({ resource: 'https://other.example.com/mcp' })).json(),
+      ).toMatchObject({
+        error: 'invalid_target',
+      });
+      expect(await (await refresh({ scope: 'write' })).json()).toMatchObject({
+        error: 'invalid_scope',
+      });
+      const listed = (await h.core.invoke('list_connected_apps', h.owner, {})).output as {
+        items: Array<{ id: string }>;
+      };
+      await h.core.invoke('disconnect_app', h.owner, { id: listed.items[0]?.id ?? '' });
+      expect((await refresh({})).status).toBe(400);
     });
 
     it('lowers the scope on refresh, never raises it', async () => {
@@ -401,6 +833,38 @@ describe('Exhale as an OAuth 2.1 authorization server', () => {
         scope: 'write',
       });
       expect(await raised.json()).toMatchObject({ error: 'invalid_scope' });
+    });
+
+    it('narrows only the access token on a refresh with a lower scope: the new refresh token keeps the grant’s scope (RFC 6749 §6)', async () => {
+      const first = await connected('read write');
+      const refresh = (token: string, scope?: string) =>
+        as.form('/oauth/token', {
+          grant_type: 'refresh_token',
+          refresh_token: token,
+          client_id: first.client_id,
+          ...(scope === undefined ? {} : { scope }),
+        });
+      const narrowed = (await (await refresh(first.refresh_token, 'read')).json()) as typeof first;
+      expect(narrowed.scope).toBe('read');
+      expect(
+        (await as.mcpCall(narrowed.access_token, 'create_subscription', { name: 'X', amount: '1' }))
+          .status,
+      ).toBe(403);
+      const widened = await refresh(narrowed.refresh_token, 'read write');
+      expect(widened.status).toBe(200);
+      const back = (await widened.json()) as typeof first;
+      expect(back.scope).toBe('read write');
+      expect(
+        (await as.mcpCall(back.access_token, 'create_subscription', { name: 'X', amount: '1' }))
+          .status,
+      ).toBe(200);
+      const unnamed = (await (await refresh(back.refresh_token)).json()) as typeof first;
+      expect(unnamed.scope).toBe('read write');
+      // What the app may do is what the person granted, whatever it last asked for.
+      const listed = (await h.core.invoke('list_connected_apps', h.owner, {})).output as {
+        items: Array<{ scope: string }>;
+      };
+      expect(listed.items.map((i) => i.scope)).toEqual(['write']);
     });
 
     it('refuses an expired access token (fake clock) and a token for another resource', async () => {
@@ -545,13 +1009,23 @@ describe('Exhale as an OAuth 2.1 authorization server', () => {
       expect(csp).toContain('img-src data:;');
       const html = await response.text();
       expect(html).not.toMatch(/<script|<img|<link|<iframe|\bsrc=/i);
-      expect(html).toContain('Claude &lt;b&gt;');
+      // The name isolated in its own direction, escaped.
+      expect(html).toContain('Connect <bdi>Claude &lt;b&gt;</bdi> to Exhale');
       expect(html).toContain('unverified');
       expect(html).toContain('127.0.0.1:3000');
       expect(html).toContain('value="write" checked');
       expect(html).toContain('value="read"');
       expect(html).not.toContain('value="trusted"');
       expect(html).toContain('name="connect_code"');
+    });
+
+    it('records and announces the connected app under its name without bidi controls', async () => {
+      const { client_id } = await as.register({ client_name: 'Acme\u202E\nevil' });
+      await as.authorize(client_id, h.owner);
+      const listed = (await h.core.invoke('list_connected_apps', h.owner, {})).output as {
+        items: Array<{ client_name: string }>;
+      };
+      expect(listed.items.map((i) => i.client_name)).toEqual(['Acme evil']);
     });
 
     it('speaks Spanish to a Spanish browser', async () => {
@@ -580,33 +1054,86 @@ describe('Exhale as an OAuth 2.1 authorization server', () => {
       expect(await count('oauth_grants')).toBe(0);
     });
 
-    it('shows Allow and Deny without a code to a person signed in on the web (exhale_session)', async () => {
+    async function signedIn(memberId = h.ownerId): Promise<string> {
       const session = await h.db.knex.transaction((trx) =>
         startWebSession(trx, {
-          id: 'wss_1',
+          id: `wss_${memberId}`,
           householdId: h.householdId,
-          memberId: h.ownerId,
+          memberId,
           userAgent: null,
           now: h.clock.now,
         }),
       );
-      const cookie = `exhale_session=${session.token}`;
+      return `exhale_session=${session.token}`;
+    }
+
+    const grantsOf = async () => (await h.db.knex('oauth_grants').pluck('member_id')) as string[];
+
+    it('shows Allow and Deny without a code to a person signed in on the web (exhale_session), and takes that session', async () => {
+      const cookie = await signedIn();
       const { query, response } = await page({ cookie });
-      expect(await response.text()).not.toContain('name="connect_code"');
+      const html = await response.text();
+      expect(html).not.toContain('name="connect_code"');
+      expect(html).toContain('<input type="hidden" name="via" value="session">');
       const allowed = await as.form(
         '/oauth/authorize',
-        { ...Object.fromEntries(query), decision: 'allow' },
+        { ...Object.fromEntries(query), decision: 'allow', via: 'session' },
         { cookie },
       );
       expect(allowed.status).toBe(302);
       expect(new URL(allowed.headers.get('location') ?? '').searchParams.get('code')).toMatch(
         /^exc_/,
       );
+      expect(await grantsOf()).toEqual([h.ownerId]);
+    });
+
+    it('asks for a code when a session page is answered without the session (signed out meanwhile)', async () => {
+      const { query } = await page();
       const without = await as.form('/oauth/authorize', {
         ...Object.fromEntries(query),
         decision: 'allow',
+        via: 'session',
       });
       expect(without.status).toBe(400);
+      const html = await without.text();
+      expect(html).toContain('You are no longer signed in here');
+      expect(html).toContain('name="connect_code"');
+      expect(html).toContain('<input type="hidden" name="via" value="code">');
+      expect(await grantsOf()).toEqual([]);
+    });
+
+    it('takes only a code on a page that showed the code field, even when the browser also has a session: the code’s member is connected, a wrong code is refused', async () => {
+      const bea = await h.addMember('Bea');
+      // Reached from the app's site, the page was shown without the SameSite=Strict cookie; the
+      // same-site POST carries it.
+      const cookie = await signedIn();
+      const { query, response } = await page();
+      expect(await response.text()).toContain('<input type="hidden" name="via" value="code">');
+      const answer = (fields: Record<string, string>) =>
+        as.form(
+          '/oauth/authorize',
+          { ...Object.fromEntries(query), decision: 'allow', via: 'code', ...fields },
+          { cookie },
+        );
+      for (const typed of ['JUNK-JUNK', '']) {
+        const refused = await answer({ connect_code: typed });
+        expect(refused.status, typed).toBe(400);
+        expect(await refused.text()).toContain('That code is not right.');
+      }
+      expect(await grantsOf()).toEqual([]);
+      const code = await as.connectCode(bea);
+      expect((await answer({ connect_code: code })).status).toBe(302);
+      expect(await grantsOf()).toEqual([bea.memberId]);
+      // The code was used: it does not connect anything again.
+      expect((await answer({ connect_code: code })).status).toBe(400);
+      // A hand-made form that says neither needs a code too.
+      const bare = await as.form(
+        '/oauth/authorize',
+        { ...Object.fromEntries(query), decision: 'allow' },
+        { cookie },
+      );
+      expect(bare.status).toBe(400);
+      expect(await grantsOf()).toEqual([bea.memberId]);
     });
 
     it('takes a connect code once', async () => {

@@ -1,6 +1,10 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { CONNECT_CODE_LIMITS } from '../../../core/auth/oauth/attempts.ts';
+import { REFRESH_REUSE_LEEWAY_MS } from '../../../core/auth/oauth/tokens.ts';
 import { type Actor, catalog, Core, memberActor, newcomerActor } from '../../../core/index.ts';
 import { openSharedTestDatabase, type SharedTestDatabase } from '../../helpers/sharedDatabase.ts';
 import { TEST_NOW } from '../../helpers/testCore.ts';
@@ -67,27 +71,76 @@ describe('the authorization server across connections', () => {
     expect((await one.mcpCall(winner.access_token, 'list_subscriptions')).status).toBe(401);
   });
 
-  it('rotates one refresh token once when two refreshes race; the other is reuse and revokes the family', async () => {
+  it('gives both of two refreshes racing with one refresh token a fresh pair, from either process, and revokes nothing; a replay after the leeway revokes them all', async () => {
     const { client_id, code, verifier } = await authorized();
     const first = (await (await one.tokens(client_id, code, verifier)).json()) as {
       refresh_token: string;
     };
-    const refresh = (h: AsHarness) =>
+    const refresh = (h: AsHarness, token = first.refresh_token) =>
       h.form('/oauth/token', {
         grant_type: 'refresh_token',
-        refresh_token: first.refresh_token,
+        refresh_token: token,
         client_id,
         resource: RESOURCE,
       });
-    const answers = await Promise.all([refresh(one), refresh(two)]);
-    expect(answers.map((a) => a.status).sort()).toEqual([200, 400]);
-    const winner = (await answers.find((a) => a.status === 200)?.json()) as {
+    const answers = await Promise.all([refresh(one), refresh(two), refresh(one), refresh(two)]);
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+    const pairs = (await Promise.all(answers.map((a) => a.json()))) as Array<{
       access_token: string;
       refresh_token: string;
+    }>;
+    expect(new Set(pairs.map((p) => p.refresh_token)).size).toBe(4);
+    // Exactly one of them rotated the token: it was claimed once.
+    const db = shared.open();
+    const rows = (await db.knex('oauth_tokens').where({ kind: 'refresh' })) as Array<{
+      used_at: string | null;
+      revoked_at: string | null;
+    }>;
+    expect(rows.filter((r) => r.used_at !== null)).toHaveLength(1);
+    expect(rows.filter((r) => r.revoked_at !== null)).toHaveLength(0);
+    for (const [i, pair] of pairs.entries()) {
+      expect(
+        (await (i % 2 ? one : two).mcpCall(pair.access_token, 'list_subscriptions')).status,
+      ).toBe(200);
+    }
+    // Each new refresh token works on its own, in the other process.
+    expect((await refresh(two, pairs[0]?.refresh_token)).status).toBe(200);
+    now = new Date(now.getTime() + REFRESH_REUSE_LEEWAY_MS);
+    const replay = await refresh(one);
+    expect(await replay.json()).toMatchObject({ error: 'invalid_grant' });
+    for (const pair of pairs)
+      expect((await two.mcpCall(pair.access_token, 'list_subscriptions')).status).toBe(401);
+    expect((await refresh(two, pairs[1]?.refresh_token)).status).toBe(400);
+  });
+
+  it('leaves a refresh token as it was when the process refreshing it is killed mid-way: another process then refreshes it', async () => {
+    const { client_id, code, verifier } = await authorized();
+    const first = (await (await one.tokens(client_id, code, verifier)).json()) as {
+      refresh_token: string;
     };
-    expect((await two.mcpCall(winner.access_token, 'list_subscriptions')).status).toBe(401);
-    const again = await refresh(one);
-    expect(await again.json()).toMatchObject({ error: 'invalid_grant' });
+    // A process that has claimed the token in its transaction (the update a refresh makes) and
+    // is killed before it commits.
+    const holder = await holdRefreshClaim(shared, first.refresh_token, now);
+    const waiting = two.form('/oauth/token', {
+      grant_type: 'refresh_token',
+      refresh_token: first.refresh_token,
+      client_id,
+      resource: RESOURCE,
+    });
+    // On PostgreSQL, see the other process's update wait for the killed one's row lock first.
+    if (shared.dialect === 'postgres') await lockWaitSeen(shared);
+    holder.kill('SIGKILL');
+    const answer = await waiting;
+    expect(answer.status).toBe(200);
+    const pair = (await answer.json()) as { access_token: string };
+    expect((await one.mcpCall(pair.access_token, 'list_subscriptions')).status).toBe(200);
+    const row = (await shared
+      .open()
+      .knex('oauth_tokens')
+      .where({ hash: createHash('sha256').update(first.refresh_token).digest('hex') })
+      .first('used_at', 'revoked_at')) as { used_at: string | null; revoked_at: string | null };
+    // Used once, by the process that lived; the killed one's claim is gone.
+    expect(row).toEqual({ used_at: now.toISOString(), revoked_at: null });
   });
 
   it('honours a disconnection made in one process on the next request to the other', async () => {
@@ -158,6 +211,52 @@ describe('the authorization server across connections', () => {
     expect((await two.form('/oauth/authorize', { ...query, connect_code: good })).status).toBe(429);
     expect((await one.form('/oauth/authorize', { ...query, connect_code: good })).status).toBe(429);
   });
+  it('behind a trusted proxy counts the address the proxy appended (the last X-Forwarded-For), so a client cannot pick a new one for each try', async () => {
+    const proxiedA = asHarness(coreA, { trustProxy: true });
+    const proxiedB = asHarness(coreB, { trustProxy: true });
+    try {
+      const { client_id } = await proxiedA.register();
+      const query = {
+        response_type: 'code',
+        client_id,
+        redirect_uri: REDIRECT,
+        state: 'st',
+        code_challenge: pkce().challenge,
+        code_challenge_method: 'S256',
+        resource: RESOURCE,
+        decision: 'allow',
+        via: 'code',
+      };
+      const statuses: number[] = [];
+      for (let i = 0; i < 7; i += 1) {
+        // The client sends an address of its choice; the proxy appends the one it saw, in any
+        // of the forms proxies write.
+        const seen = ['203.0.113.66', '203.0.113.66:51000'][i % 2] ?? '';
+        const answer = await (i % 2 ? proxiedA : proxiedB).form(
+          '/oauth/authorize',
+          { ...query, connect_code: `AAAA-AA${String(i).padStart(2, 'A')}` },
+          { 'x-forwarded-for': `10.9.8.${i}, 192.0.2.${i}, ${seen}` },
+        );
+        statuses.push(answer.status);
+      }
+      expect(statuses).toEqual([400, 400, 400, 400, 400, 429, 429]);
+      // The same for IPv6, counted by its /64 whatever the client put first.
+      const v6 = await Promise.all(
+        Array.from({ length: 6 }, (_, i) =>
+          proxiedA.form(
+            '/oauth/authorize',
+            { ...query, connect_code: `BBBB-BB${String(i).padStart(2, 'B')}` },
+            { 'x-forwarded-for': `198.51.100.${i}, [2001:db8:1:2::${i + 1}]:443` },
+          ),
+        ),
+      );
+      expect(v6.map((a) => a.status).sort()).toEqual([400, 400, 400, 400, 400, 429]);
+    } finally {
+      await proxiedA.close();
+      await proxiedB.close();
+    }
+  });
+
   it('lets a person at another address connect through a client an attacker has exhausted their tries on, in either process, until the window ends', async () => {
     // Both processes behind a trusted proxy: X-Forwarded-For is each person's address.
     const proxiedA = asHarness(coreA, { trustProxy: true });
@@ -226,3 +325,70 @@ describe('the authorization server across connections', () => {
     }
   });
 });
+
+/**
+ * Another process, started here, that claims `refreshToken` as a refresh does (its transaction's
+ * update of `used_at`, on SQLite holding the write lock, on PostgreSQL the row) and waits, its
+ * transaction open, to be killed. Resolves once the claim is made.
+ */
+async function holdRefreshClaim(
+  shared: SharedTestDatabase,
+  refreshToken: string,
+  at: Date,
+): Promise<ChildProcess> {
+  const hash = createHash('sha256').update(refreshToken).digest('hex');
+  const script =
+    shared.dialect === 'sqlite'
+      ? `const sqlite3 = require('sqlite3');
+const db = new sqlite3.Database(process.env.FILE);
+db.serialize(() => {
+  db.run('PRAGMA busy_timeout = 5000');
+  db.run('BEGIN IMMEDIATE');
+  db.run('UPDATE oauth_tokens SET used_at = ? WHERE hash = ?', [process.env.AT, process.env.HASH], (e) => {
+    if (e) throw e;
+    console.log('held');
+  });
+});
+setInterval(() => {}, 1000);`
+      : `const pg = require('pg');
+const client = new pg.Client({ connectionString: process.env.URL });
+(async () => {
+  await client.connect();
+  await client.query('SET search_path TO ' + process.env.SCHEMA);
+  await client.query('BEGIN');
+  await client.query('UPDATE oauth_tokens SET used_at = $1 WHERE hash = $2', [process.env.AT, process.env.HASH]);
+  console.log('held');
+})();
+setInterval(() => {}, 1000);`;
+  const child = spawn(process.execPath, ['-e', script], {
+    env: {
+      ...process.env,
+      FILE: shared.sqliteFile ?? '',
+      URL: shared.url ?? '',
+      SCHEMA: shared.schema ?? '',
+      AT: at.toISOString(),
+      HASH: hash,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('held')) resolve();
+    });
+    child.once('exit', (status) => reject(new Error(`the holding process ended (${status})`)));
+  });
+  return child;
+}
+
+/** Resolves once a PostgreSQL session waits for a lock on `oauth_tokens` (bounded, polled). */
+async function lockWaitSeen(shared: SharedTestDatabase): Promise<void> {
+  const db = shared.open();
+  for (let i = 0; i < 200; i += 1) {
+    const rows = (await db.knex.raw(
+      `select 1 from pg_stat_activity where wait_event_type = 'Lock' and query ilike '%oauth_tokens%'`,
+    )) as { rows: unknown[] };
+    if (rows.rows.length > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error('no session waited for the row lock within 5 s');
+}

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 
 import { createEdge } from '../../../bot/http/app.ts';
+import { type HttpHost, listen } from '../../../bot/http/server.ts';
 import type { Actor, Core } from '../../../core/index.ts';
 import { createMcpFetchHandler } from '../../../mcp/http.ts';
 import { authorizationServer } from '../../../mcp/oauth/index.ts';
@@ -41,6 +42,8 @@ export interface AsHarness {
     extra?: Record<string, string>,
   ): Promise<Response>;
   mcpCall(token: string, tool: string, args?: Record<string, unknown>): Promise<Response>;
+  /** Serves the same edge on a socket of 127.0.0.1 (for a browser); its base URL. */
+  listen(): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -77,6 +80,7 @@ export function asHarness(
       headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
       body: new URLSearchParams(fields).toString(),
     });
+  const hosts: HttpHost[] = [];
   const h: AsHarness = {
     send,
     form,
@@ -112,6 +116,7 @@ export function asHarness(
         resource: RESOURCE,
         scope: 'read write',
         decision: 'allow',
+        via: 'code',
         connect_code: code,
         ...overrides,
       });
@@ -149,7 +154,18 @@ export function asHarness(
       const text = await response.text();
       return new Response(text, { status: response.status, headers: response.headers });
     },
-    close: () => mcp.close(),
+    async listen() {
+      const host = await listen(edge, { port: 0 });
+      hosts.push(host);
+      return host.url;
+    },
+    async close() {
+      for (const host of hosts.splice(0)) {
+        host.server.closeAllConnections();
+        await host.close();
+      }
+      await mcp.close();
+    },
   };
   return h;
 }
