@@ -28,6 +28,18 @@ export interface ExhaleServerOptions {
    * authentication): its op calls share it. Never given for a connection (stdio), which outlives it.
    */
   fresh?: Freshness | undefined;
+  /**
+   * A connection whose credential is checked again for every request (stdio with a token): the
+   * actor and freshness check the request with this context was admitted with. Undefined for a
+   * request the check did not see (none on such a connection): `actor` then.
+   */
+  requestAuth?: ((ctx: ServerContext) => RequestAuth | undefined) | undefined;
+}
+
+/** What one request was authenticated as: who it acts as, and its one freshness check. */
+export interface RequestAuth {
+  actor: Actor;
+  fresh: Freshness;
 }
 
 interface Needs {
@@ -99,9 +111,13 @@ export function createExhaleMcpServer(options: ExhaleServerOptions): McpServer {
       'resources/templates/list': PRIVATE_MINUTE,
     },
   });
-  const actorFor = (ctx: ServerContext): Actor => actingAgent(actor, clientName(server, ctx));
+  const { requestAuth, fresh } = options;
+  const actorFor = (ctx: ServerContext): Actor =>
+    actingAgent(requestAuth?.(ctx)?.actor ?? actor, clientName(server, ctx));
+  const freshFor = (ctx: ServerContext): Freshness | undefined =>
+    fresh ?? requestAuth?.(ctx)?.fresh;
   const needs = needsOf(options.serves);
-  registerOpTools(server, core, actorFor, actor, needs.tools, options.fresh);
+  registerOpTools(server, core, actorFor, actor, needs.tools, freshFor);
   if (needs.resources) registerResources(server, core, actorFor, actor);
   if (needs.prompts) registerPrompts(server, core, actor);
   if (options.era === 'modern') {

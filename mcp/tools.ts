@@ -134,8 +134,9 @@ function toolsFor(core: Core, base: Actor): ReadonlyMap<string, ToolEntry> {
 /**
  * Registers every op the actor may call as a tool, generated from the catalog: no per-tool code.
  * `only` narrows it to the tools one request calls (the rest would be built for nothing).
- * `fresh` is the request's freshness check (one HTTP request; never a connection's): the op call
- * shares the one SQLite data_version read its authentication made.
+ * `freshFor` gives the request's freshness check (one HTTP request, or one request of a stdio
+ * connection whose token is checked per request; never a whole connection's): the op call shares
+ * the one SQLite data_version read its authentication made.
  */
 export function registerOpTools(
   server: McpServer,
@@ -143,7 +144,7 @@ export function registerOpTools(
   actorFor: (ctx: ServerContext) => Actor,
   base: Actor,
   only: 'all' | ReadonlySet<string> = 'all',
-  fresh?: Freshness,
+  freshFor: (ctx: ServerContext) => Freshness | undefined = () => undefined,
 ): void {
   const tools = toolsFor(core, base);
   const entries =
@@ -166,7 +167,7 @@ export function registerOpTools(
             return await runConfirmed({ core, server }, op, actor, args, ctx);
           return successResult(
             op,
-            await core.invoke(op, actor, args, { surface: 'mcp', fresh }),
+            await core.invoke(op, actor, args, { surface: 'mcp', fresh: freshFor(ctx) }),
             actor.locale,
           );
         } catch (error) {
