@@ -97,13 +97,16 @@ const PRIVATE_MINUTE = { ttlMs: 60_000, cacheScope: 'private' } as const;
  */
 export function createExhaleMcpServer(options: ExhaleServerOptions): McpServer {
   const { core, actor } = options;
+  // Resource notifications are promised only where they can arrive: a 2026-era listen stream or
+  // a live connection (stdio). A stateless 2025-era HTTP request has neither (GET /mcp is 405).
+  const notifies = options.era === 'modern' || options.connection === true;
   const server = new McpServer(serverInfo(options.base), {
     instructions: INSTRUCTIONS,
     // A token's tools and the prompts never change while it is used; resources do (see notifications.ts).
     capabilities: {
       tools: { listChanged: false },
       prompts: { listChanged: false },
-      resources: { listChanged: true },
+      resources: { listChanged: notifies },
     },
     cacheHints: {
       'tools/list': PRIVATE_MINUTE,

@@ -1,13 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 
-import {
-  Client,
-  type JSONRPCMessage,
-  ProtocolError,
-  ReadBuffer,
-  serializeMessage,
-  type Transport,
-} from '@modelcontextprotocol/client';
+import { Client, ProtocolError } from '@modelcontextprotocol/client';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { type Actor, memberActor, newcomerActor } from '../../core/kernel/actor.ts';
@@ -15,33 +8,7 @@ import { CREDENTIAL_REFUSED } from '../../mcp/stdio.ts';
 import { BIN, runExhale } from '../helpers/exhaleProcess.ts';
 import { type ProcessCore, processCores } from '../helpers/processCores.ts';
 import { openSharedTestDatabase, type SharedTestDatabase } from '../helpers/sharedDatabase.ts';
-
-/** A client transport over a child's stdin and stdout, keeping the child (its exit, a kill) at hand. */
-class ChildTransport implements Transport {
-  onclose?: () => void;
-  onerror?: (error: Error) => void;
-  onmessage?: <T extends JSONRPCMessage>(message: T) => void;
-  private readonly buffer = new ReadBuffer();
-
-  constructor(private readonly child: ChildProcess) {}
-
-  async start(): Promise<void> {
-    this.child.stdout?.on('data', (chunk: Buffer) => {
-      this.buffer.append(chunk);
-      for (let message = this.buffer.readMessage(); message; message = this.buffer.readMessage())
-        this.onmessage?.(message);
-    });
-    this.child.once('close', () => this.onclose?.());
-  }
-
-  async send(message: JSONRPCMessage): Promise<void> {
-    if (this.child.stdin?.writable) this.child.stdin.write(serializeMessage(message));
-  }
-
-  async close(): Promise<void> {
-    this.child.stdin?.end();
-  }
-}
+import { StreamClientTransport } from './streamTransport.ts';
 
 interface McpProcess {
   client: Client;
@@ -74,7 +41,7 @@ async function startMcp(
     { versionNegotiation: { mode }, capabilities: elicit ? { elicitation: { form: {} } } : {} },
   );
   if (elicit) client.setRequestHandler('elicitation/create', elicit);
-  await client.connect(new ChildTransport(child));
+  await client.connect(new StreamClientTransport(child.stdout, child.stdin));
   return { client, child, exited };
 }
 
