@@ -8,7 +8,7 @@ import type {
 
 import { toolDescription } from './instructions.ts';
 import { needsConfirmation, registerConfirmTool, runConfirmed } from './confirm.ts';
-import { errorResult, successResult } from './results.ts';
+import { errorResult, identified, successResult } from './results.ts';
 import { toolSchemas } from './schemas.ts';
 import {
   type Actor,
@@ -164,14 +164,14 @@ export function registerOpTools(
           // Refused before anything walks the arguments (a confirmation stores them as JSON).
           if (jsonTooDeep(args)) throw tooDeep();
           if (needsConfirmation(op, actor, args))
-            return await runConfirmed({ core, server }, op, actor, args, ctx);
-          return successResult(
-            op,
-            await core.invoke(op, actor, args, { surface: 'mcp', fresh: freshFor(ctx) }),
-            actor.locale,
-          );
+            return identified(ctx, await runConfirmed({ core, server }, op, actor, args, ctx));
+          const result = await core.invoke(op, actor, args, {
+            surface: 'mcp',
+            fresh: freshFor(ctx),
+          });
+          return identified(ctx, successResult(op, result, actor.locale));
         } catch (error) {
-          return errorResult(error, actor.locale, op.name);
+          return identified(ctx, errorResult(error, actor.locale, op.name));
         }
       },
     );
