@@ -109,7 +109,7 @@ async function connectApp(
 ): Promise<string> {
   const { output } = await core.invoke(
     'connect_app',
-    { ...member, channel: 'web' },
+    { ...member, channel: 'consent' },
     { client: `client_${clientName}`, client_name: clientName, scope, resource: 'http://x/mcp' },
     { surface: 'web' },
   );
@@ -182,6 +182,16 @@ describe(`/apps: connected apps in chat (${TEST_DIALECT})`, () => {
       '• Claude.ai · Trusted · connected Mon, 2 Mar 2026 · not used yet · Luis',
     );
     expect(all).toContain('• ChatGPT · Read only · connected Mon, 2 Mar 2026 · not used yet · Ana');
+  });
+
+  it('names the consent page, not the Mini App, as where an app was connected, in each reader’s language', async () => {
+    const luis = await h.addMember('Luis', 'es');
+    await connectApp(h.core, h.owner, 'Claude.ai', 'write');
+    const ana = text(await new ChatDriver(h.core, h.owner).say('/activity'));
+    expect(ana).toContain('Connected Claude.ai (can change)\n    Ana · consent page ·');
+    const his = text(await new ChatDriver(h.core, luis, { name: 'Luis' }).say('/activity'));
+    expect(his).toContain('Ana · página de consentimiento ·');
+    expect(`${ana}${his}`).not.toContain('Mini App');
   });
 
   it('says there is none, and where agent tokens are', async () => {
