@@ -16,6 +16,7 @@ import {
   ChannelRegistry,
   createAssistant,
   findTimeZone,
+  type Freshness,
   jsonTextTooDeep,
   type Locale,
   newcomerActor,
@@ -66,6 +67,10 @@ In the project folder run it as \`npx exhale …\` (a bare \`exhale\` needs \`np
 Configuration is by environment variables (EXHALE_DATA_DIR, EXHALE_DATABASE_URL, EXHALE_PORT…): see README.md.`;
 
 type Command = (args: string[]) => Promise<number>;
+
+/** Why `exhale mcp` refuses a token, at start or later (it says so on stderr, the client's log). */
+const TOKEN_REFUSED =
+  'That token is not valid (unknown, revoked, expired, or its member left the household).';
 
 /** A command line that cannot be run as typed: told with the usage, exit code 2. */
 class UsageError extends Error {}
@@ -335,17 +340,20 @@ const commands: Record<string, Command> = {
     });
     const runtime = await runtimeFor(loadConfig(), { existing: true });
     const raw = values.token ?? process.env.EXHALE_TOKEN;
+    const { core } = runtime;
     let actor: Actor;
+    // A token is checked again on every request, as over HTTP: revoked, expired or its member
+    // gone, it is refused from the next request on, and the server ends.
+    let recheck: ((fresh: Freshness) => Promise<Actor | null>) | undefined;
     if (raw) {
-      const agent = await authenticateToken(runtime.db, raw, new Date());
+      const agent = await authenticateToken(runtime.db, raw, core.clock());
       if (!agent) {
         await runtime.close();
-        console.error(
-          'That token is not valid (unknown, revoked, or its member left the household).',
-        );
+        console.error(TOKEN_REFUSED);
         return 2;
       }
       actor = agent;
+      recheck = (fresh) => authenticateToken(runtime.db, raw, core.clock(), fresh);
     } else {
       const local = await localActor(runtime.db, {
         as: values.as,
@@ -360,9 +368,11 @@ const commands: Record<string, Command> = {
       };
     }
     const { runMcpStdio } = await import('../mcp/stdio.ts');
-    await runMcpStdio({ core: runtime.core, actor });
+    const end = await runMcpStdio({ core, actor, recheck });
     await runtime.close();
-    return 0;
+    if (end === 'closed') return 0;
+    console.error(`${TOKEN_REFUSED} Exhale refused it from then on and stopped serving.`);
+    return 2;
   },
   token: async (args) => {
     const [sub, ...rest] = args;

@@ -9,7 +9,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 
-import { errorResult, successResult } from './results.ts';
+import { errorResult, identified, successResult } from './results.ts';
 import { advertisedZod } from './schemas.ts';
 import {
   type Actor,
@@ -237,16 +237,16 @@ export function registerConfirmTool(
         // expires, unless the records moved since the preview (then only a new preview can be).
         const applied = await pending.confirm(actor, id);
         const { op, result } = applied;
-        return {
+        return identified(ctx, {
           ...successResult(op, result, actor.locale),
           structuredContent: {
             op: op.name,
             activity_id: result.auditId,
             result: result.output as Record<string, unknown>,
           },
-        };
+        });
       } catch (error) {
-        return errorResult(error, actor.locale, 'confirm');
+        return identified(ctx, errorResult(error, actor.locale, 'confirm'));
       }
     },
   );

@@ -177,6 +177,7 @@ export function leanOutput(schema: JsonSchema, depth = 0): JsonSchema {
   for (const key of UNBOUNDED) delete node[key];
   if (node.minimum === -SAFE) delete node.minimum;
   if (node.maximum === SAFE) delete node.maximum;
+  anyObject(node);
   const { required, properties } = node;
   if (
     Array.isArray(required) &&
@@ -284,6 +285,7 @@ export function leanInput(schema: JsonSchema, shared: ReadonlySet<string>): Json
   }
   if (node.minimum === -SAFE) delete node.minimum;
   if (node.maximum === SAFE) delete node.maximum;
+  anyObject(node);
   if (
     'default' in node &&
     typeof node.description === 'string' &&
@@ -291,6 +293,18 @@ export function leanInput(schema: JsonSchema, shared: ReadonlySet<string>): Json
   )
     delete node.default;
   return node;
+}
+
+/**
+ * A record of anything (zod's `z.record(z.string(), z.unknown())`) written as any object, in place:
+ * JSON names are strings, and an absent additionalProperties allows every value. The `{}` it
+ * would carry is a subschema without a type, which single-type dialects (Gemini's) cannot read.
+ */
+function anyObject(node: JsonSchema): void {
+  const values = node.additionalProperties;
+  if (node.type !== 'object' || !isSchema(values) || Object.keys(values).length > 0) return;
+  delete node.additionalProperties;
+  if (JSON.stringify(node.propertyNames) === '{"type":"string"}') delete node.propertyNames;
 }
 
 /** The longest id `Id` in core/domain/schemas.ts accepts. */

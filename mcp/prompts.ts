@@ -1,7 +1,13 @@
-import { completable, type GetPromptResult, type McpServer } from '@modelcontextprotocol/server';
+import {
+  completable,
+  type GetPromptResult,
+  type McpServer,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
 import { z } from 'zod';
 
 import { CONTEXT_URI } from './resources.ts';
+import { identified } from './results.ts';
 import {
   type Actor,
   addDays,
@@ -205,7 +211,7 @@ export function registerPrompts(server: McpServer, core: Core, base: Actor): voi
         description: t(locale, `mcp.prompt.${spec.name}.description`),
         argsSchema: spec.args(completions),
       },
-      async (raw: Record<string, unknown>): Promise<GetPromptResult> => {
+      async (raw: Record<string, unknown>, ctx: ServerContext): Promise<GetPromptResult> => {
         const args = Object.fromEntries(
           Object.entries(raw).map(([k, v]) => [
             k,
@@ -224,7 +230,7 @@ export function registerPrompts(server: McpServer, core: Core, base: Actor): voi
           helpful.length > 0
             ? `\n\n${t(locale, 'mcp.prompt.tools', { tools: helpful.join(', ') })}`
             : '';
-        return {
+        return identified<GetPromptResult>(ctx, {
           description: t(locale, `mcp.prompt.${spec.name}.description`),
           messages: [
             {
@@ -238,7 +244,7 @@ export function registerPrompts(server: McpServer, core: Core, base: Actor): voi
             },
             { role: 'user', content: { type: 'text', text: `${text}${tools}` } },
           ],
-        };
+        });
       },
     );
   }

@@ -7,6 +7,8 @@ import {
   ResourceTemplate,
   type ServerContext,
 } from '@modelcontextprotocol/server';
+
+import { identified } from './results.ts';
 import {
   type Actor,
   type AnyOp,
@@ -171,7 +173,7 @@ export function registerResources(
     async (uri, ctx) => {
       const actor = actorFor(ctx);
       try {
-        return json(uri.href, await briefing(core, actor));
+        return identified(ctx, json(uri.href, await briefing(core, actor)));
       } catch (error) {
         throw readError(error, uri.href, actor);
       }
@@ -190,7 +192,10 @@ export function registerResources(
       async (uri, ctx) => {
         const actor = actorFor(ctx);
         try {
-          return json(uri.href, (await core.invoke('get_household', actor, {}, MCP)).output);
+          return identified(
+            ctx,
+            json(uri.href, (await core.invoke('get_household', actor, {}, MCP)).output),
+          );
         } catch (error) {
           throw readError(error, uri.href, actor);
         }
@@ -240,10 +245,14 @@ export function registerResources(
         const actor = actorFor(ctx);
         const id = String(Array.isArray(variables.id) ? variables.id[0] : variables.id);
         try {
-          if (getOp) return json(uri.href, (await core.invoke(getOp, actor, { id }, MCP)).output);
+          if (getOp)
+            return identified(
+              ctx,
+              json(uri.href, (await core.invoke(getOp, actor, { id }, MCP)).output),
+            );
           const found = (await items(actor)).find((item) => item.id === id);
           if (!found) throw new ResourceNotFoundError(uri.href);
-          return json(uri.href, found);
+          return identified(ctx, json(uri.href, found));
         } catch (error) {
           if (error instanceof ProtocolError) throw error;
           throw readError(error, uri.href, actor);

@@ -1,4 +1,11 @@
-import type { CallToolResult } from '@modelcontextprotocol/server';
+import {
+  type CallToolResult,
+  PROTOCOL_VERSION_META_KEY,
+  SERVER_INFO_META_KEY,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+
+import { IDENTITY } from './identity.ts';
 import {
   type AnyOp,
   type InvokeResult,
@@ -7,6 +14,30 @@ import {
   t,
   toOpError,
 } from '../core/index.ts';
+
+/**
+ * The server a 2026-era result names in `_meta["io.modelcontextprotocol/serverInfo"]`: the name
+ * and version only. Left to itself the SDK stamps the full serverInfo (description, icons; over
+ * stdio the icon is an inline SVG) on every result, about 1.3 KB each; a handler's own value wins,
+ * so the results Exhale builds carry this one. The whole identity stays where a client reads it:
+ * `server/discover` (2026) and `initialize` (2025).
+ */
+export const RESULT_SERVER_INFO = { name: IDENTITY.name, version: IDENTITY.version } as const;
+
+/**
+ * `result` naming the server by RESULT_SERVER_INFO when it answers a 2026-era request (its
+ * envelope names the protocol version); a 2025-era result is left as it is (that era's results
+ * carry no serverInfo).
+ */
+export function identified<R extends { _meta?: Record<string, unknown> | undefined }>(
+  ctx: ServerContext,
+  result: R,
+): R {
+  // The SDK types the envelope's keys as unknown to it; the version key is the spec's.
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  if (envelope?.[PROTOCOL_VERSION_META_KEY] === undefined) return result;
+  return { ...result, _meta: { ...result._meta, [SERVER_INFO_META_KEY]: RESULT_SERVER_INFO } };
+}
 
 /** Where a write's result names its activity entry (the id `undo` takes) in `_meta`. */
 export const ACTIVITY_META_KEY = 'exhale/activity_id';

@@ -28,6 +28,18 @@ export interface ExhaleServerOptions {
    * authentication): its op calls share it. Never given for a connection (stdio), which outlives it.
    */
   fresh?: Freshness | undefined;
+  /**
+   * A connection whose credential is checked again for every request (stdio with a token): the
+   * actor and freshness check the request with this context was admitted with. Undefined for a
+   * request the check did not see (none on such a connection): `actor` then.
+   */
+  requestAuth?: ((ctx: ServerContext) => RequestAuth | undefined) | undefined;
+}
+
+/** What one request was authenticated as: who it acts as, and its one freshness check. */
+export interface RequestAuth {
+  actor: Actor;
+  fresh: Freshness;
 }
 
 interface Needs {
@@ -85,13 +97,16 @@ const PRIVATE_MINUTE = { ttlMs: 60_000, cacheScope: 'private' } as const;
  */
 export function createExhaleMcpServer(options: ExhaleServerOptions): McpServer {
   const { core, actor } = options;
+  // Resource notifications are promised only where they can arrive: a 2026-era listen stream or
+  // a live connection (stdio). A stateless 2025-era HTTP request has neither (GET /mcp is 405).
+  const notifies = options.era === 'modern' || options.connection === true;
   const server = new McpServer(serverInfo(options.base), {
     instructions: INSTRUCTIONS,
     // A token's tools and the prompts never change while it is used; resources do (see notifications.ts).
     capabilities: {
       tools: { listChanged: false },
       prompts: { listChanged: false },
-      resources: { listChanged: true },
+      resources: { listChanged: notifies },
     },
     cacheHints: {
       'tools/list': PRIVATE_MINUTE,
@@ -99,9 +114,13 @@ export function createExhaleMcpServer(options: ExhaleServerOptions): McpServer {
       'resources/templates/list': PRIVATE_MINUTE,
     },
   });
-  const actorFor = (ctx: ServerContext): Actor => actingAgent(actor, clientName(server, ctx));
+  const { requestAuth, fresh } = options;
+  const actorFor = (ctx: ServerContext): Actor =>
+    actingAgent(requestAuth?.(ctx)?.actor ?? actor, clientName(server, ctx));
+  const freshFor = (ctx: ServerContext): Freshness | undefined =>
+    fresh ?? requestAuth?.(ctx)?.fresh;
   const needs = needsOf(options.serves);
-  registerOpTools(server, core, actorFor, actor, needs.tools, options.fresh);
+  registerOpTools(server, core, actorFor, actor, needs.tools, freshFor);
   if (needs.resources) registerResources(server, core, actorFor, actor);
   if (needs.prompts) registerPrompts(server, core, actor);
   if (options.era === 'modern') {

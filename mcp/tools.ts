@@ -8,7 +8,7 @@ import type {
 
 import { toolDescription } from './instructions.ts';
 import { needsConfirmation, registerConfirmTool, runConfirmed } from './confirm.ts';
-import { errorResult, successResult } from './results.ts';
+import { errorResult, identified, successResult } from './results.ts';
 import { toolSchemas } from './schemas.ts';
 import {
   type Actor,
@@ -134,8 +134,9 @@ function toolsFor(core: Core, base: Actor): ReadonlyMap<string, ToolEntry> {
 /**
  * Registers every op the actor may call as a tool, generated from the catalog: no per-tool code.
  * `only` narrows it to the tools one request calls (the rest would be built for nothing).
- * `fresh` is the request's freshness check (one HTTP request; never a connection's): the op call
- * shares the one SQLite data_version read its authentication made.
+ * `freshFor` gives the request's freshness check (one HTTP request, or one request of a stdio
+ * connection whose token is checked per request; never a whole connection's): the op call shares
+ * the one SQLite data_version read its authentication made.
  */
 export function registerOpTools(
   server: McpServer,
@@ -143,7 +144,7 @@ export function registerOpTools(
   actorFor: (ctx: ServerContext) => Actor,
   base: Actor,
   only: 'all' | ReadonlySet<string> = 'all',
-  fresh?: Freshness,
+  freshFor: (ctx: ServerContext) => Freshness | undefined = () => undefined,
 ): void {
   const tools = toolsFor(core, base);
   const entries =
@@ -163,14 +164,14 @@ export function registerOpTools(
           // Refused before anything walks the arguments (a confirmation stores them as JSON).
           if (jsonTooDeep(args)) throw tooDeep();
           if (needsConfirmation(op, actor, args))
-            return await runConfirmed({ core, server }, op, actor, args, ctx);
-          return successResult(
-            op,
-            await core.invoke(op, actor, args, { surface: 'mcp', fresh }),
-            actor.locale,
-          );
+            return identified(ctx, await runConfirmed({ core, server }, op, actor, args, ctx));
+          const result = await core.invoke(op, actor, args, {
+            surface: 'mcp',
+            fresh: freshFor(ctx),
+          });
+          return identified(ctx, successResult(op, result, actor.locale));
         } catch (error) {
-          return errorResult(error, actor.locale, op.name);
+          return identified(ctx, errorResult(error, actor.locale, op.name));
         }
       },
     );

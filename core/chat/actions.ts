@@ -105,6 +105,8 @@ export const ActionSchema = z.discriminatedUnion('t', [
   ...SUBSCRIPTION_ACTIONS,
   /** The "app connected" message's Disconnect: `app` is the grant (core/chat/features/connect.ts). */
   z.object({ t: z.literal('disconnect'), app: z.string() }),
+  /** /apps (features/connect.ts): preview disconnecting the connected app (grant) `id`. */
+  z.object({ t: z.literal('app_disconnect'), id: z.string() }),
 ]);
 export type Action = z.infer<typeof ActionSchema>;
 

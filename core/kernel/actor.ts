@@ -16,6 +16,8 @@ export const CHANNELS = [
   'system',
   // `exhale demo`'s seeded history: shown as the demo's, never "your last change" to undo.
   'demo',
+  // The OAuth consent page, where a person connects an app (connect_app): not the Mini App.
+  'consent',
 ] as const;
 export type Channel = (typeof CHANNELS)[number];
 

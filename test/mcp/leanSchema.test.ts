@@ -297,4 +297,33 @@ describe('lean input schemas', () => {
       color: { description: 'Its colour, or null.', anyOf: [{ type: 'string' }, { type: 'null' }] },
     });
   });
+
+  it('write a record of anything as any object, without the untyped `{}` zod gives its values', () => {
+    const schema = z.toJSONSchema(
+      z.object({
+        document: z.union([
+          z.string(),
+          z.array(z.record(z.string(), z.unknown())),
+          z.record(z.string(), z.unknown()),
+        ]),
+        counts: z.record(z.string(), z.int()),
+      }),
+      { io: 'input' },
+    ) as JsonSchema;
+    expect(leanInput(schema, new Set()).properties).toEqual({
+      document: {
+        anyOf: [
+          { type: 'string' },
+          { type: 'array', items: { type: 'object' } },
+          { type: 'object' },
+        ],
+      },
+      // A record whose values say something keeps it.
+      counts: {
+        type: 'object',
+        propertyNames: { type: 'string' },
+        additionalProperties: { type: 'integer' },
+      },
+    });
+  });
 });

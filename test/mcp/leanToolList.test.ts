@@ -90,6 +90,31 @@ describe.each(ERAS)('a lean tools/list (%s era)', (era) => {
     });
   });
 
+  it('gives every input subschema of every tool what a single-type dialect reads: one type, never a list of types or an untyped `{}`', async () => {
+    const client = await h.connect((await h.token('trusted')).token, era);
+    const { tools } = await client.listTools();
+    const problems: string[] = [];
+    const walk = (node: unknown, path: string): void => {
+      if (Array.isArray(node)) return node.forEach((child, i) => walk(child, `${path}[${i}]`));
+      if (typeof node !== 'object' || node === null) return;
+      const schema = node as Record<string, unknown>;
+      const combines = ['$ref', 'anyOf', 'oneOf', 'allOf', 'enum', 'const'].some(
+        (k) => k in schema,
+      );
+      if (Array.isArray(schema.type)) problems.push(`${path}: type ${JSON.stringify(schema.type)}`);
+      else if (typeof schema.type !== 'string' && !combines) problems.push(`${path}: no type`);
+      for (const key of ['items', 'additionalProperties', 'not'])
+        if (typeof schema[key] === 'object') walk(schema[key], `${path}.${key}`);
+      for (const key of ['anyOf', 'oneOf', 'allOf', 'prefixItems'])
+        if (Array.isArray(schema[key])) walk(schema[key], `${path}.${key}`);
+      for (const key of ['properties', '$defs'])
+        for (const [name, child] of Object.entries((schema[key] ?? {}) as object))
+          walk(child, `${path}.${key}.${name}`);
+    };
+    for (const tool of tools) walk(tool.inputSchema, `${tool.name}.inputSchema`);
+    expect(problems).toEqual([]);
+  });
+
   it('says once what a record several tools return holds, also to a token that sees only one of them', async () => {
     const output = async (scope: 'read' | 'trusted', name: string): Promise<string> => {
       const client = await h.connect((await h.token(scope)).token, era);

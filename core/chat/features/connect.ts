@@ -1,12 +1,15 @@
 import type { ChangeEvent } from '../../kernel/events.ts';
 import type { Core } from '../../kernel/core.ts';
 import { localeFrom, t } from '../../i18n/index.ts';
+import { offers } from '../../kernel/surface.ts';
 import { defineFeature } from '../feature.ts';
+import { formatDate } from '../format.ts';
 import { firstTime } from '../once.ts';
 import { ReplyBuilder } from '../reply.ts';
 import type { Reply, SentRef } from '../types.ts';
 import type { Turn } from '../turn.ts';
 import { change } from './changes.ts';
+import { proposeChange } from './pendingCard.ts';
 
 /**
  * `/connect`: a connect code (`create_connect_code`) for the consent page a remote agent opens
@@ -75,12 +78,70 @@ export async function appConnectedNotice(
   };
 }
 
+interface AppView {
+  id: string;
+  client_name: string;
+  scope: string;
+  member_id: string;
+  connected_at: string;
+  last_used_at: string | null;
+}
+
+/**
+ * `/apps`: the remote agents connected to the speaker's account (every member's for the owner,
+ * each then named with its member): client, access, when connected and last used, each with
+ * Disconnect, previewed first as revoking a token is, and undoable.
+ */
+async function apps(turn: Turn): Promise<void> {
+  const { output } = await turn.invoke('list_connected_apps', {});
+  const items = (output as { items: AppView[] }).items;
+  const others = items.some((app) => app.member_id !== turn.actor.memberId);
+  const names = others ? await memberNames(turn) : new Map<string, string>();
+  const day = (iso: string): string => formatDate(iso.slice(0, 10), turn.locale);
+  const reply = turn.reply().setCard({
+    title: `🔗 ${turn.t('oauth.apps.title', { count: items.length })}`,
+    lines:
+      items.length > 0
+        ? items.map((app) =>
+            [
+              `• ${app.client_name}`,
+              turn.t(`chat.token.scope.${app.scope}`),
+              turn.t('oauth.apps.connected', { date: day(app.connected_at) }),
+              app.last_used_at
+                ? turn.t('oauth.apps.used', { date: day(app.last_used_at) })
+                : turn.t('oauth.apps.unused'),
+              ...(others ? [names.get(app.member_id) ?? '?'] : []),
+            ].join(' · '),
+          )
+        : [turn.t('oauth.apps.none')],
+  });
+  if (turn.hasOp('disconnect_app') && offers(turn.core.op('disconnect_app'), turn.actor, 'chat'))
+    for (const app of items)
+      reply.row(
+        reply.action(turn.t('oauth.apps.disconnect', { name: app.client_name }), {
+          t: 'app_disconnect',
+          id: app.id,
+        }),
+      );
+  await turn.send(reply);
+}
+
+/** The household's members by id (the owner's /apps names whose app each is). */
+async function memberNames(turn: Turn): Promise<Map<string, string>> {
+  const { output } = await turn.invoke('list_members', {});
+  const members = (output as { members: Array<{ id: string; name: string }> }).members;
+  return new Map(members.map((m) => [m.id, m.name]));
+}
+
 async function disconnect(turn: Turn, app: string, ref: SentRef | null): Promise<void> {
   if (ref && turn.channel.clearButtons) await turn.channel.clearButtons(ref);
   await change(turn, 'disconnect_app', { id: app }, null);
 }
 
-/** Remote agents: `/connect` for a code, and Disconnect on the "app connected" message. */
+/**
+ * Remote agents: `/connect` for a code, `/apps` for the connected ones, and Disconnect on the "app
+ * connected" message and on /apps (previewed there).
+ */
 export const connectFeature = defineFeature({
   name: 'connect',
   commands: [
@@ -91,10 +152,13 @@ export const connectFeature = defineFeature({
       newcomer: false,
       run: showConnectCode,
     },
+    { command: 'apps', op: 'list_connected_apps', place: 'private', newcomer: false, run: apps },
   ],
   actions: {
     disconnect: (turn, action, ref) => disconnect(turn, action.app, ref),
+    app_disconnect: (turn, action, ref) =>
+      proposeChange(turn, 'disconnect_app', { id: action.id }, ref),
   },
-  // The "app connected" message's Disconnect button.
+  // The Disconnect buttons of the "app connected" message and of /apps.
   reaches: ['disconnect_app'],
 });

@@ -98,7 +98,12 @@ export const importData = defineOp({
     'Imports subscriptions from an Exhale export ("exhale/1" JSON) or a Wallos JSON export. What already exists is skipped, so a second import adds nothing; all or nothing unless skip_invalid.',
   input: z.object({
     document: z
-      .union([z.string(), z.array(z.unknown()), z.record(z.string(), z.unknown())])
+      // Parsed: an object (an Exhale or Wallos export) or a list of records (a Wallos list).
+      .union([
+        z.string(),
+        z.array(z.record(z.string(), z.unknown())),
+        z.record(z.string(), z.unknown()),
+      ])
       .describe('The file: its JSON text (at most 5 MB), or the JSON already parsed.'),
     format: z.enum(['auto', 'exhale', 'wallos']).default('auto').describe('Default: detected from the content.'),
     skip_invalid: z

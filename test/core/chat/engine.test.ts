@@ -101,6 +101,7 @@ describe('ChatEngine', () => {
       'token',
       'web',
       'connect',
+      'apps',
       'categories',
       'tags',
       'methods',
