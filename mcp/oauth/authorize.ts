@@ -271,7 +271,8 @@ export async function answerConsent(
   }
   const { output } = await deps.core.invoke(
     'connect_app',
-    member,
+    // The activity says where the person allowed it: the consent page, not the Mini App.
+    { ...member, channel: 'consent' },
     {
       client: checked.client.clientId,
       client_name: view.clientName.slice(0, 200),

@@ -90,4 +90,18 @@ describe('/metrics', () => {
     expect(ok.status).toBe(200);
     expect(await ok.text()).toContain('exhale_op_calls_total');
   });
+
+  it('without a token, answers nothing a proxy or tunnel on this machine forwarded (the public URL)', async () => {
+    const running = await start();
+    for (const [name, value] of [
+      ['x-forwarded-for', '203.0.113.7'],
+      ['forwarded', 'for=203.0.113.7'],
+      ['x-real-ip', '203.0.113.7'],
+      ['cf-connecting-ip', '203.0.113.7'],
+    ] as const) {
+      const forwarded = await fetch(`${running.http.url}/metrics`, { headers: { [name]: value } });
+      expect(forwarded.status).toBe(404);
+    }
+    expect((await fetch(`${running.http.url}/metrics`)).status).toBe(200);
+  });
 });

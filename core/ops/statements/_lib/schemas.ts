@@ -77,7 +77,7 @@ export const StatementSummary = z.object({
       }),
     )
     .describe(
-      'Tracked subscriptions due in its period but not on it, among those it could have charged: paid with a card or account it names, or else in a currency of its lines.',
+      'Tracked subscriptions it could have charged (its cards, accounts, currencies), due in its period but not on it.',
     ),
 });
 export type StatementSummary = z.infer<typeof StatementSummary>;

@@ -118,6 +118,7 @@ async function connectApp(
     grantId: grant,
     clientId: `client_${clientName}`,
     redirectUri: '',
+    sentTo: '',
     codeChallenge: 'x',
     resource: 'http://x/mcp',
     scope,
