@@ -361,10 +361,14 @@ describe('Exhale as an OAuth 2.1 authorization server', () => {
       expect(call.status).toBe(200);
       expect((await rpcResult(call)).isError).toBeFalsy();
       const activity = await h.core.invoke('list_activity', h.owner, {});
-      const lines = (activity.output as { items: Array<{ op: string; summary: string }> }).items;
+      const lines = (
+        activity.output as { items: Array<{ op: string; summary: string; channel: string }> }
+      ).items;
       expect(lines.map((l) => l.op)).toEqual(
         expect.arrayContaining(['connect_app', 'create_subscription']),
       );
+      // Allowed on the consent page, not in the Mini App.
+      expect(lines.find((l) => l.op === 'connect_app')?.channel).toBe('consent');
       const stored = await h.db.knex('oauth_tokens').select('hash');
       expect(JSON.stringify(stored)).not.toContain(String(tokens.access_token).slice(4));
     });
