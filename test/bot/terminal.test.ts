@@ -218,10 +218,10 @@ describe('the terminal channel', () => {
     expect(pieces.join('')).toBe(answer);
     expect(printed.split(answer)).toHaveLength(2);
     expect(printed).toContain(
-      `${answer}\n\n┌ 📝 Change Netflix?\n│ ✏️ Netflix · 17.99 EUR · every month: amount 15.99 EUR → 17.99 EUR\n│ Price history: 1 added\n└\n[1] ✅ Confirm   [2] ✖️ Discard`,
+      `${answer}\n\n┌ 📝 Change Netflix?\n│ ✏️ Netflix: amount 15.99 EUR → 17.99 EUR\n│ Price history: 1 added\n└\n[1] ✅ Confirm   [2] ✖️ Discard`,
     );
     expect(printed).toContain(
-      '(updated)\n┌ ✅ Done: Change Netflix\n│ ✏️ Netflix · 17.99 EUR · every month: amount 15.99 EUR → 17.99 EUR\n│ Price history: 1 added\n│ You can undo this for a day.\n└\n[3] ↩️ Undo',
+      '(updated)\n┌ ✅ Done: Change Netflix\n│ ✏️ Netflix: amount 15.99 EUR → 17.99 EUR\n│ Price history: 1 added\n│ You can undo this for a day.\n└\n[3] ↩️ Undo',
     );
     expect(printed).toContain('(updated)\n┌ ↩️ Undone: Change Netflix\n│ It is back as it was.\n└');
     const row = (await h.db.knex('subscriptions').where({ id: netflix }).first()) as {

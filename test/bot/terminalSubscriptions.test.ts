@@ -47,7 +47,7 @@ describe('the terminal chat manages a subscription', () => {
     expect(printed).toContain('┌ ✅ Paused Netflix');
     expect(printed).toContain('┌ ✅ Resumed Netflix');
     expect(printed).toContain(
-      '┌ 📝 Change Netflix?\n│ ✏️ Netflix · 17.99 EUR · every month: amount 15.99 EUR → 17.99 EUR\n│ Price history: 1 added\n│ From Wed, 1 Apr 2026\n└\n[5] ✅ Confirm   [6] ✖️ Discard',
+      '┌ 📝 Change Netflix?\n│ ✏️ Netflix: amount 15.99 EUR → 17.99 EUR\n│ Price history: 1 added\n│ From Wed, 1 Apr 2026\n└\n[5] ✅ Confirm   [6] ✖️ Discard',
     );
     expect(printed).toContain(
       '┌ ⚠️ Delete Netflix?\n│ 🗑 Subscription: Netflix · 17.99 EUR · every month\n│ Price history: 1 removed\n└\n[8] 🗑️ Yes, delete   [9] ✖️ Discard',

@@ -165,15 +165,21 @@ export async function runSubscriptionOp(
 ): Promise<void> {
   const op = turn.core.op(opName);
   const service = subscriptionChanges(turn.core);
-  let prepared;
+  let preview;
   try {
-    prepared = await service.prepare(turn.actor, op, args);
+    preview = await service.preview(turn.actor, op, args);
   } catch (error) {
     const named = await namedGone(turn, error, subjectOf(args));
     await dropButtonsIfGone(turn, named, pressed);
     throw named;
   }
-  const { change, preview } = prepared;
+  // The same value again (the cycle it already has): nothing to confirm, and no blank card.
+  if (preview.changes.length === 0) {
+    const sub = await loadSubscription(turn, subjectOf(args));
+    await turn.say(`ℹ️ ${turn.t('chat.sub.nothing_to_change', { name: sub.name })}`);
+    return;
+  }
+  const change = await service.store(turn.actor, preview);
   if (needsPreview(op, args, preview.card.destructive)) {
     const reply = turn.reply();
     const from = args.price_effective_date;
@@ -230,14 +236,14 @@ async function confirmChange(turn: Turn, id: string, ref: SentRef | null): Promi
   await showChange(turn, applied.op.name, applied.result, ref, appliedLines(turn, applied.change));
 }
 
-/** Discard on a preview: nothing changes, and the card says so. */
+/** Discard on a preview: nothing changes, and the card says so ("Nothing was changed", as the pending card's). */
 async function discardChange(turn: Turn, id: string, ref: SentRef | null): Promise<void> {
   const change = await subscriptionChanges(turn.core).discard(turn.actor, id);
   await turn.update(
     ref,
     turn.reply().setCard({
       title: `✖️ ${turn.t('chat.sub.discarded', { title: change.payload.card.title.replace(/^¿|\?$/g, '') })}`,
-      lines: [turn.t('chat.nothing_changed')],
+      lines: [turn.t('chat.assistant.discarded_line')],
     }),
   );
 }

@@ -213,11 +213,17 @@ describe('the subscription card', () => {
     const at = channel.messages.indexOf(preview);
     expect(text(preview)).toContain('📝 Cancel Netflix?');
     await tap(preview, 'Discard');
-    expect(text(channel.messages[at]!)).toBe(
-      '✖️ Discarded: Cancel Netflix\nNothing needed changing.',
-    );
+    expect(text(channel.messages[at]!)).toBe('✖️ Discarded: Cancel Netflix\nNothing was changed.');
     expect(await sub()).toMatchObject({ status: 'active' });
     expect(await audit('cancel_subscription')).toEqual([]);
+    // In Spanish too: nothing was changed (not "there was nothing to change").
+    const luis = conversation(await h.addMember('Luis', 'es'), 'Luis');
+    await tap(await openCard(luis), 'Cancelarla', luis);
+    const es = channel.messages.indexOf(channel.last());
+    await tap(channel.last(), 'Descartar', luis);
+    expect(text(channel.messages[es]!)).toBe(
+      '✖️ Descartado: Cancelar Netflix\nNo se ha cambiado nada.',
+    );
   });
 
   it('marks the next charge paid with the actual amount of a variable bill, then Undo removes it', async () => {

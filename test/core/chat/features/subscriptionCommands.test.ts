@@ -166,6 +166,45 @@ describe('the subscription commands', () => {
     expect(await row('Netflix')).toMatchObject({ amount_minor: 1599 });
   });
 
+  it('previews a new currency or cycle on lines, and says when there is nothing to change', async () => {
+    await say('/edit Netflix price 15.99 USD');
+    expect(text(channel.last())).toBe(
+      '📝 Change Netflix?\n✏️ Netflix: amount 15.99 EUR → 15.99 USD, currency EUR → USD',
+    );
+    await say('/edit Netflix cycle every 2 months');
+    expect(text(channel.last())).toBe(
+      '📝 Change Netflix?\n✏️ Netflix: cycle every month → every 2 months',
+    );
+    await say('/edit Netflix cycle quarterly');
+    expect(text(channel.last())).toBe(
+      '📝 Change Netflix?\n✏️ Netflix: cycle every month → every 3 months',
+    );
+    await tap(channel.last(), 'Confirm');
+    expect(await row('Netflix')).toMatchObject({ cycle_unit: 'month', cycle_every: 3 });
+    // The cycle it already has: no card to confirm.
+    const before = channel.messages.length;
+    await say('/edit Netflix cycle quarterly');
+    expect(text(channel.last())).toBe('ℹ️ Nothing to change: Netflix is already like that.');
+    expect(channel.last().buttons).toBeUndefined();
+    expect(channel.messages.length).toBe(before + 1);
+    expect(await audit('update_subscription')).toHaveLength(1);
+  });
+
+  it('says the same in Spanish: a new currency and cycle on lines, nothing to change', async () => {
+    const luis = await h.addMember('Luis', 'es');
+    const conv = conversation(luis, 'Luis');
+    await say('/edit Netflix precio 15,99 USD', conv);
+    expect(text(channel.last())).toBe(
+      '📝 ¿Cambiar Netflix?\n✏️ Netflix: importe 15,99 EUR → 15,99 USD, moneda EUR → USD',
+    );
+    await say('/edit Netflix ciclo cada 2 meses', conv);
+    expect(text(channel.last())).toBe(
+      '📝 ¿Cambiar Netflix?\n✏️ Netflix: ciclo cada mes → cada 2 meses',
+    );
+    await say('/edit Netflix ciclo mensual', conv);
+    expect(text(channel.last())).toBe('ℹ️ No hay nada que cambiar: Netflix ya está así.');
+  });
+
   it('edits by conversation: which field, then the value, asked again with the reason when it does not read', async () => {
     await say('/edit netflix');
     expect(text(channel.last())).toBe('✏️ Edit Netflix\nWhat do you want to change?');
