@@ -1,4 +1,5 @@
 import { localDate } from '../../domain/dates.ts';
+import { Name } from '../../domain/schemas.ts';
 import { searchKey } from '../../domain/text.ts';
 import { isOpError } from '../../errors/index.ts';
 import { amountProblem } from '../amountCheck.ts';
@@ -48,6 +49,13 @@ export async function addFromLine(turn: Turn, line: string): Promise<void> {
   if (parsed.name === null) {
     await setAwaiting(turn.db, turn.conversationKey, turn.owner, { t: 'add_line' }, turn.now);
     await turn.say(`${turn.t('chat.add.ask_line')}\n${turn.t('chat.help.add_example')}`);
+    return;
+  }
+  // A name longer than a name can be: said in a sentence about the name, and the line asked again.
+  const longest = Name.maxLength ?? Infinity;
+  if (parsed.name.length > longest) {
+    await setAwaiting(turn.db, turn.conversationKey, turn.owner, { t: 'add_line' }, turn.now);
+    await turn.say(turn.t('chat.add.name_too_long', { length: parsed.name.length, max: longest }));
     return;
   }
   const partial = {
@@ -292,7 +300,9 @@ export async function confirmAdd(
 
 /** A subscription the household already has under this name (ignoring case and accents). */
 async function sameName(turn: Turn, name: string): Promise<string | null> {
-  const found = await turn.invoke('list_subscriptions', { text: name, limit: 100 });
+  // The search takes at most 100 characters of a name of up to 120: its start finds every
+  // subscription of that name, and the exact name is compared below.
+  const found = await turn.invoke('list_subscriptions', { text: name.slice(0, 100), limit: 100 });
   const items = (found.output as { items: Array<{ id: string; name: string }> }).items;
   return items.find((s) => searchKey(s.name) === searchKey(name))?.id ?? null;
 }
