@@ -205,6 +205,24 @@ describe('the subscription commands', () => {
     expect(text(channel.last())).toBe('ℹ️ No hay nada que cambiar: Netflix ya está así.');
   });
 
+  it('understands the field labels its own cards show, and their synonyms, in one line', async () => {
+    await say('/edit Netflix billing date 2027-02-10');
+    expect(text(channel.last())).toBe(
+      '📝 Change Netflix?\n✏️ Netflix: first charge Thu, 5 Mar 2026 → Wed, 10 Feb 2027',
+    );
+    await say('/edit Netflix next charge 2027-01-20');
+    expect(text(channel.last())).toContain('first charge Thu, 5 Mar 2026 → Wed, 20 Jan 2027');
+    await say('/edit Netflix free trial 7 days');
+    expect(text(channel.last())).toContain('trial ends — → Mon, 9 Mar 2026');
+    const luis = conversation(await h.addMember('Luis', 'es'), 'Luis');
+    await say('/edit Netflix fecha de cobro 10', luis);
+    expect(text(channel.last())).toBe(
+      '📝 ¿Cambiar Netflix?\n✏️ Netflix: primer cargo jue, 5 mar 2026 → mar, 10 mar 2026',
+    );
+    await say('/edit Netflix prueba gratis 7 días', luis);
+    expect(text(channel.last())).toContain('fin de la prueba — → lun, 9 mar 2026');
+  });
+
   it('edits by conversation: which field, then the value, asked again with the reason when it does not read', async () => {
     await say('/edit netflix');
     expect(text(channel.last())).toBe('✏️ Edit Netflix\nWhat do you want to change?');
