@@ -7,7 +7,7 @@ import { decimal, money } from '../format.ts';
 import type { AddDraft } from '../actions.ts';
 import { subscriptionLines } from '../cards.ts';
 import { setAwaiting } from '../flows.ts';
-import { parseAddLine } from '../parseAdd.ts';
+import { parseAddLine, unclearCurrencyWord } from '../parseAdd.ts';
 import type { SentRef } from '../types.ts';
 import type { Turn } from '../turn.ts';
 import { showChange } from './changes.ts';
@@ -40,6 +40,14 @@ export async function startAdd(turn: Turn, args: string): Promise<void> {
 export async function addFromLine(turn: Turn, line: string): Promise<void> {
   const hh = await householdInfo(turn);
   const parsed = parseAddLine(line, localDate(turn.now, hh.time_zone), hh.currency);
+  // "pesos" in a household that counts in euros: which pesos? Asked by its code.
+  const unclear = unclearCurrencyWord(parsed.unknown, hh.currency);
+  if (unclear !== null) {
+    await turn.say(
+      `${turn.t('chat.add.which_currency', { word: unclear })}\n${turn.t('chat.help.add_example')}`,
+    );
+    return;
+  }
   if (parsed.unknown.length > 0) {
     await turn.say(
       `${turn.t('chat.add.unknown_words', { words: parsed.unknown.join(' ') })}\n${turn.t('chat.help.add_example')}`,
