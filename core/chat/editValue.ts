@@ -101,6 +101,34 @@ const FIELD_NAMES: Readonly<Record<EditField, readonly string[]>> = {
   tags: ['tags', 'tag', 'etiquetas', 'etiqueta'],
   notes: ['notes', 'note', 'notas', 'nota'],
   shares: ['shares', 'split', 'cost shares', 'shared', 'reparto', 'compartida', 'compartido'],
+  private: ['private', 'privacy', 'visibility', 'privada', 'privado', 'privacidad', 'visibilidad'],
+};
+
+/** What makes a subscription private ("yes", "privada") or shared again ("no", "compartida"). */
+const PRIVATE_WORDS: Readonly<Record<string, boolean>> = {
+  yes: true,
+  y: true,
+  si: true,
+  true: true,
+  on: true,
+  private: true,
+  privada: true,
+  privado: true,
+  'only me': true,
+  'solo yo': true,
+  no: false,
+  n: false,
+  false: false,
+  off: false,
+  shared: false,
+  share: false,
+  public: false,
+  compartida: false,
+  compartido: false,
+  publica: false,
+  publico: false,
+  'con el hogar': false,
+  'with the household': false,
 };
 
 /** Each phrase's words, as compared (`searchKey`), and its field; the longest first. */
@@ -221,6 +249,10 @@ export function readEdit(
       if (isNone(value)) return { ok: true, args: { id, shares: [] } };
       const shares = readShares(value, context.members);
       return shares ? { ok: true, args: { id, shares } } : bad('shares');
+    }
+    case 'private': {
+      const said = PRIVATE_WORDS[searchKey(value).replace(/[.!]+$/, '')];
+      return said === undefined ? bad('private') : { ok: true, args: { id, private: said } };
     }
     default: {
       const unreachable: never = field;

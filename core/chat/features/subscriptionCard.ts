@@ -14,6 +14,7 @@ import type { ReplyBuilder } from '../reply.ts';
 import { SUB_OPS, type SubOp } from '../subscriptionActions.ts';
 import {
   canRun,
+  canSetPrivacy,
   dropButtonsIfGone,
   householdToday,
   loadSubscription,
@@ -96,7 +97,7 @@ function cardButtons(turn: Turn, reply: ReplyBuilder, sub: Subscription): void {
       : []),
   );
   if (can('update_subscription')) {
-    const field = (f: 'category' | 'tags' | 'method' | 'shares', label: string) =>
+    const field = (f: 'category' | 'tags' | 'method' | 'shares' | 'private', label: string) =>
       reply.action(label, { t: 'sub_field', s: id, field: f });
     reply.row(
       field('category', b('🗂️', 'chat.sub.button.category')),
@@ -106,6 +107,8 @@ function cardButtons(turn: Turn, reply: ReplyBuilder, sub: Subscription): void {
       field('method', b('💳', 'chat.sub.button.method')),
       field('shares', b('👥', 'chat.sub.button.shares')),
     );
+    // Private or shared: for its member, where only they read along.
+    if (canSetPrivacy(turn, sub)) reply.row(field('private', b('🔒', 'chat.sub.button.private')));
   }
   // The web app opens on this subscription (appLinks.ts says where and how).
   const open = appButton(

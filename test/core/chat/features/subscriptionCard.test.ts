@@ -108,6 +108,7 @@ describe('the subscription card', () => {
       '🏷️ Tags',
       '💳 Payment method',
       '👥 Shares',
+      '🔒 Privacy',
     ]);
     // With the Mini App's address known, the card opens it on this subscription.
     const withApp = new ChatEngine({ core: h.core, miniAppUrl: 'https://app.example.test/' });

@@ -237,6 +237,7 @@ describe('the subscription commands', () => {
       'Payment method',
       'Tags',
       'Shares',
+      'Privacy',
     ]);
     await tap(channel.last(), 'Cycle');
     expect(text(channel.last())).toContain('How often is Netflix charged?');
