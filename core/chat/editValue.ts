@@ -11,8 +11,10 @@ import { EDIT_FIELDS, type EditField } from './subscriptionActions.ts';
  * gives today, the household's currency and the members' names.
  */
 
+/** `unsure`: a price that reads two ways ("1.200"), to be said how it was read. */
 export type EditRead =
-  { ok: true; args: Record<string, unknown> } | { ok: false; key: string; params?: TextParams };
+  | { ok: true; args: Record<string, unknown>; unsure?: boolean }
+  | { ok: false; key: string; params?: TextParams };
 
 /** Words that clear an optional field: "none", "ninguna", "-". */
 const NONE = new Set([
@@ -212,6 +214,7 @@ export function readEdit(
             : {}),
           ...(price.from ? { price_effective_date: price.from } : {}),
         },
+        ...(price.unsure ? { unsure: true } : {}),
       };
     }
     case 'cycle': {

@@ -798,12 +798,15 @@ export function readTrialEnd(text: string, today: string): string | null {
   return readDate(text.replace(/^(until|till|hasta)\s+(el\s+)?/i, ''), today);
 }
 
-/** A price said alone, with what may come with it: "17.99", "17,99 €", "17.99 from March". */
+/**
+ * A price said alone, with what may come with it: "17.99", "17,99 €", "17.99 from March".
+ * `unsure`: it reads two ways ("1.200"), as /add's `unsure`: say how it was read.
+ */
 export function readPrice(
   text: string,
   today: string,
   currency: string,
-): { amount: string; currency: string | null; from: string | null } | null {
+): { amount: string; currency: string | null; from: string | null; unsure: boolean } | null {
   const tokens = words(text);
   const startAt = tokens.findIndex((w, i) => i > 0 && START_WORDS.has(w.toLowerCase()));
   const pricePart = startAt === -1 ? tokens : tokens.slice(0, startAt);
@@ -813,5 +816,5 @@ export function readPrice(
   if (parsed.cycle !== null || parsed.trial !== null || parsed.date !== null) return null;
   const from = datePart.length > 0 ? readDate(datePart.join(' '), today) : null;
   if (datePart.length > 0 && from === null) return null;
-  return { amount: parsed.amount, currency: parsed.currency, from };
+  return { amount: parsed.amount, currency: parsed.currency, from, unsure: parsed.unsure };
 }

@@ -2,8 +2,7 @@ import { localDate } from '../../domain/dates.ts';
 import { Name } from '../../domain/schemas.ts';
 import { searchKey } from '../../domain/text.ts';
 import { isOpError } from '../../errors/index.ts';
-import { amountProblem } from '../amountCheck.ts';
-import { decimal, money } from '../format.ts';
+import { amountProblem, unsureAmount } from '../amountCheck.ts';
 import type { AddDraft } from '../actions.ts';
 import { subscriptionLines } from '../cards.ts';
 import { setAwaiting } from '../flows.ts';
@@ -179,12 +178,11 @@ export async function typedAmount(
 
 /** Says how an amount that reads two ways ("1.200") was read, and how to say the other. */
 function unsureNote(turn: Turn, draft: AddDraft, hh: HouseholdInfo): string {
-  const currency = draft.currency ?? hh.currency;
   // Both amounts in the reader's notation: "1200,00 EUR … escrito 1,20" in Spanish.
-  return turn.t('chat.add.unsure_amount', {
-    amount: money(draft.amount, currency, turn.locale),
-    other: decimal((Number(draft.amount) / 1000).toFixed(2), turn.locale),
-  });
+  return turn.t(
+    'chat.add.unsure_amount',
+    unsureAmount(draft.amount, draft.currency ?? hh.currency, turn.locale),
+  );
 }
 
 function toInput(draft: AddDraft): Record<string, unknown> {

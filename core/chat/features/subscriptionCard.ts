@@ -1,3 +1,4 @@
+import { unsureAmount } from '../amountCheck.ts';
 import { appButton } from '../appLinks.ts';
 import { addDays } from '../../domain/dates.ts';
 import type { Subscription } from '../../domain/schemas.ts';
@@ -301,7 +302,10 @@ export async function chooseCharge(
   await turn.send(reply);
 }
 
-/** Marks one charge paid (previewed, with "Another amount") or skips it. */
+/**
+ * Marks one charge paid (previewed, with "Another amount") or skips it. `note` goes under the
+ * preview (how an amount that reads two ways was read).
+ */
 async function settleCharge(
   turn: Turn,
   op: 'mark_charge_paid' | 'skip_charge',
@@ -309,6 +313,7 @@ async function settleCharge(
   due: string,
   amount?: { amount: string; currency: string | null },
   pressed: SentRef | null = null,
+  note?: string,
 ): Promise<void> {
   const args = {
     subscription_id: id,
@@ -322,14 +327,16 @@ async function settleCharge(
     args,
     pressed,
     op === 'mark_charge_paid'
-      ? (reply) =>
+      ? (reply) => {
+          if (note) reply.say(note);
           reply.row(
             reply.action(`✏️ ${turn.t('chat.sub.button.other_amount')}`, {
               t: 'sub_amount',
               s: id,
               due,
             }),
-          )
+          );
+        }
       : undefined,
   );
 }
@@ -365,7 +372,11 @@ async function askAmount(turn: Turn, id: string, due: string): Promise<void> {
   );
 }
 
-/** The typed amount of a variable bill; a price that does not read is asked again. */
+/**
+ * The typed amount of a variable bill. One that does not read (or says a date: a paid charge has
+ * its own) is asked again for what was charged; one that reads two ways ("1.200") is previewed
+ * with how it was read, as /add says it.
+ */
 async function typedAmount(turn: Turn, id: string, due: string, text: string): Promise<void> {
   const sub = await loadSubscription(turn, id);
   const { today } = await householdToday(turn);
@@ -378,10 +389,22 @@ async function typedAmount(turn: Turn, id: string, due: string, text: string): P
       { t: 'sub_paid_amount', s: id, due },
       turn.now,
     );
-    await turn.say(`⚠️ ${turn.t('chat.sub.bad.price', { text: text.slice(0, 40) })}`);
+    await turn.say(
+      `⚠️ ${turn.t('chat.sub.bad.paid_amount', {
+        text: text.slice(0, 40),
+        name: sub.name,
+        example: money(sub.amount, sub.currency, turn.locale),
+      })}`,
+    );
     return;
   }
-  await settleCharge(turn, 'mark_charge_paid', id, due, price);
+  const note = price.unsure
+    ? turn.t(
+        'chat.sub.paid_unsure',
+        unsureAmount(price.amount, price.currency ?? sub.currency, turn.locale),
+      )
+    : undefined;
+  await settleCharge(turn, 'mark_charge_paid', id, due, price, null, note);
 }
 
 /** The subscription card and its buttons. */

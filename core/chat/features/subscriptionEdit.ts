@@ -2,7 +2,7 @@ import { isOpError } from '../../errors/index.ts';
 import { listCategories } from '../../ops/organize/listCategories.ts';
 import { listPaymentMethods } from '../../ops/organize/listPaymentMethods.ts';
 import { listTags } from '../../ops/organize/listTags.ts';
-import { amountProblem } from '../amountCheck.ts';
+import { amountProblem, unsureAmount } from '../amountCheck.ts';
 import { readEdit, splitEdit } from '../editValue.ts';
 import { defineFeature } from '../feature.ts';
 import { setAwaiting } from '../flows.ts';
@@ -172,8 +172,18 @@ export async function applyValue(
     await turn.say(`⚠️ ${problem}\n${turn.t(`chat.sub.ask.${field}`, { name: sub.name })}`);
     return;
   }
+  // A price that reads two ways ("1.200") is previewed with how it was read, as /add says it.
+  const unsure =
+    field === 'price' && typeof amount === 'string' && read.unsure
+      ? turn.t(
+          'chat.sub.price_unsure',
+          unsureAmount(amount, typeof currency === 'string' ? currency : sub.currency, turn.locale),
+        )
+      : null;
   try {
-    await runSubscriptionOp(turn, 'update_subscription', read.args, null);
+    await runSubscriptionOp(turn, 'update_subscription', read.args, null, (reply) => {
+      if (unsure !== null) reply.say(unsure);
+    });
   } catch (error) {
     if (isOpError(error) && error.code === 'invalid_input') {
       await askAgain();

@@ -110,11 +110,20 @@ describe('one field read alone (Edit)', () => {
       amount: '17.99',
       currency: null,
       from: '2026-03-01',
+      unsure: false,
     });
     expect(readPrice('17,99 € desde abril', today, 'EUR')).toEqual({
       amount: '17.99',
       currency: 'EUR',
       from: '2026-04-01',
+      unsure: false,
+    });
+    // "1.200" reads two ways: a thousand and two hundred, said as unsure.
+    expect(readPrice('1.200', today, 'EUR')).toEqual({
+      amount: '1200',
+      currency: null,
+      from: null,
+      unsure: true,
     });
     expect(readPrice('17.99 from May 5', today, 'EUR')).toMatchObject({ from: '2026-05-05' });
     expect(readPrice('seventeen', today, 'EUR')).toBeNull();

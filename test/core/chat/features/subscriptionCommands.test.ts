@@ -171,6 +171,11 @@ describe('the subscription commands', () => {
     expect(text(channel.last())).toBe(
       '📝 Change Netflix?\n✏️ Netflix: amount 15.99 EUR → 15.99 USD, currency EUR → USD',
     );
+    await say('/edit Netflix price 1.200');
+    expect(text(channel.last())).toContain('amount 15.99 EUR → 1200.00 EUR');
+    expect(text(channel.last())).toContain(
+      'I read the price as 1200 EUR. If you meant 1.20, discard this and send the price written 1.20.',
+    );
     await say('/edit Netflix cycle every 2 months');
     expect(text(channel.last())).toBe(
       '📝 Change Netflix?\n✏️ Netflix: cycle every month → every 2 months',
