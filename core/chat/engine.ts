@@ -194,9 +194,14 @@ export class ChatEngine implements EngineContext {
 
   /**
    * Free text for the built-in assistant, answered as it is written, when the assistant is
-   * configured for the speaker's household; otherwise the command list.
+   * configured for the speaker's household; otherwise the command list. A person with no household
+   * (so no owner and no assistant) is told how to start one or join one.
    */
   private async askLive(turn: Turn, message: AssistantMessage): Promise<void> {
+    if (turn.speaker.newcomer) {
+      await turn.send(helpReply(turn));
+      return;
+    }
     const assistant = await this.assistantFor(turn);
     if (!assistant) {
       await turn.send(helpReply(turn, turn.t('chat.free_text')));
