@@ -222,6 +222,13 @@ export class ChatEngine implements EngineContext {
     caption: string,
     addressed: boolean,
   ): Promise<void> {
+    // In a group, a file whose caption is a command is answered as that command typed there
+    // (`/import` says it only works in a private chat), never left without an answer.
+    const command = turn.inGroup && addressed ? COMMAND.exec(caption.trim()) : null;
+    if (command) {
+      await this.runCommand(turn, (command[1] ?? '').toLowerCase(), command[2] ?? '');
+      return;
+    }
     if (turn.inGroup && !(addressed && (await this.groupAllows(turn)))) return;
     if (turn.speaker.newcomer) {
       await turn.send(helpReply(turn));
