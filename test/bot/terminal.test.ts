@@ -259,4 +259,22 @@ describe('the terminal channel', () => {
       await rm(dir, { recursive: true, force: true });
     }
   });
+
+  it('keeps a redrawn card’s numbers: after a row is ticked off, the Import number just read still imports', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'exhale-file-'));
+    const file = path.join(dir, 'card.csv');
+    await writeFile(file, FOUR_MONTHS);
+    try {
+      const printed = await session(h, [`/file ${file}`, '1', '4']);
+      expect(printed).toContain('[4] Import 3');
+      // Row 1 ticked off: its row and the Import button are redrawn with the numbers they had.
+      expect(printed).toMatch(
+        /\(updated\)\n┌ 📄 card\.csv[\s\S]*\[1\] ⬜ \S+[\s\S]*\[4\] Import 2/,
+      );
+      expect(printed).not.toContain('There is no button');
+      expect(await h.db.knex('subscriptions')).toHaveLength(2);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });
