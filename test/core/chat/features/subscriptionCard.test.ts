@@ -332,7 +332,10 @@ describe('the subscription card', () => {
     await say('Ana 70, Zoe 30');
     expect(text(channel.last())).toContain('I couldn\'t read "Ana 70, Zoe 30" as shares');
     await say('Ana 70, Ben 30');
-    // Shares move money: previewed first.
+    // Shares move money: previewed first, who pays what percent before and after.
+    expect(text(channel.last())).toBe(
+      '📝 Change Netflix?\n✏️ Netflix: cost shares — → Ana 70% · Ben 30%',
+    );
     await tap(channel.last(), 'Confirm');
     const shares = await h.db
       .knex('subscription_shares')

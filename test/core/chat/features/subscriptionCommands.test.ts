@@ -208,6 +208,10 @@ describe('the subscription commands', () => {
     );
     await say('/edit Netflix ciclo mensual', conv);
     expect(text(channel.last())).toBe('ℹ️ No hay nada que cambiar: Netflix ya está así.');
+    await say('/edit Netflix reparto Ana 60, Luis 40', conv);
+    expect(text(channel.last())).toBe(
+      '📝 ¿Cambiar Netflix?\n✏️ Netflix: reparto — → Ana 60% · Luis 40%',
+    );
   });
 
   it('understands the field labels its own cards show, and their synonyms, in one line', async () => {
