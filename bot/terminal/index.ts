@@ -64,6 +64,11 @@ async function writeFiles(dir: string, files: NonNullable<Reply['files']>): Prom
 
 const QUIT = new Set(['/quit', '/exit', 'quit', 'exit']);
 
+/** A button's label as its number is kept by: its tick mark and its numbers aside. */
+function sameButton(label: string): string {
+  return label.replace(/^(?:✓|✅|⬜|☑️?|☐|✔️?)\s*/u, '').replace(/\d+/g, '#');
+}
+
 /**
  * `exhale chat`: the chat engine in a terminal, as the given actor (the local owner). Lines are
  * messages; typing a button's number presses it. Resolves when the input ends or on /quit.
@@ -104,16 +109,17 @@ export async function runTerminalChat(deps: TerminalChatDeps): Promise<void> {
   const choices = new Map<number, NumberedChoice>();
   /**
    * A button's number for the whole conversation: the same message's button of the same label
-   * (its "✓ " selection mark aside) keeps its number when the message is redrawn (a page, a
-   * refreshed card), so a number read a moment ago still presses that button; a new button gets
-   * a new number.
+   * keeps its number when the message is redrawn (a page, a refreshed card), so a number read a
+   * moment ago still presses that button; a new button gets a new number. A label is compared
+   * without its tick ("✓ ", "✅ ", "⬜ ") and its counts ("Import 4" is "Import 5" once another row
+   * is ticked): a redrawn card says the same button in other words.
    */
   const numbers = new Map<string, number>();
   let counter = 0;
   let messages = 0;
   const show = (reply: Reply, id: string, edited: boolean): void => {
     const rendered = renderTerminal(reply, id, (label, occurrence) => {
-      const key = JSON.stringify([id, label.replace(/^✓\s*/u, ''), occurrence]);
+      const key = JSON.stringify([id, sameButton(label), occurrence]);
       const known = numbers.get(key);
       if (known !== undefined) return known;
       counter += 1;

@@ -1,6 +1,7 @@
 import { minorUnits } from '../domain/currencies.ts';
 import { formatAmount, MAX_MINOR, parseAmount } from '../domain/money.ts';
-import { type Locale, t } from '../i18n/index.ts';
+import { type Locale, t, type TextParams } from '../i18n/index.ts';
+import { decimal, money } from '../i18n/numbers.ts';
 
 /**
  * An amount with its thousands grouped the way the reader writes money: "21,474,836.47 EUR" in
@@ -51,4 +52,16 @@ export function amountProblem(
   if (parsed.reason === 'too_many_decimals')
     return t(locale, 'chat.polish.amount.decimals', params);
   return t(locale, 'chat.polish.amount.unreadable', params);
+}
+
+/**
+ * The two readings of an amount that reads two ways ("1.200": a thousand and two hundred, or a
+ * typo for 1.20?), in the reader's notation, for the sentence that says how it was read:
+ * `{amount}` as read ("1200.00 EUR"), `{other}` the other way ("1.20").
+ */
+export function unsureAmount(amount: string, currency: string, locale: Locale): TextParams {
+  return {
+    amount: money(amount, currency, locale),
+    other: decimal((Number(amount) / 1000).toFixed(2), locale),
+  };
 }

@@ -2,7 +2,7 @@ import type { Subscription } from '../domain/schemas.ts';
 import { searchKey } from '../domain/text.ts';
 import type { TextParams } from '../i18n/index.ts';
 import { readCycle, readDate, readPrice, readTrialEnd } from './parseAdd.ts';
-import type { EditField } from './subscriptionActions.ts';
+import { EDIT_FIELDS, type EditField } from './subscriptionActions.ts';
 
 /**
  * One field of a subscription as a member types it, read with the same parsers as /add, into the
@@ -11,8 +11,10 @@ import type { EditField } from './subscriptionActions.ts';
  * gives today, the household's currency and the members' names.
  */
 
+/** `unsure`: a price that reads two ways ("1.200"), to be said how it was read. */
 export type EditRead =
-  { ok: true; args: Record<string, unknown> } | { ok: false; key: string; params?: TextParams };
+  | { ok: true; args: Record<string, unknown>; unsure?: boolean }
+  | { ok: false; key: string; params?: TextParams };
 
 /** Words that clear an optional field: "none", "ninguna", "-". */
 const NONE = new Set([
@@ -27,65 +29,135 @@ const NONE = new Set([
   'quitar',
 ]);
 
-/** The words that name a field in `/edit Netflix price 17.99` (English and Spanish). */
-export const FIELD_WORDS: Readonly<Record<string, EditField>> = {
-  name: 'name',
-  rename: 'name',
-  nombre: 'name',
-  price: 'price',
-  amount: 'price',
-  cost: 'price',
-  precio: 'price',
-  importe: 'price',
-  coste: 'price',
-  cycle: 'cycle',
-  frequency: 'cycle',
-  ciclo: 'cycle',
-  frecuencia: 'cycle',
-  date: 'date',
-  day: 'date',
-  billing: 'date',
-  fecha: 'date',
-  día: 'date',
-  dia: 'date',
-  cobro: 'date',
-  trial: 'trial',
-  prueba: 'trial',
-  category: 'category',
-  categoría: 'category',
-  categoria: 'category',
-  method: 'method',
-  payment: 'method',
-  método: 'method',
-  metodo: 'method',
-  pago: 'method',
-  tags: 'tags',
-  tag: 'tags',
-  etiquetas: 'tags',
-  etiqueta: 'tags',
-  notes: 'notes',
-  note: 'notes',
-  notas: 'notes',
-  nota: 'notes',
-  shares: 'shares',
-  split: 'shares',
-  reparto: 'shares',
+/**
+ * What names a field in `/edit Netflix price 17.99`, in English and Spanish: the words and phrases
+ * the cards themselves show (the Edit buttons, "Billing date", "Fecha de cobro"; the card's lines,
+ * "Next charge", "Payment method"; the preview's, "first charge", "trial ends") and the obvious
+ * synonyms. Compared ignoring case and accents; the longest phrase wins ("fecha de pago" is the
+ * date, "pago" alone the payment method).
+ */
+const FIELD_NAMES: Readonly<Record<EditField, readonly string[]>> = {
+  name: ['name', 'rename', 'new name', 'nombre', 'nuevo nombre'],
+  price: [
+    'price',
+    'amount',
+    'cost',
+    'new price',
+    'precio',
+    'importe',
+    'coste',
+    'costo',
+    'nuevo precio',
+  ],
+  cycle: ['cycle', 'frequency', 'billing cycle', 'ciclo', 'frecuencia', 'ciclo de cobro'],
+  date: [
+    'date',
+    'day',
+    'billing',
+    'billing date',
+    'billing day',
+    'charge date',
+    'charge day',
+    'next charge',
+    'first charge',
+    'due date',
+    'renewal date',
+    'fecha',
+    'dia',
+    'cobro',
+    'fecha de cobro',
+    'dia de cobro',
+    'fecha de pago',
+    'dia de pago',
+    'proximo cobro',
+    'primer cobro',
+    'primer cargo',
+    'fecha de renovacion',
+  ],
+  trial: [
+    'trial',
+    'free trial',
+    'trial end',
+    'trial ends',
+    'end of trial',
+    'prueba',
+    'prueba gratis',
+    'prueba gratuita',
+    'periodo de prueba',
+    'fin de la prueba',
+    'fin de prueba',
+    'la prueba termina',
+  ],
+  category: ['category', 'categoria'],
+  method: [
+    'method',
+    'payment',
+    'payment method',
+    'paid with',
+    'metodo',
+    'pago',
+    'metodo de pago',
+    'medio de pago',
+    'forma de pago',
+  ],
+  tags: ['tags', 'tag', 'etiquetas', 'etiqueta'],
+  notes: ['notes', 'note', 'notas', 'nota'],
+  shares: ['shares', 'split', 'cost shares', 'shared', 'reparto', 'compartida', 'compartido'],
+  private: ['private', 'privacy', 'visibility', 'privada', 'privado', 'privacidad', 'visibilidad'],
 };
 
-/** Glue words after a field's name: "payment method", "método de pago", "to", "a". */
-const GLUE = new Set(['method', 'de', 'to', 'a', 'is', 'es', 'as', 'como', '=', ':']);
+/** What makes a subscription private ("yes", "privada") or shared again ("no", "compartida"). */
+const PRIVATE_WORDS: Readonly<Record<string, boolean>> = {
+  yes: true,
+  y: true,
+  si: true,
+  true: true,
+  on: true,
+  private: true,
+  privada: true,
+  privado: true,
+  'only me': true,
+  'solo yo': true,
+  no: false,
+  n: false,
+  false: false,
+  off: false,
+  shared: false,
+  share: false,
+  public: false,
+  compartida: false,
+  compartido: false,
+  publica: false,
+  publico: false,
+  'con el hogar': false,
+  'with the household': false,
+};
+
+/** Each phrase's words, as compared (`searchKey`), and its field; the longest first. */
+const FIELD_PHRASES: ReadonlyArray<{ words: string[]; field: EditField }> = EDIT_FIELDS.flatMap(
+  (field) => FIELD_NAMES[field].map((phrase) => ({ words: searchKey(phrase).split(' '), field })),
+).sort((a, b) => b.words.length - a.words.length);
+
+/** Glue words after a field's name: "to", "a", "is", "es", "=", ":". */
+const GLUE = new Set(['de', 'to', 'a', 'is', 'es', 'as', 'como', '=', ':']);
+
+/** A word as field names are compared: case and accents aside, a trailing colon ("Next charge:") too. */
+const wordKey = (token: string): string => searchKey(token).replace(/(.):$/, '$1');
 
 /** `Netflix price 17.99 from March` → the name, the field and its value (each possibly empty). */
 export function splitEdit(line: string): { name: string; field: EditField | null; value: string } {
   const tokens = line.trim().split(/\s+/).filter(Boolean);
+  const keys = tokens.map(wordKey);
   for (let i = 1; i < tokens.length; i += 1) {
-    const field = FIELD_WORDS[(tokens[i] ?? '').toLowerCase()];
-    if (!field) continue;
-    let at = i + 1;
-    while (at < tokens.length - 1 && GLUE.has((tokens[at] ?? '').toLowerCase())) at += 1;
-    // "método de pago": the field's second word.
-    if (field === 'method' && FIELD_WORDS[(tokens[at] ?? '').toLowerCase()] === 'method') at += 1;
-    return { name: tokens.slice(0, i).join(' '), field, value: tokens.slice(at).join(' ') };
+    const found = FIELD_PHRASES.find((p) => p.words.every((w, k) => keys[i + k] === w));
+    if (!found) continue;
+    let at = i + found.words.length;
+    while (at < tokens.length - 1 && GLUE.has(keys[at] ?? '')) at += 1;
+    return {
+      name: tokens.slice(0, i).join(' '),
+      field: found.field,
+      value: tokens.slice(at).join(' '),
+    };
   }
   return { name: tokens.join(' '), field: null, value: '' };
 }
@@ -142,6 +214,7 @@ export function readEdit(
             : {}),
           ...(price.from ? { price_effective_date: price.from } : {}),
         },
+        ...(price.unsure ? { unsure: true } : {}),
       };
     }
     case 'cycle': {
@@ -179,6 +252,10 @@ export function readEdit(
       if (isNone(value)) return { ok: true, args: { id, shares: [] } };
       const shares = readShares(value, context.members);
       return shares ? { ok: true, args: { id, shares } } : bad('shares');
+    }
+    case 'private': {
+      const said = PRIVATE_WORDS[searchKey(value).replace(/[.!]+$/, '')];
+      return said === undefined ? bad('private') : { ok: true, args: { id, private: said } };
     }
     default: {
       const unreachable: never = field;

@@ -194,9 +194,14 @@ export class ChatEngine implements EngineContext {
 
   /**
    * Free text for the built-in assistant, answered as it is written, when the assistant is
-   * configured for the speaker's household; otherwise the command list.
+   * configured for the speaker's household; otherwise the command list. A person with no household
+   * (so no owner and no assistant) is told how to start one or join one.
    */
   private async askLive(turn: Turn, message: AssistantMessage): Promise<void> {
+    if (turn.speaker.newcomer) {
+      await turn.send(helpReply(turn));
+      return;
+    }
     const assistant = await this.assistantFor(turn);
     if (!assistant) {
       await turn.send(helpReply(turn, turn.t('chat.free_text')));
@@ -217,6 +222,13 @@ export class ChatEngine implements EngineContext {
     caption: string,
     addressed: boolean,
   ): Promise<void> {
+    // In a group, a file whose caption is a command is answered as that command typed there
+    // (`/import` says it only works in a private chat), never left without an answer.
+    const command = turn.inGroup && addressed ? COMMAND.exec(caption.trim()) : null;
+    if (command) {
+      await this.runCommand(turn, (command[1] ?? '').toLowerCase(), command[2] ?? '');
+      return;
+    }
     if (turn.inGroup && !(addressed && (await this.groupAllows(turn)))) return;
     if (turn.speaker.newcomer) {
       await turn.send(helpReply(turn));

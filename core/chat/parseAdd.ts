@@ -53,6 +53,21 @@ const CYCLE_WORDS: Record<string, CycleWord> = {
   yr: each('year'),
   anual: each('year'),
   año: each('year'),
+  // Said of a price as an adjective or adverb, plural too: "30 EUR mensuales", "anualmente".
+  diarios: each('day'),
+  diarias: each('day'),
+  diariamente: each('day'),
+  semanales: each('week'),
+  semanalmente: each('week'),
+  'bi-weekly': each('week', 2),
+  quincenales: each('week', 2),
+  mensuales: each('month'),
+  mensualmente: each('month'),
+  bimestrales: each('month', 2),
+  trimestrales: each('month', 3),
+  semestrales: each('month', 6),
+  anuales: each('year'),
+  anualmente: each('year'),
 };
 
 /** Units after "every N" / "cada N". */
@@ -218,6 +233,53 @@ const DOLLARS = new Set([
 ]);
 /** Currencies written "¥": JPY unless the household counts in yuan. */
 const YENS = new Set(['JPY', 'CNY']);
+/** Currencies called pesos: only the household's own is meant by "pesos". */
+const PESOS = new Set(['MXN', 'ARS', 'CLP', 'COP', 'UYU', 'DOP', 'CUP', 'PHP']);
+
+/**
+ * Currencies said in words after a price: "30 euros", "20 dollars", "10 libras". A dollar is read
+ * as "$" is (the household's own when it counts in dollars, else USD), and "pesos" only as the
+ * household's own pesos: a word that could be several currencies never guesses another country's.
+ */
+const CURRENCY_WORDS: Record<string, string> = {
+  euro: 'EUR',
+  euros: 'EUR',
+  dollar: '$',
+  dollars: '$',
+  dólar: '$',
+  dolar: '$',
+  dólares: '$',
+  dolares: '$',
+  pound: 'GBP',
+  pounds: 'GBP',
+  libra: 'GBP',
+  libras: 'GBP',
+  sterling: 'GBP',
+  esterlinas: 'GBP',
+  yen: 'JPY',
+  yenes: 'JPY',
+  yuan: 'CNY',
+  reais: 'BRL',
+  reales: 'BRL',
+  pesos: 'pesos',
+};
+
+/** A word left unread that names a currency this household's line cannot tell ("pesos" in euros), or null. */
+export function unclearCurrencyWord(words: readonly string[], local?: string): string | null {
+  return (
+    words.find((w) => CURRENCY_WORDS[w.toLowerCase()] !== undefined && !wordCurrency(w, local)) ??
+    null
+  );
+}
+
+/** The currency a word says ("euros", "dollars"), or null. */
+function wordCurrency(word: string, local?: string): string | null {
+  const said = CURRENCY_WORDS[word.toLowerCase()];
+  if (said === undefined) return null;
+  if (said === '$') return symbolCurrency('$', local);
+  if (said === 'pesos') return local !== undefined && PESOS.has(local) ? local : null;
+  return said;
+}
 
 /** Words that say "per" before a unit: "per month", "por mes", "al mes", "a year". */
 const PER_WORDS = new Set(['per', 'por', 'al', 'a', 'each', 'every', 'cada']);
@@ -392,8 +454,11 @@ export function parseAddLine(line: string, today: string, householdCurrency?: st
     if (START_WORDS.has(lower)) continue;
     const next = (rest[i + 1] ?? '').toLowerCase();
     const day = DAY.exec(token);
+    const inWords = wordCurrency(token, local);
     if (/^[a-z]{3}$/i.test(token) && isCurrency(upper) && out.currency === null)
       out.currency = upper;
+    else if (inWords !== null && (out.currency === null || out.currency === inWords))
+      out.currency = inWords;
     else if (symbolCurrency(token, local) !== null && out.currency === null)
       out.currency = symbolCurrency(token, local);
     else if (PER_WORDS.has(lower) && UNIT_WORDS[next] && out.cycle === null) {
@@ -571,6 +636,8 @@ function endsName(tokens: readonly string[], i: number, local?: string): boolean
     (PER_WORDS.has(lower) && UNIT_WORDS[next] !== undefined) ||
     (EVERY_WORDS.has(lower) && everyPhrase(tokens, i + 1) !== null) ||
     (/^[A-Z]{3}$/.test(token) && isCurrency(token)) ||
+    // "Gym twelve euros monthly": a currency in lower-case words ends the name too.
+    (token === lower && wordCurrency(token, local) !== null) ||
     TRIAL_WORDS.has(lower) ||
     (FREE_WORDS.has(lower) && TRIAL_WORDS.has(next)) ||
     (SYMBOLS[token] !== undefined && symbolCurrency(token, local) !== null)
@@ -731,12 +798,15 @@ export function readTrialEnd(text: string, today: string): string | null {
   return readDate(text.replace(/^(until|till|hasta)\s+(el\s+)?/i, ''), today);
 }
 
-/** A price said alone, with what may come with it: "17.99", "17,99 €", "17.99 from March". */
+/**
+ * A price said alone, with what may come with it: "17.99", "17,99 €", "17.99 from March".
+ * `unsure`: it reads two ways ("1.200"), as /add's `unsure`: say how it was read.
+ */
 export function readPrice(
   text: string,
   today: string,
   currency: string,
-): { amount: string; currency: string | null; from: string | null } | null {
+): { amount: string; currency: string | null; from: string | null; unsure: boolean } | null {
   const tokens = words(text);
   const startAt = tokens.findIndex((w, i) => i > 0 && START_WORDS.has(w.toLowerCase()));
   const pricePart = startAt === -1 ? tokens : tokens.slice(0, startAt);
@@ -746,5 +816,5 @@ export function readPrice(
   if (parsed.cycle !== null || parsed.trial !== null || parsed.date !== null) return null;
   const from = datePart.length > 0 ? readDate(datePart.join(' '), today) : null;
   if (datePart.length > 0 && from === null) return null;
-  return { amount: parsed.amount, currency: parsed.currency, from };
+  return { amount: parsed.amount, currency: parsed.currency, from, unsure: parsed.unsure };
 }

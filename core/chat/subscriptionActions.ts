@@ -30,6 +30,7 @@ export const EDIT_FIELDS = [
   'tags',
   'notes',
   'shares',
+  'private',
 ] as const;
 export type EditField = (typeof EDIT_FIELDS)[number];
 

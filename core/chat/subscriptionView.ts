@@ -122,3 +122,25 @@ export function subscriptionCardLines(
   if (sub.private) lines.push(t(locale, 'chat.card.private'));
   return lines;
 }
+
+/**
+ * Privacy is set where only its member reads along: in a group everyone does, and a subscription
+ * made private there could not be shown to the group that asked (its buttons leave it out there).
+ */
+const privacyHere = (turn: Turn): boolean => !turn.inGroup;
+
+/** Whether this member can make `sub` private or shared here (its button is drawn only then). */
+export const canSetPrivacy = (turn: Turn, sub: Subscription): boolean =>
+  privacyHere(turn) && sub.member_id === turn.actor.memberId;
+
+/**
+ * Why this privacy cannot be set here, or null: a subscription is made private by its own member
+ * (for anyone else it would vanish as it is changed), and not in a group.
+ */
+export function privacyRefusal(turn: Turn, sub: Subscription, wanted: unknown): string | null {
+  if (wanted === undefined) return null;
+  if (!privacyHere(turn)) return turn.t('chat.sub.private.in_group', { name: sub.name });
+  if (wanted === true && sub.member_id !== turn.actor.memberId)
+    return turn.t('chat.sub.private.not_yours', { name: sub.name });
+  return null;
+}

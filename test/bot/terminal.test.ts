@@ -218,10 +218,10 @@ describe('the terminal channel', () => {
     expect(pieces.join('')).toBe(answer);
     expect(printed.split(answer)).toHaveLength(2);
     expect(printed).toContain(
-      `${answer}\n\n┌ 📝 Change Netflix?\n│ ✏️ Netflix · 17.99 EUR · every month: amount 15.99 EUR → 17.99 EUR\n│ Price history: 1 added\n└\n[1] ✅ Confirm   [2] ✖️ Discard`,
+      `${answer}\n\n┌ 📝 Change Netflix?\n│ ✏️ Netflix: amount 15.99 EUR → 17.99 EUR\n│ Price history: 1 added\n└\n[1] ✅ Confirm   [2] ✖️ Discard`,
     );
     expect(printed).toContain(
-      '(updated)\n┌ ✅ Done: Change Netflix\n│ ✏️ Netflix · 17.99 EUR · every month: amount 15.99 EUR → 17.99 EUR\n│ Price history: 1 added\n│ You can undo this for a day.\n└\n[3] ↩️ Undo',
+      '(updated)\n┌ ✅ Done: Change Netflix\n│ ✏️ Netflix: amount 15.99 EUR → 17.99 EUR\n│ Price history: 1 added\n│ You can undo this for a day.\n└\n[3] ↩️ Undo',
     );
     expect(printed).toContain('(updated)\n┌ ↩️ Undone: Change Netflix\n│ It is back as it was.\n└');
     const row = (await h.db.knex('subscriptions').where({ id: netflix }).first()) as {
@@ -255,6 +255,24 @@ describe('the terminal channel', () => {
       expect(await h.db.knex('subscriptions')).toHaveLength(3);
       const entry = await h.db.knex('audit_entries').where({ op: 'import_candidates' }).first();
       expect(entry.channel).toBe('terminal');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('keeps a redrawn card’s numbers: after a row is ticked off, the Import number just read still imports', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'exhale-file-'));
+    const file = path.join(dir, 'card.csv');
+    await writeFile(file, FOUR_MONTHS);
+    try {
+      const printed = await session(h, [`/file ${file}`, '1', '4']);
+      expect(printed).toContain('[4] Import 3');
+      // Row 1 ticked off: its row and the Import button are redrawn with the numbers they had.
+      expect(printed).toMatch(
+        /\(updated\)\n┌ 📄 card\.csv[\s\S]*\[1\] ⬜ \S+[\s\S]*\[4\] Import 2/,
+      );
+      expect(printed).not.toContain('There is no button');
+      expect(await h.db.knex('subscriptions')).toHaveLength(2);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

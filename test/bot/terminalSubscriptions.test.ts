@@ -47,7 +47,7 @@ describe('the terminal chat manages a subscription', () => {
     expect(printed).toContain('┌ ✅ Paused Netflix');
     expect(printed).toContain('┌ ✅ Resumed Netflix');
     expect(printed).toContain(
-      '┌ 📝 Change Netflix?\n│ ✏️ Netflix · 17.99 EUR · every month: amount 15.99 EUR → 17.99 EUR\n│ Price history: 1 added\n│ From Wed, 1 Apr 2026\n└\n[5] ✅ Confirm   [6] ✖️ Discard',
+      '┌ 📝 Change Netflix?\n│ ✏️ Netflix: amount 15.99 EUR → 17.99 EUR\n│ Price history: 1 added\n│ From Wed, 1 Apr 2026\n└\n[5] ✅ Confirm   [6] ✖️ Discard',
     );
     expect(printed).toContain(
       '┌ ⚠️ Delete Netflix?\n│ 🗑 Subscription: Netflix · 17.99 EUR · every month\n│ Price history: 1 removed\n└\n[8] 🗑️ Yes, delete   [9] ✖️ Discard',
@@ -79,18 +79,19 @@ describe('the terminal chat manages a subscription', () => {
     const printed = await session(h, luis, [
       '/add Netflix 15,99 EUR mensual 5', // [1] Deshacer [2] Gestionar
       '2', // the card: [3] Editar [4] Pagado [5] Saltar [6] Pausar [7] Cancelarla [8] Borrar …
-      '3', // Edit: [13] Nombre …
-      '13',
+      '3', // Edit: [14] Nombre … (the card's [13] is Privacidad: Netflix is Luis's)
+      '14',
       'Netflix Familiar',
-      '/paid netflix familiar', // [24] Confirmar [25] Descartar [26] Otro importe
-      '26',
+      '/paid netflix familiar', // [26] Confirmar [27] Descartar [28] Otro importe ([25] Deshacer)
+      '28',
       '18,40',
-      '27',
+      '29',
     ]);
     expect(printed).toContain(
       '┌ 📄 Netflix\n│ 15,99 EUR · cada mes\n│ Próximo cobro: jue, 5 mar 2026\n│ Activa\n└\n[3] ✏️ Editar   [4] ✅ Pagado   [5] ⏭️ Saltar\n[6] ⏸️ Pausar   [7] 🚪 Cancelarla   [8] 🗑️ Borrar',
     );
-    expect(printed).toContain('┌ ✏️ Editar Netflix\n│ ¿Qué quieres cambiar?\n└\n[13] Nombre');
+    expect(printed).toContain('[11] 💳 Método de pago   [12] 👥 Reparto\n[13] 🔒 Privacidad');
+    expect(printed).toContain('┌ ✏️ Editar Netflix\n│ ¿Qué quieres cambiar?\n└\n[14] Nombre');
     expect(printed).toContain('¿Cómo debe llamarse Netflix?');
     expect(printed).toContain('┌ ✅ Suscripción actualizada: Netflix Familiar');
     expect(printed).toContain('¿Cuánto fue el cargo de Netflix Familiar del jue, 5 mar 2026?');

@@ -40,8 +40,9 @@ function incomingFile(ctx: Context, deps: FeatureDeps): IncomingFile | null {
 
 /**
  * Photos and documents (a statement PDF or CSV, a screenshot) go to the assistant with their
- * caption as the question: in private chats, and in groups when the caption mentions the bot or
- * the message replies to it.
+ * caption as the question: in private chats, and in groups when the caption mentions the bot,
+ * the message replies to it, or the caption is a command (`/import`, as typed text is: a
+ * command addressed to another bot, `/import@other_bot`, is not ours).
  */
 export function filesFeature(deps: FeatureDeps): Composer<Context> {
   const composer = new Composer<Context>();
@@ -50,10 +51,16 @@ export function filesFeature(deps: FeatureDeps): Composer<Context> {
     const channel = messageChannel(ctx, deps);
     const file = incomingFile(ctx, deps);
     if (!conv || !channel || !file) return;
+    let caption = ctx.message.caption ?? '';
+    const mention = /^\/[A-Za-z0-9_]+@([A-Za-z0-9_]+)/.exec(caption);
+    if (mention) {
+      if (mention[1]?.toLowerCase() !== ctx.me.username.toLowerCase()) return;
+      caption = caption.replace(`@${mention[1]}`, '');
+    }
     const group = conv.where.kind === 'group';
-    const addressed = !group || addressedToBot(ctx);
+    const addressed = !group || caption.startsWith('/') || addressedToBot(ctx);
     if (!addressed) return;
-    const caption = withoutMention(ctx.message.caption ?? '', ctx.me.username);
+    caption = withoutMention(caption, ctx.me.username);
     await deps.engine.handle(conv, { kind: 'file', file, caption, addressed }, channel);
   });
   return composer;

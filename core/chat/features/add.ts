@@ -1,12 +1,12 @@
 import { localDate } from '../../domain/dates.ts';
+import { Name } from '../../domain/schemas.ts';
 import { searchKey } from '../../domain/text.ts';
 import { isOpError } from '../../errors/index.ts';
-import { amountProblem } from '../amountCheck.ts';
-import { decimal, money } from '../format.ts';
+import { amountProblem, unsureAmount } from '../amountCheck.ts';
 import type { AddDraft } from '../actions.ts';
 import { subscriptionLines } from '../cards.ts';
 import { setAwaiting } from '../flows.ts';
-import { parseAddLine } from '../parseAdd.ts';
+import { parseAddLine, unclearCurrencyWord } from '../parseAdd.ts';
 import type { SentRef } from '../types.ts';
 import type { Turn } from '../turn.ts';
 import { showChange } from './changes.ts';
@@ -39,6 +39,14 @@ export async function startAdd(turn: Turn, args: string): Promise<void> {
 export async function addFromLine(turn: Turn, line: string): Promise<void> {
   const hh = await householdInfo(turn);
   const parsed = parseAddLine(line, localDate(turn.now, hh.time_zone), hh.currency);
+  // "pesos" in a household that counts in euros: which pesos? Asked by its code.
+  const unclear = unclearCurrencyWord(parsed.unknown, hh.currency);
+  if (unclear !== null) {
+    await turn.say(
+      `${turn.t('chat.add.which_currency', { word: unclear })}\n${turn.t('chat.help.add_example')}`,
+    );
+    return;
+  }
   if (parsed.unknown.length > 0) {
     await turn.say(
       `${turn.t('chat.add.unknown_words', { words: parsed.unknown.join(' ') })}\n${turn.t('chat.help.add_example')}`,
@@ -48,6 +56,13 @@ export async function addFromLine(turn: Turn, line: string): Promise<void> {
   if (parsed.name === null) {
     await setAwaiting(turn.db, turn.conversationKey, turn.owner, { t: 'add_line' }, turn.now);
     await turn.say(`${turn.t('chat.add.ask_line')}\n${turn.t('chat.help.add_example')}`);
+    return;
+  }
+  // A name longer than a name can be: said in a sentence about the name, and the line asked again.
+  const longest = Name.maxLength ?? Infinity;
+  if (parsed.name.length > longest) {
+    await setAwaiting(turn.db, turn.conversationKey, turn.owner, { t: 'add_line' }, turn.now);
+    await turn.say(turn.t('chat.add.name_too_long', { length: parsed.name.length, max: longest }));
     return;
   }
   const partial = {
@@ -163,12 +178,11 @@ export async function typedAmount(
 
 /** Says how an amount that reads two ways ("1.200") was read, and how to say the other. */
 function unsureNote(turn: Turn, draft: AddDraft, hh: HouseholdInfo): string {
-  const currency = draft.currency ?? hh.currency;
   // Both amounts in the reader's notation: "1200,00 EUR … escrito 1,20" in Spanish.
-  return turn.t('chat.add.unsure_amount', {
-    amount: money(draft.amount, currency, turn.locale),
-    other: decimal((Number(draft.amount) / 1000).toFixed(2), turn.locale),
-  });
+  return turn.t(
+    'chat.add.unsure_amount',
+    unsureAmount(draft.amount, draft.currency ?? hh.currency, turn.locale),
+  );
 }
 
 function toInput(draft: AddDraft): Record<string, unknown> {
@@ -292,7 +306,9 @@ export async function confirmAdd(
 
 /** A subscription the household already has under this name (ignoring case and accents). */
 async function sameName(turn: Turn, name: string): Promise<string | null> {
-  const found = await turn.invoke('list_subscriptions', { text: name, limit: 100 });
+  // The search takes at most 100 characters of a name of up to 120: its start finds every
+  // subscription of that name, and the exact name is compared below.
+  const found = await turn.invoke('list_subscriptions', { text: name.slice(0, 100), limit: 100 });
   const items = (found.output as { items: Array<{ id: string; name: string }> }).items;
   return items.find((s) => searchKey(s.name) === searchKey(name))?.id ?? null;
 }

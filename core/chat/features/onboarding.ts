@@ -1,7 +1,8 @@
-import { isCurrency } from '../../domain/currencies.ts';
+import { isCurrency, minorUnits } from '../../domain/currencies.ts';
 import { findTimeZone } from '../../domain/dates.ts';
 import { memberActor } from '../../kernel/actor.ts';
 import { setAwaiting } from '../flows.ts';
+import { decimal } from '../format.ts';
 import type { SentRef } from '../types.ts';
 import type { Turn } from '../turn.ts';
 import { offerLink } from './groups.ts';
@@ -220,7 +221,7 @@ export async function createHousehold(
       turn.t('chat.settings.time_zone', { tz }),
     ],
   });
-  reply.say(turn.t('chat.onboarding.next_steps'));
+  reply.say(nextSteps(turn, currency));
   addMiniAppButton(turn, reply);
   await turn.update(ref, reply);
 }
@@ -233,7 +234,7 @@ async function join(turn: Turn, code: string): Promise<void> {
     language: turn.locale,
   });
   const { household, member } = result.output as {
-    household: { id: string; name: string };
+    household: { id: string; name: string; currency: string };
     member: { id: string; name: string; role: string; language: string };
   };
   becomeMember(turn, { ...member, household_id: household.id });
@@ -242,9 +243,27 @@ async function join(turn: Turn, code: string): Promise<void> {
     title: `🏠 ${turn.t('chat.onboarding.joined_title', { household: household.name })}`,
     lines: [],
   });
-  reply.say(turn.t('chat.onboarding.next_steps'));
+  reply.say(nextSteps(turn, household.currency));
   addMiniAppButton(turn, reply);
   await turn.send(reply);
+}
+
+/**
+ * What to do next, with an /add line that adds at once as it is shown: the household's currency
+ * is in it (a line without one is previewed first, to choose it), its price written as that
+ * currency has decimals, and every command as it is typed on this channel.
+ */
+function nextSteps(turn: Turn, currency: string): string {
+  const digits = minorUnits(currency);
+  const price = digits === 0 ? '1500' : digits === 3 ? '15.5' : '15.99';
+  const command = (name: string) => turn.command(name);
+  return turn.t('chat.onboarding.next_steps', {
+    example: `${command('add')} Netflix ${decimal(price, turn.locale)} ${currency} ${turn.t('chat.onboarding.example_cycle')} 5`,
+    list: command('list'),
+    upcoming: command('upcoming'),
+    settings: command('settings'),
+    help: command('help'),
+  });
 }
 
 /** From now on the person speaks as the new member (the terminal keeps its actor in the conversation). */

@@ -1,3 +1,4 @@
+import { unsureAmount } from '../amountCheck.ts';
 import { appButton } from '../appLinks.ts';
 import { addDays } from '../../domain/dates.ts';
 import type { Subscription } from '../../domain/schemas.ts';
@@ -14,6 +15,7 @@ import type { ReplyBuilder } from '../reply.ts';
 import { SUB_OPS, type SubOp } from '../subscriptionActions.ts';
 import {
   canRun,
+  canSetPrivacy,
   dropButtonsIfGone,
   householdToday,
   loadSubscription,
@@ -96,7 +98,7 @@ function cardButtons(turn: Turn, reply: ReplyBuilder, sub: Subscription): void {
       : []),
   );
   if (can('update_subscription')) {
-    const field = (f: 'category' | 'tags' | 'method' | 'shares', label: string) =>
+    const field = (f: 'category' | 'tags' | 'method' | 'shares' | 'private', label: string) =>
       reply.action(label, { t: 'sub_field', s: id, field: f });
     reply.row(
       field('category', b('🗂️', 'chat.sub.button.category')),
@@ -106,6 +108,8 @@ function cardButtons(turn: Turn, reply: ReplyBuilder, sub: Subscription): void {
       field('method', b('💳', 'chat.sub.button.method')),
       field('shares', b('👥', 'chat.sub.button.shares')),
     );
+    // Private or shared: for its member, where only they read along.
+    if (canSetPrivacy(turn, sub)) reply.row(field('private', b('🔒', 'chat.sub.button.private')));
   }
   // The web app opens on this subscription (appLinks.ts says where and how).
   const open = appButton(
@@ -165,15 +169,21 @@ export async function runSubscriptionOp(
 ): Promise<void> {
   const op = turn.core.op(opName);
   const service = subscriptionChanges(turn.core);
-  let prepared;
+  let preview;
   try {
-    prepared = await service.prepare(turn.actor, op, args);
+    preview = await service.preview(turn.actor, op, args);
   } catch (error) {
     const named = await namedGone(turn, error, subjectOf(args));
     await dropButtonsIfGone(turn, named, pressed);
     throw named;
   }
-  const { change, preview } = prepared;
+  // The same value again (the cycle it already has): nothing to confirm, and no blank card.
+  if (preview.changes.length === 0) {
+    const sub = await loadSubscription(turn, subjectOf(args));
+    await turn.say(`ℹ️ ${turn.t('chat.sub.nothing_to_change', { name: sub.name })}`);
+    return;
+  }
+  const change = await service.store(turn.actor, preview);
   if (needsPreview(op, args, preview.card.destructive)) {
     const reply = turn.reply();
     const from = args.price_effective_date;
@@ -230,14 +240,14 @@ async function confirmChange(turn: Turn, id: string, ref: SentRef | null): Promi
   await showChange(turn, applied.op.name, applied.result, ref, appliedLines(turn, applied.change));
 }
 
-/** Discard on a preview: nothing changes, and the card says so. */
+/** Discard on a preview: nothing changes, and the card says so ("Nothing was changed", as the pending card's). */
 async function discardChange(turn: Turn, id: string, ref: SentRef | null): Promise<void> {
   const change = await subscriptionChanges(turn.core).discard(turn.actor, id);
   await turn.update(
     ref,
     turn.reply().setCard({
       title: `✖️ ${turn.t('chat.sub.discarded', { title: change.payload.card.title.replace(/^¿|\?$/g, '') })}`,
-      lines: [turn.t('chat.nothing_changed')],
+      lines: [turn.t('chat.assistant.discarded_line')],
     }),
   );
 }
@@ -292,7 +302,10 @@ export async function chooseCharge(
   await turn.send(reply);
 }
 
-/** Marks one charge paid (previewed, with "Another amount") or skips it. */
+/**
+ * Marks one charge paid (previewed, with "Another amount") or skips it. `note` goes under the
+ * preview (how an amount that reads two ways was read).
+ */
 async function settleCharge(
   turn: Turn,
   op: 'mark_charge_paid' | 'skip_charge',
@@ -300,6 +313,7 @@ async function settleCharge(
   due: string,
   amount?: { amount: string; currency: string | null },
   pressed: SentRef | null = null,
+  note?: string,
 ): Promise<void> {
   const args = {
     subscription_id: id,
@@ -313,14 +327,16 @@ async function settleCharge(
     args,
     pressed,
     op === 'mark_charge_paid'
-      ? (reply) =>
+      ? (reply) => {
+          if (note) reply.say(note);
           reply.row(
             reply.action(`✏️ ${turn.t('chat.sub.button.other_amount')}`, {
               t: 'sub_amount',
               s: id,
               due,
             }),
-          )
+          );
+        }
       : undefined,
   );
 }
@@ -356,7 +372,11 @@ async function askAmount(turn: Turn, id: string, due: string): Promise<void> {
   );
 }
 
-/** The typed amount of a variable bill; a price that does not read is asked again. */
+/**
+ * The typed amount of a variable bill. One that does not read (or says a date: a paid charge has
+ * its own) is asked again for what was charged; one that reads two ways ("1.200") is previewed
+ * with how it was read, as /add says it.
+ */
 async function typedAmount(turn: Turn, id: string, due: string, text: string): Promise<void> {
   const sub = await loadSubscription(turn, id);
   const { today } = await householdToday(turn);
@@ -369,10 +389,22 @@ async function typedAmount(turn: Turn, id: string, due: string, text: string): P
       { t: 'sub_paid_amount', s: id, due },
       turn.now,
     );
-    await turn.say(`⚠️ ${turn.t('chat.sub.bad.price', { text: text.slice(0, 40) })}`);
+    await turn.say(
+      `⚠️ ${turn.t('chat.sub.bad.paid_amount', {
+        text: text.slice(0, 40),
+        name: sub.name,
+        example: money(sub.amount, sub.currency, turn.locale),
+      })}`,
+    );
     return;
   }
-  await settleCharge(turn, 'mark_charge_paid', id, due, price);
+  const note = price.unsure
+    ? turn.t(
+        'chat.sub.paid_unsure',
+        unsureAmount(price.amount, price.currency ?? sub.currency, turn.locale),
+      )
+    : undefined;
+  await settleCharge(turn, 'mark_charge_paid', id, due, price, null, note);
 }
 
 /** The subscription card and its buttons. */

@@ -2,12 +2,18 @@ import { isOpError } from '../../errors/index.ts';
 import { listCategories } from '../../ops/organize/listCategories.ts';
 import { listPaymentMethods } from '../../ops/organize/listPaymentMethods.ts';
 import { listTags } from '../../ops/organize/listTags.ts';
-import { amountProblem } from '../amountCheck.ts';
+import { amountProblem, unsureAmount } from '../amountCheck.ts';
 import { readEdit, splitEdit } from '../editValue.ts';
 import { defineFeature } from '../feature.ts';
 import { setAwaiting } from '../flows.ts';
 import type { EditField } from '../subscriptionActions.ts';
-import { householdToday, loadSubscription, memberNames } from '../subscriptionView.ts';
+import {
+  canSetPrivacy,
+  householdToday,
+  loadSubscription,
+  memberNames,
+  privacyRefusal,
+} from '../subscriptionView.ts';
 import type { SentRef } from '../types.ts';
 import type { Turn } from '../turn.ts';
 import { pickSubscription } from './subscriptionPick.ts';
@@ -25,7 +31,7 @@ const FIELD_ROWS: ReadonlyArray<readonly EditField[]> = [
   ['name', 'price', 'cycle'],
   ['date', 'trial', 'notes'],
   ['category', 'method'],
-  ['tags', 'shares'],
+  ['tags', 'shares', 'private'],
 ];
 
 /** Which field? One button each. */
@@ -38,9 +44,11 @@ export async function askField(turn: Turn, id: string, ref: SentRef | null): Pro
   });
   for (const row of FIELD_ROWS)
     reply.row(
-      ...row.map((field) =>
-        reply.action(turn.t(`chat.sub.field.${field}`), { t: 'sub_field', s: id, field }),
-      ),
+      ...row
+        .filter((field) => field !== 'private' || canSetPrivacy(turn, sub))
+        .map((field) =>
+          reply.action(turn.t(`chat.sub.field.${field}`), { t: 'sub_field', s: id, field }),
+        ),
     );
   await turn.update(ref, reply);
 }
@@ -48,6 +56,12 @@ export async function askField(turn: Turn, id: string, ref: SentRef | null): Pro
 /** The field's question, waiting for the typed value; categories and methods also as buttons. */
 export async function askValue(turn: Turn, id: string, field: EditField): Promise<void> {
   const sub = await loadSubscription(turn, id);
+  // Only where it can be set: by its member (a private one is its member's), not in a group.
+  const refusal = field === 'private' ? privacyRefusal(turn, sub, !sub.private) : null;
+  if (refusal !== null) {
+    await turn.say(`⚠️ ${refusal}`);
+    return;
+  }
   await setAwaiting(
     turn.db,
     turn.conversationKey,
@@ -80,6 +94,18 @@ export async function askValue(turn: Turn, id: string, field: EditField): Promis
           args: { id, [column]: null },
         }),
       );
+  }
+  if (field === 'private') {
+    const choose = (value: boolean, label: string) =>
+      reply.action(`${sub.private === value ? '✓ ' : ''}${label}`, {
+        t: 'sub_run',
+        op: 'update_subscription',
+        args: { id, private: value },
+      });
+    reply.row(
+      choose(true, `🔒 ${turn.t('chat.sub.private.yes')}`),
+      choose(false, `👥 ${turn.t('chat.sub.private.no')}`),
+    );
   }
   if (field === 'tags') {
     const tags = listTags.output.parse((await turn.invoke(listTags.name, {})).output).items;
@@ -125,6 +151,11 @@ export async function applyValue(
     );
     return;
   }
+  const refusal = privacyRefusal(turn, sub, read.args.private);
+  if (refusal !== null) {
+    await turn.say(`⚠️ ${refusal}`);
+    return;
+  }
   // A price chat cannot store ("-5") is said as /add says it, not in the op's words.
   const { amount, currency } = read.args;
   const problem =
@@ -141,8 +172,18 @@ export async function applyValue(
     await turn.say(`⚠️ ${problem}\n${turn.t(`chat.sub.ask.${field}`, { name: sub.name })}`);
     return;
   }
+  // A price that reads two ways ("1.200") is previewed with how it was read, as /add says it.
+  const unsure =
+    field === 'price' && typeof amount === 'string' && read.unsure
+      ? turn.t(
+          'chat.sub.price_unsure',
+          unsureAmount(amount, typeof currency === 'string' ? currency : sub.currency, turn.locale),
+        )
+      : null;
   try {
-    await runSubscriptionOp(turn, 'update_subscription', read.args, null);
+    await runSubscriptionOp(turn, 'update_subscription', read.args, null, (reply) => {
+      if (unsure !== null) reply.say(unsure);
+    });
   } catch (error) {
     if (isOpError(error) && error.code === 'invalid_input') {
       await askAgain();

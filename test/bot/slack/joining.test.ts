@@ -17,8 +17,11 @@ describe('Slack: the app added to a channel, and a person with no household ther
     const hello = await newMessage(w.slack, 'C900', 0);
     expect(hello.user).toBeUndefined();
     expect(readable(hello)).toContain('Hola, soy Exhale');
-    // How each person links: an invite code from Telegram or the web app, or a new household.
+    // How each person links: an invite code someone makes with `/exhale invite` (never another
+    // platform named here), or a new household.
     expect(readable(hello)).toContain('/exhale start &lt;código&gt;');
+    expect(readable(hello)).toContain('enviándome `/exhale invite` por mensaje directo');
+    expect(readable(hello)).not.toContain('Telegram');
     expect(readable(hello)).toContain('`/exhale start` para crear un hogar');
     // Slack re-delivering the same event, and a person (not the app) joining: nothing more.
     await w.post(added);
@@ -28,6 +31,18 @@ describe('Slack: the app added to a channel, and a person with no household ther
     expect(w.logged).toEqual([]);
   });
 
+  it('says in English too where an invite code comes from: `/exhale invite`, not another platform', async () => {
+    const ana = w.slack.user('U1001', 'Ana', 'en-US');
+    await w.post(slackRequests.joined('C901', ana));
+    const hello = readable(await newMessage(w.slack, 'C901', 0));
+    expect(hello).toContain('they get one by sending me `/exhale invite` in a DM');
+    expect(hello).not.toContain('Telegram');
+    await w.post(slackRequests.mention(w.slack.user('U1003', 'Cy', 'en-US'), 'C901', 'list'));
+    const offer = readable(await newMessage(w.slack, 'C901', 1));
+    expect(offer).toContain('`/exhale invite`');
+    expect(offer).not.toContain('Telegram');
+  });
+
   it('offers an unlinked person who mentions it the onboarding, only to them, in Spanish', async () => {
     const bob = w.slack.user('U1002', 'Bob', 'es-ES');
     await w.post(slackRequests.mention(bob, 'C900', 'list'));
@@ -35,6 +50,8 @@ describe('Slack: the app added to a channel, and a person with no household ther
     expect(offer.user).toBe('U1002');
     expect(readable(offer)).toContain('Tu cuenta de Slack aún no está vinculada');
     expect(readable(offer)).toContain('/exhale start &lt;código&gt;');
+    expect(readable(offer)).toContain('`/exhale invite`');
+    expect(readable(offer)).not.toContain('Telegram');
     expect(w.slack.callsOf('chat.postEphemeral').at(-1)?.params).toMatchObject({
       channel: 'C900',
       user: 'U1002',

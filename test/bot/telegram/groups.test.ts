@@ -128,8 +128,28 @@ describe('Telegram group and private chats', () => {
     expect((await w.tg.ask(ana, '/activity', group)).text).toContain(
       'only works in a private chat',
     );
+    // A file sent with /import as its caption gets /import's answer, as /import typed there does.
+    const typed = (await w.tg.ask(ana, '/import', group)).text;
+    expect(typed).toBe('For your privacy, /import only works in a private chat with me.');
+    const sent = w.tg.botMessages(group.id).length;
+    const json = new TextEncoder().encode('{"format":"exhale/1","subscriptions":[]}');
+    await w.tg.sendDocument(ana, json, { name: 'export.json', caption: '/import', chat: group });
+    const [captioned] = (await w.tg.waitForMessages(group.id, sent + 1)).slice(sent);
+    expect(captioned!.text).toBe(typed);
+    await w.tg.sendDocument(bob, json, {
+      name: 'export.json',
+      caption: '/import@exhale_test_bot',
+      chat: group,
+    });
+    const [named] = (await w.tg.waitForMessages(group.id, sent + 2)).slice(sent + 1);
+    expect(named!.text).toBe(typed);
     // Not for us, and free text in a group: no answer.
     const before = w.tg.botMessages(group.id).length;
+    await w.tg.sendDocument(ana, json, {
+      name: 'export.json',
+      caption: '/import@some_other_bot',
+      chat: group,
+    });
     await w.tg.sendText(ana, '/list@some_other_bot', group);
     await w.tg.sendText(ana, 'what do we pay for netflix?', group);
     await w.tg.ask(ana, '/help', group);

@@ -27,6 +27,22 @@ describe('Telegram: /help before a household, and /add with a price it cannot re
     expect(w.logged).toEqual([]);
   });
 
+  it('answers free text from someone without a household with how to start or join, not with an owner’s model', async () => {
+    await w.start();
+    const zoe = w.tg.user(2002, 'Zoe', 'en-US');
+    const hi = (await w.tg.ask(zoe, 'hola')).text ?? '';
+    expect(hi).toContain("To start, send /start here and I'll set up your household");
+    expect(hi).toContain('Send /start <code>.');
+    expect(hi).not.toContain('owner');
+    expect(hi).not.toContain('model');
+    const luis = w.tg.user(2003, 'Luis', 'es-ES');
+    const hola = (await w.tg.ask(luis, 'hola')).text ?? '';
+    expect(hola).toContain('Para empezar, envía /start aquí');
+    expect(hola).not.toContain('modelo');
+    expect(hola).not.toContain('propietari');
+    expect(w.logged).toEqual([]);
+  });
+
   it('after setting up, /add Gym twelve EUR monthly asks the price of Gym and adds Gym at 12.50', async () => {
     await w.start();
     const ana = w.tg.user(1001, 'Ana', 'en');

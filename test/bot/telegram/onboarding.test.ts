@@ -41,6 +41,37 @@ describe('Telegram onboarding', () => {
     expect(w.logged).toEqual([]);
   });
 
+  it('shows an /add example in the household’s currency that adds as it is shown, in English and Spanish', async () => {
+    await w.start();
+    for (const [user, currency, zone] of [
+      [w.tg.user(1001, 'Ana', 'en'), 'USD', 'America/New York'],
+      [w.tg.user(1002, 'Luis', 'es-ES'), 'EUR', 'Europe/Madrid'],
+    ] as const) {
+      const welcome = await w.tg.ask(user, '/start');
+      await w.tg.tap(user, welcome, currency);
+      await w.tg.tap(user, w.tg.message(user.id, welcome.message_id)!, zone);
+      const ready = w.tg.message(user.id, welcome.message_id)?.text ?? '';
+      const example = ready.split('\n').find((line) => line.startsWith('/add '));
+      expect(example).toBe(
+        currency === 'USD'
+          ? '/add Netflix 15.99 USD monthly 5'
+          : '/add Netflix 15,99 EUR mensual 5',
+      );
+      const added = await w.tg.ask(user, example!);
+      expect(added.text).toContain(
+        currency === 'USD' ? 'Added Netflix' : 'Suscripción añadida: Netflix',
+      );
+    }
+    expect(
+      await w.cores[0]!.db.knex('subscriptions')
+        .orderBy('currency')
+        .select('currency', 'amount_minor'),
+    ).toEqual([
+      { currency: 'EUR', amount_minor: 1599 },
+      { currency: 'USD', amount_minor: 1599 },
+    ]);
+  });
+
   it('takes a typed currency and time zone after "Other…"', async () => {
     await w.start();
     const ana = w.tg.user(1001, 'Ana', 'en');

@@ -50,6 +50,7 @@ describe('Telegram: a subscription managed from chat', () => {
       '🏷️ Tags',
       '💳 Payment method',
       '👥 Shares',
+      '🔒 Privacy',
       '📱 Open in app',
     ]);
     const app = card.reply_markup!.inline_keyboard.flat().find((b) => b.web_app);

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 
 import { readEdit, splitEdit } from '../../../core/chat/editValue.ts';
+import { EDIT_FIELDS } from '../../../core/chat/subscriptionActions.ts';
+import { LOCALES, t } from '../../../core/i18n/index.ts';
 import {
   parseAddLine,
   readCycle,
@@ -108,11 +110,20 @@ describe('one field read alone (Edit)', () => {
       amount: '17.99',
       currency: null,
       from: '2026-03-01',
+      unsure: false,
     });
     expect(readPrice('17,99 € desde abril', today, 'EUR')).toEqual({
       amount: '17.99',
       currency: 'EUR',
       from: '2026-04-01',
+      unsure: false,
+    });
+    // "1.200" reads two ways: a thousand and two hundred, said as unsure.
+    expect(readPrice('1.200', today, 'EUR')).toEqual({
+      amount: '1200',
+      currency: null,
+      from: null,
+      unsure: true,
     });
     expect(readPrice('17.99 from May 5', today, 'EUR')).toMatchObject({ from: '2026-05-05' });
     expect(readPrice('seventeen', today, 'EUR')).toBeNull();
@@ -146,6 +157,64 @@ describe('one field read alone (Edit)', () => {
       value: '12,50',
     });
     expect(splitEdit('Netflix')).toEqual({ name: 'Netflix', field: null, value: '' });
+  });
+
+  it('reads every field by the label its Edit button shows, in both languages', () => {
+    for (const locale of LOCALES)
+      for (const field of EDIT_FIELDS) {
+        const label = t(locale, `chat.sub.field.${field}`);
+        expect(splitEdit(`Netflix Kids ${label} x`), `${locale}: ${label}`).toEqual({
+          name: 'Netflix Kids',
+          field,
+          value: 'x',
+        });
+      }
+  });
+
+  it('reads the labels of the card’s lines and of a preview, and the obvious synonyms', () => {
+    /** "Next charge: {date}" → "Next charge". */
+    const label = (key: string, locale: 'en' | 'es') =>
+      t(locale, key, { date: '', name: '', tags: '', shares: '', notes: '' })
+        .split(':')[0]!
+        .replace(/^\P{L}+/u, '');
+    const said = {
+      date: ['chat.card.next_charge', 'assistant.field.first_charge_date'],
+      trial: ['chat.card.trial_ends', 'assistant.field.trial_ends_on'],
+      method: ['chat.sub.line.method', 'assistant.field.payment_method_id'],
+      category: ['chat.card.category', 'assistant.field.category_id'],
+      tags: ['chat.sub.line.tags', 'assistant.field.tags'],
+      shares: ['chat.sub.line.shares', 'assistant.field.shares'],
+      notes: ['chat.sub.line.notes', 'assistant.field.notes'],
+      price: ['assistant.field.amount_minor'],
+      cycle: ['assistant.field.cycle_unit'],
+    } as const;
+    for (const locale of LOCALES)
+      for (const [field, keys] of Object.entries(said))
+        for (const key of keys)
+          expect(splitEdit(`Filmin ${label(key, locale)}: 10`).field, `${locale} ${key}`).toBe(
+            field,
+          );
+    const cases: Array<[string, string, string]> = [
+      ['Netflix billing date 2027-02-10', 'date', '2027-02-10'],
+      ['Filmin fecha de cobro 10', 'date', '10'],
+      ['Filmin free trial 7 days', 'trial', '7 days'],
+      ['Filmin next charge 2027-01-20', 'date', '2027-01-20'],
+      ['Filmin Next charge: 2027-01-20', 'date', '2027-01-20'],
+      ['Filmin próximo cobro el 5', 'date', 'el 5'],
+      ['Filmin día de pago 5', 'date', '5'],
+      ['Filmin pago Visa', 'method', 'Visa'],
+      ['Filmin medio de pago Visa', 'method', 'Visa'],
+      ['Filmin prueba gratuita 7 días', 'trial', '7 días'],
+      ['Filmin periodo de prueba hasta el 15 de abril', 'trial', 'hasta el 15 de abril'],
+      ['Filmin cost shares Ana 50, Ben 50', 'shares', 'Ana 50, Ben 50'],
+      ['Filmin billing cycle quarterly', 'cycle', 'quarterly'],
+    ];
+    for (const [line, field, value] of cases)
+      expect(splitEdit(line), line).toEqual({
+        name: line.split(' ')[0],
+        field,
+        value,
+      });
   });
 
   it('turns a value into update_subscription arguments, or the field’s own reason', () => {

@@ -35,10 +35,7 @@ describe('the pending-change service', () => {
     const { change, preview } = await raise();
     expect(preview.card).toEqual({
       title: 'Change Netflix?',
-      lines: [
-        '✏️ Netflix · 17.99 EUR · every month: amount 15.99 EUR → 17.99 EUR',
-        'Price history: 1 added',
-      ],
+      lines: ['✏️ Netflix: amount 15.99 EUR → 17.99 EUR', 'Price history: 1 added'],
       destructive: false,
     });
     expect(change).toMatchObject({

@@ -108,6 +108,7 @@ describe('the subscription card', () => {
       '🏷️ Tags',
       '💳 Payment method',
       '👥 Shares',
+      '🔒 Privacy',
     ]);
     // With the Mini App's address known, the card opens it on this subscription.
     const withApp = new ChatEngine({ core: h.core, miniAppUrl: 'https://app.example.test/' });
@@ -213,11 +214,17 @@ describe('the subscription card', () => {
     const at = channel.messages.indexOf(preview);
     expect(text(preview)).toContain('📝 Cancel Netflix?');
     await tap(preview, 'Discard');
-    expect(text(channel.messages[at]!)).toBe(
-      '✖️ Discarded: Cancel Netflix\nNothing needed changing.',
-    );
+    expect(text(channel.messages[at]!)).toBe('✖️ Discarded: Cancel Netflix\nNothing was changed.');
     expect(await sub()).toMatchObject({ status: 'active' });
     expect(await audit('cancel_subscription')).toEqual([]);
+    // In Spanish too: nothing was changed (not "there was nothing to change").
+    const luis = conversation(await h.addMember('Luis', 'es'), 'Luis');
+    await tap(await openCard(luis), 'Cancelarla', luis);
+    const es = channel.messages.indexOf(channel.last());
+    await tap(channel.last(), 'Descartar', luis);
+    expect(text(channel.messages[es]!)).toBe(
+      '✖️ Descartado: Cancelar Netflix\nNo se ha cambiado nada.',
+    );
   });
 
   it('marks the next charge paid with the actual amount of a variable bill, then Undo removes it', async () => {
@@ -229,7 +236,19 @@ describe('the subscription card', () => {
       'How much was the Netflix charge of Thu, 5 Mar 2026? Send the amount, like 15.99 EUR.',
     );
     await say('eighteen');
-    expect(text(channel.last())).toContain('I couldn\'t read "eighteen" as a price.');
+    expect(text(channel.last())).toBe(
+      '⚠️ I couldn\'t read "eighteen" as an amount. Send what the Netflix charge was, like 15.99 EUR.',
+    );
+    // A date means nothing for a charge already dated: asked again the same way.
+    await say('18 from March');
+    expect(text(channel.last())).toContain('as an amount. Send what the Netflix charge was');
+    // An amount that reads two ways is previewed with how it was read, as /add says it.
+    await say('1.200');
+    expect(text(channel.last())).toContain('➕ Charge: Netflix · 1200.00 EUR');
+    expect(text(channel.last())).toContain(
+      'I read the amount as 1200 EUR. If you meant 1.20, press Another amount and send it written 1.20.',
+    );
+    await tap(channel.last(), 'Another amount');
     await say('18,40');
     const second = channel.last();
     const at = channel.messages.indexOf(second);
@@ -313,7 +332,10 @@ describe('the subscription card', () => {
     await say('Ana 70, Zoe 30');
     expect(text(channel.last())).toContain('I couldn\'t read "Ana 70, Zoe 30" as shares');
     await say('Ana 70, Ben 30');
-    // Shares move money: previewed first.
+    // Shares move money: previewed first, who pays what percent before and after.
+    expect(text(channel.last())).toBe(
+      '📝 Change Netflix?\n✏️ Netflix: cost shares — → Ana 70% · Ben 30%',
+    );
     await tap(channel.last(), 'Confirm');
     const shares = await h.db
       .knex('subscription_shares')
@@ -349,6 +371,17 @@ describe('the subscription card', () => {
       '💳 Método de pago',
       '👥 Reparto',
     ]);
+    // Paid, another amount: asked for what was charged, and how "1.200" was read.
+    await tap(card, 'Pagado', conv);
+    await tap(channel.last(), 'Otro importe', conv);
+    await say('abc', conv);
+    expect(text(channel.last())).toBe(
+      '⚠️ No he podido leer «abc» como un importe. Envía cuánto fue el cargo de Netflix, como 15,99 EUR.',
+    );
+    await say('1.200', conv);
+    expect(text(channel.last())).toContain(
+      'He leído el importe como 1200 EUR. Si querías decir 1,20, pulsa Otro importe y envíalo escrito 1,20.',
+    );
     await tap(card, 'Borrar', conv);
     expect(text(channel.last())).toContain('⚠️ ¿Borrar Netflix?');
     await tap(channel.last(), 'Sí, borrar', conv);

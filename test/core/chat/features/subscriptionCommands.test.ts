@@ -166,6 +166,72 @@ describe('the subscription commands', () => {
     expect(await row('Netflix')).toMatchObject({ amount_minor: 1599 });
   });
 
+  it('previews a new currency or cycle on lines, and says when there is nothing to change', async () => {
+    await say('/edit Netflix price 15.99 USD');
+    expect(text(channel.last())).toBe(
+      '📝 Change Netflix?\n✏️ Netflix: amount 15.99 EUR → 15.99 USD, currency EUR → USD',
+    );
+    await say('/edit Netflix price 1.200');
+    expect(text(channel.last())).toContain('amount 15.99 EUR → 1200.00 EUR');
+    expect(text(channel.last())).toContain(
+      'I read the price as 1200 EUR. If you meant 1.20, discard this and send the price written 1.20.',
+    );
+    await say('/edit Netflix cycle every 2 months');
+    expect(text(channel.last())).toBe(
+      '📝 Change Netflix?\n✏️ Netflix: cycle every month → every 2 months',
+    );
+    await say('/edit Netflix cycle quarterly');
+    expect(text(channel.last())).toBe(
+      '📝 Change Netflix?\n✏️ Netflix: cycle every month → every 3 months',
+    );
+    await tap(channel.last(), 'Confirm');
+    expect(await row('Netflix')).toMatchObject({ cycle_unit: 'month', cycle_every: 3 });
+    // The cycle it already has: no card to confirm.
+    const before = channel.messages.length;
+    await say('/edit Netflix cycle quarterly');
+    expect(text(channel.last())).toBe('ℹ️ Nothing to change: Netflix is already like that.');
+    expect(channel.last().buttons).toBeUndefined();
+    expect(channel.messages.length).toBe(before + 1);
+    expect(await audit('update_subscription')).toHaveLength(1);
+  });
+
+  it('says the same in Spanish: a new currency and cycle on lines, nothing to change', async () => {
+    const luis = await h.addMember('Luis', 'es');
+    const conv = conversation(luis, 'Luis');
+    await say('/edit Netflix precio 15,99 USD', conv);
+    expect(text(channel.last())).toBe(
+      '📝 ¿Cambiar Netflix?\n✏️ Netflix: importe 15,99 EUR → 15,99 USD, moneda EUR → USD',
+    );
+    await say('/edit Netflix ciclo cada 2 meses', conv);
+    expect(text(channel.last())).toBe(
+      '📝 ¿Cambiar Netflix?\n✏️ Netflix: ciclo cada mes → cada 2 meses',
+    );
+    await say('/edit Netflix ciclo mensual', conv);
+    expect(text(channel.last())).toBe('ℹ️ No hay nada que cambiar: Netflix ya está así.');
+    await say('/edit Netflix reparto Ana 60, Luis 40', conv);
+    expect(text(channel.last())).toBe(
+      '📝 ¿Cambiar Netflix?\n✏️ Netflix: reparto — → Ana 60% · Luis 40%',
+    );
+  });
+
+  it('understands the field labels its own cards show, and their synonyms, in one line', async () => {
+    await say('/edit Netflix billing date 2027-02-10');
+    expect(text(channel.last())).toBe(
+      '📝 Change Netflix?\n✏️ Netflix: first charge Thu, 5 Mar 2026 → Wed, 10 Feb 2027',
+    );
+    await say('/edit Netflix next charge 2027-01-20');
+    expect(text(channel.last())).toContain('first charge Thu, 5 Mar 2026 → Wed, 20 Jan 2027');
+    await say('/edit Netflix free trial 7 days');
+    expect(text(channel.last())).toContain('trial ends — → Mon, 9 Mar 2026');
+    const luis = conversation(await h.addMember('Luis', 'es'), 'Luis');
+    await say('/edit Netflix fecha de cobro 10', luis);
+    expect(text(channel.last())).toBe(
+      '📝 ¿Cambiar Netflix?\n✏️ Netflix: primer cargo jue, 5 mar 2026 → mar, 10 mar 2026',
+    );
+    await say('/edit Netflix prueba gratis 7 días', luis);
+    expect(text(channel.last())).toContain('fin de la prueba — → lun, 9 mar 2026');
+  });
+
   it('edits by conversation: which field, then the value, asked again with the reason when it does not read', async () => {
     await say('/edit netflix');
     expect(text(channel.last())).toBe('✏️ Edit Netflix\nWhat do you want to change?');
@@ -180,6 +246,7 @@ describe('the subscription commands', () => {
       'Payment method',
       'Tags',
       'Shares',
+      'Privacy',
     ]);
     await tap(channel.last(), 'Cycle');
     expect(text(channel.last())).toContain('How often is Netflix charged?');
