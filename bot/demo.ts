@@ -209,12 +209,11 @@ export async function loadDemoHousehold(
   }
   const id = (name: string): string => ids.get(name) ?? '';
 
-  // The owner's own rate for the demo's USD plans (the ECB's of 2024-06-28), so totals are complete offline.
-  await core.invoke('set_exchange_rate', ana, {
-    currency: 'USD',
-    rate: '1.0705',
-    date: addMonths(today, -12),
-  });
+  // The owner's own rate for the demo's USD plans (the ECB's of 2024-06-28), so totals are complete
+  // offline: from a year ago for the past year's charges, and again from today, so the figures of
+  // today are not said to use an old rate the moment the demo opens.
+  for (const from of [addMonths(today, -12), today])
+    await core.invoke('set_exchange_rate', ana, { currency: 'USD', rate: '1.0705', date: from });
   await core.invoke('update_subscription', ana, {
     id: id('Netflix'),
     amount: '15.99',

@@ -4,10 +4,10 @@ import { OpError } from '../errors/index.ts';
 import { opsFor } from '../kernel/surface.ts';
 import { t } from '../i18n/index.ts';
 import { type Attachment, attachmentPart } from './attachments.ts';
-import { createClient } from './client.ts';
+import { createClient, DEFAULT_BASE_URL } from './client.ts';
 import { REPORT_SUBSCRIPTIONS } from './documents.ts';
 import { isLlmError, type LlmError } from './errors.ts';
-import type { FetchLike, HttpOptions } from './http.ts';
+import { type FetchLike, type HttpOptions, normaliseBaseUrl } from './http.ts';
 import { LIMITS, type Limits } from './limits.ts';
 import { runLoop, type ProposalView, type Stop } from './loop.ts';
 import { loadMemory, memoryMessages, proposalFacts, rememberTurn } from './memory.ts';
@@ -26,6 +26,7 @@ import {
 import { startQuestion } from './telemetry.ts';
 import { assistantActor, toolSpecs } from './tools.ts';
 import { costMicros, priceOf } from '../domain/prices.ts';
+import type { Provider } from '../domain/providers.ts';
 import { type Outcome, recordUsage } from './usage.ts';
 
 export type { Attachment } from './attachments.ts';
@@ -105,7 +106,12 @@ const NOTICE_OF_STOP: Record<Stop, string> = {
   failed: 'assistant.notice.failed',
 };
 
-function errorNotice(error: LlmError): string {
+/**
+ * The notice of a failed model call. A server that could not be reached at all (refused, no such
+ * host) says so, not "failed to answer": to the owner with the address tried (`{url}`), who can
+ * fix it in Settings; to a member, that the owner should check it.
+ */
+function errorNotice(error: LlmError, actor: Actor): string {
   switch (error.kind) {
     case 'rate_limited':
     case 'overloaded':
@@ -114,9 +120,18 @@ function errorNotice(error: LlmError): string {
       return 'assistant.notice.auth';
     case 'timeout':
       return 'assistant.notice.time';
+    case 'network':
+      return actor.role === 'owner'
+        ? 'assistant.notice.unreachable_owner'
+        : 'assistant.notice.unreachable';
     default:
       return 'assistant.notice.failed';
   }
+}
+
+/** The address a model call goes to: the settings' server, else the provider's own. */
+function serverOf(settings: { provider: Provider; baseUrl: string | null }): string {
+  return normaliseBaseUrl(settings.baseUrl ?? DEFAULT_BASE_URL[settings.provider]);
 }
 
 /**
@@ -231,7 +246,7 @@ export function createAssistant(deps: AssistantDeps): Assistant {
               : 'limit';
       let noticeKey =
         loop.error && loop.stop === 'failed'
-          ? errorNotice(loop.error)
+          ? errorNotice(loop.error, actor)
           : loop.stop
             ? NOTICE_OF_STOP[loop.stop]
             : null;
@@ -243,6 +258,7 @@ export function createAssistant(deps: AssistantDeps): Assistant {
         ? t(actor.locale, noticeKey, {
             calls: limits.callsPerMessage,
             changes: limits.changesPerMessage,
+            url: serverOf(settings),
           })
         : null;
       if (loop.error) log(`assistant: model call failed (${loop.error.kind})`, loop.error);
@@ -307,8 +323,11 @@ export function createAssistant(deps: AssistantDeps): Assistant {
         return { ok: true, model: settings.model };
       } catch (error) {
         log('assistant: the test call failed', error);
-        const key = isLlmError(error) ? errorNotice(error) : 'assistant.notice.failed';
-        return { ok: false, notice: t(actor.locale, key, { calls: 0, changes: 0 }) };
+        const key = isLlmError(error) ? errorNotice(error, actor) : 'assistant.notice.failed';
+        return {
+          ok: false,
+          notice: t(actor.locale, key, { calls: 0, changes: 0, url: serverOf(settings) }),
+        };
       } finally {
         clearTimeout(timer);
       }

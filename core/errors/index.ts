@@ -1,3 +1,4 @@
+import { formatDate } from '../i18n/dates.ts';
 import type { Locale, TextParams } from '../i18n/index.ts';
 import { t, TEXT_KEYS } from '../i18n/index.ts';
 
@@ -33,6 +34,8 @@ export interface InputIssue {
  * The single error type of Exhale. `key` is a text key (`errors.*`) rendered in the reader's
  * language at the edge; `params` fill its placeholders.
  */
+const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
+
 export class OpError extends Error {
   override readonly name = 'OpError';
   readonly code: ErrorCode;
@@ -59,12 +62,14 @@ export class OpError extends Error {
 
   /** The sentence a person reads, with the input issues appended one per line. */
   render(locale: Locale): string {
+    const params = { ...this.params };
     // A `table` parameter names a kind of record, in the reader's words ("Subscription").
-    const table = this.params.table;
-    const params =
-      typeof table === 'string' && TEXT_KEYS.includes(`assistant.table.${table}`)
-        ? { ...this.params, table: t(locale, `assistant.table.${table}`) }
-        : this.params;
+    const table = params.table;
+    if (typeof table === 'string' && TEXT_KEYS.includes(`assistant.table.${table}`))
+      params.table = t(locale, `assistant.table.${table}`);
+    // A `date` (YYYY-MM-DD) as the reader writes dates ("Sun, 6 Dec 2026", "dom, 6 dic 2026").
+    if (typeof params.date === 'string' && ISO_DAY.test(params.date))
+      params.date = formatDate(params.date, locale);
     const head = t(locale, this.key, params);
     if (this.issues.length === 0) return head;
     return [

@@ -18,7 +18,7 @@ export interface ActivityText extends Text {
 const AS_RECORDED = 'activity.as_recorded';
 
 export function renderActivity(locale: Locale, text: ActivityText): string {
-  const params = localParams(locale, text.params);
+  const params = counted(locale, text.key, localParams(locale, text.params));
   if (!text.items) return t(locale, text.key, params);
   const items = text.items.map((item) => renderActivity(locale, item)).join('; ');
   return t(locale, text.key, { ...params, items });
@@ -58,6 +58,32 @@ function beforeParams(changes: string): Record<string, string | number> {
   return out;
 }
 
+/**
+ * A count in words of its own plural: when the locales have `<key>.<param>.one` (and `.other`,
+ * and `.zero` if nothing reads better as "no …"), the number `param` is replaced by that phrase,
+ * so a line with two counts reads right for each ("Imported 1 subscription … (2 price changes)")
+ * without a variant for every combination. Chosen when the line is read, so entries stored
+ * before keep reading right too.
+ */
+function counted(
+  locale: Locale,
+  key: string,
+  params: Record<string, string | number> | undefined,
+): Record<string, string | number> | undefined {
+  if (!params) return params;
+  const out = { ...params };
+  for (const [name, value] of Object.entries(params)) {
+    if (typeof value !== 'number' || !TEXT_KEYS.includes(`${key}.${name}.one`)) continue;
+    const zero = `${key}.${name}.zero`;
+    const form =
+      value === 0 && TEXT_KEYS.includes(zero)
+        ? zero
+        : `${key}.${name}.${value === 1 ? 'one' : 'other'}`;
+    out[name] = t(locale, form, { [name]: value });
+  }
+  return out;
+}
+
 /** Parameters holding a language code: shown as the language's name in the reader's language. */
 const LANGUAGE_PARAMS = ['language', 'before_language'] as const;
 
@@ -70,6 +96,8 @@ function localParams(
   if (typeof out.date === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(out.date))
     out.date = formatDate(out.date, locale);
   if (typeof out.amount === 'string') out.amount = decimal(out.amount, locale);
+  // An exchange rate ("1.0705") with the reader's decimal mark too: "1,0705".
+  if (typeof out.rate === 'string') out.rate = decimal(out.rate, locale);
   if (typeof out.scope === 'string' && TEXT_KEYS.includes(`activity.scope.${out.scope}`))
     out.scope = t(locale, `activity.scope.${out.scope}`);
   for (const name of LANGUAGE_PARAMS) {

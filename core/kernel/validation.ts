@@ -26,6 +26,9 @@ function errorMap(locale: Locale): z.core.$ZodErrorMap {
       // A person cannot read a regular expression; the JSON Schema still shows it to agents.
       return t(locale, PATTERN_KEYS.get(issue.pattern) ?? 'errors.input.format');
     }
+    // A web address in the reader's words: zod's own ("Invalid URL", "Inválido URL") reads badly.
+    if (issue.code === 'invalid_format' && issue.format === 'url')
+      return t(locale, 'errors.input.url');
     if (issue.code === 'unrecognized_keys') {
       return t(locale, 'errors.input.unknown_keys', { keys: issue.keys.join(', ') });
     }

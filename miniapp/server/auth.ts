@@ -1,5 +1,5 @@
 import type { Context } from 'hono';
-import { getCookie } from 'hono/cookie';
+import { getCookie, setCookie } from 'hono/cookie';
 import { HTTPException } from 'hono/http-exception';
 
 import {
@@ -45,6 +45,32 @@ export interface AuthOptions {
 }
 
 type Reason = 'missing' | 'invalid' | 'expired';
+
+/**
+ * A request that acts for a browser (a cookie's write, a join that sets one) must come from
+ * Exhale's own page: its `Origin` is the server's (or the public URL's), else 403 and nothing runs.
+ */
+export function requireOwnOrigin(c: Context, origins: readonly string[]): void {
+  const origin = c.req.header('origin');
+  const own = new URL(c.req.url).origin;
+  if (origin === undefined || (origin !== own && !origins.includes(origin)))
+    throw new OpError('forbidden', 'web.origin');
+}
+
+/** Sets the session cookie of a browser just signed in (a sign-in link redeemed, a join). */
+export function setSessionCookie(
+  c: Context,
+  session: { token: string; expiresAt: string },
+  secure: boolean,
+): void {
+  setCookie(c, SESSION_COOKIE, session.token, {
+    httpOnly: true,
+    sameSite: 'Strict',
+    path: '/',
+    secure,
+    expires: new Date(session.expiresAt),
+  });
+}
 
 /** 401 in the contract's shape, with the sentence saying how to get in. */
 function unauthenticated(c: Context, reason: Reason, locale: Locale, key?: string): never {
@@ -112,12 +138,7 @@ export async function authenticate(
   });
   if (!session.ok) unauthenticated(c, session.reason, browser());
   setReader(c, session.actor.locale);
-  if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
-    const origin = c.req.header('origin');
-    const own = new URL(c.req.url).origin;
-    if (origin === undefined || (origin !== own && !options.origins.includes(origin)))
-      throw new OpError('forbidden', 'web.origin');
-  }
+  if (c.req.method !== 'GET' && c.req.method !== 'HEAD') requireOwnOrigin(c, options.origins);
   return {
     actor: session.actor,
     via: 'session',

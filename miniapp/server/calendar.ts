@@ -1,11 +1,39 @@
 import { Hono } from 'hono';
 
 import type { EdgeEnv, RouteGroup } from '../../bot/http/app.ts';
-import { calendarFeedOwner, type Core, memberActor, OpError, t } from '../../core/index.ts';
+import {
+  calendarFeedOwner,
+  type Core,
+  type Locale,
+  memberActor,
+  OpError,
+  t,
+} from '../../core/index.ts';
 import { renderCalendar, type AllDayEvent } from './ical.ts';
 
 /** A year ahead: what `get_upcoming` can look at most. */
 const FEED_DAYS = 366;
+
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+
+/**
+ * An amount ("9.99") as the app writes it for the reader ("€9.99", "9,99 €"): the feed sits beside
+ * the app in a person's calendar, so it speaks the same formats. A code Intl does not know keeps
+ * its code.
+ */
+function feedMoney(amount: string, currency: string, locale: Locale): string {
+  const key = `${locale}:${currency}`;
+  let format = moneyFormats.get(key);
+  if (!format) {
+    try {
+      format = new Intl.NumberFormat(locale, { style: 'currency', currency });
+    } catch {
+      return `${amount} ${currency}`;
+    }
+    moneyFormats.set(key, format);
+  }
+  return format.format(Number(amount));
+}
 
 /**
  * `GET /cal/<token>.ics`: a member's calendar feed, the token its only credential (calendar apps
@@ -47,19 +75,19 @@ export function calendarRoutes(core: Core): RouteGroup {
       }>;
     };
     const locale = actor.locale;
-    const events: AllDayEvent[] = upcoming.items.map((item) => ({
-      uid: `${item.kind}-${item.subscription_id}-${item.date}@exhale`,
-      date: item.date,
-      summary: t(locale, `web.cal.${item.kind}`, {
-        name: item.subscription_name,
-        amount: `${item.amount} ${item.currency}`,
-      }),
-      description: t(locale, `web.cal.${item.kind}.description`, {
-        name: item.subscription_name,
-        amount: `${item.amount} ${item.currency}`,
-      }),
-      categories: 'Exhale',
-    }));
+    const events: AllDayEvent[] = upcoming.items.map((item) => {
+      const amount = feedMoney(item.amount, item.currency, locale);
+      return {
+        uid: `${item.kind}-${item.subscription_id}-${item.date}@exhale`,
+        date: item.date,
+        summary: t(locale, `web.cal.${item.kind}`, { name: item.subscription_name, amount }),
+        description: t(locale, `web.cal.${item.kind}.description`, {
+          name: item.subscription_name,
+          amount,
+        }),
+        categories: 'Exhale',
+      };
+    });
     const body = renderCalendar({
       name: t(locale, 'web.cal.name', { household: household.name }),
       timeZone: household.time_zone,

@@ -88,7 +88,10 @@ function serving(options: MiniAppOptions): AppServing {
 
 export function createMiniApp(options: MiniAppOptions): MiniApp {
   const engine = options.chat;
+  // Slack is connected when its token is set (bot/channels.ts), unless the caller says otherwise.
+  const slackToken = Boolean(process.env.EXHALE_SLACK_BOT_TOKEN);
   const api = miniAppApi({
+    slack: () => slackToken,
     ...options,
     extra: engine ? (group, context) => chatRoutes(group, context, engine) : options.extra,
   });

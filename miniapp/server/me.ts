@@ -8,6 +8,8 @@ export interface MeOptions {
   core: Core;
   publicUrl?: string | undefined;
   botUsername?: (() => string | null) | undefined;
+  /** Whether Slack is connected (an invite then says how to join from Slack). */
+  slack?: (() => boolean) | undefined;
 }
 
 /**
@@ -57,6 +59,7 @@ export async function meOf(c: Context, who: WebAuth, options: MeOptions) {
     sessionId,
     publicUrl: base,
     botUsername: options.botUsername?.() ?? null,
+    slack: options.slack?.() ?? false,
     mcpUrl: `${base}/mcp`,
   };
 }

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { deleteCookie, setCookie } from 'hono/cookie';
+import { deleteCookie } from 'hono/cookie';
 import { renderSVG } from 'uqr';
 import { z } from 'zod';
 
@@ -16,7 +16,8 @@ import {
   startWebSession,
   t,
 } from '../../core/index.ts';
-import { authenticate, type AuthOptions, SESSION_COOKIE } from './auth.ts';
+import { authenticate, type AuthOptions, SESSION_COOKIE, setSessionCookie } from './auth.ts';
+import { joinRoutes } from './join.ts';
 import { batchRoutes } from './batch.ts';
 import { eventStream } from './events.ts';
 import { importRoutes } from './imports.ts';
@@ -31,6 +32,11 @@ export interface MiniAppApiOptions {
   publicUrl?: string | undefined;
   /** The bot's @username once Telegram is connected (for t.me links), else null. */
   botUsername?: (() => string | null) | undefined;
+  /**
+   * Whether Slack is connected, for the invite's instructions. Default: the environment's
+   * EXHALE_SLACK_BOT_TOKEN, the variable that connects Slack (bot/channels.ts).
+   */
+  slack?: (() => boolean) | undefined;
   initDataMaxAgeSeconds?: number | undefined;
   /** How long a prepared change can be confirmed (10 minutes). */
   pendingTtlMs?: number | undefined;
@@ -96,6 +102,9 @@ export function miniAppApi(options: MiniAppApiOptions): { routes: RouteGroup; cl
 
   group.route('/batch', batchRoutes({ core, auth }, options));
 
+  // Joining from a browser with an invite link: a new member, signed in (join.ts).
+  group.route('/join', joinRoutes({ core, origins, secure }));
+
   // Sign-in: a one-time code (from /web or `exhale web`) becomes a session cookie.
   group.post('/session', async (c) => {
     const body = z.object({ code: z.string().max(100) }).safeParse(await jsonBody(c));
@@ -120,13 +129,7 @@ export function miniAppApi(options: MiniAppApiOptions): { routes: RouteGroup; cl
       const message = t(readerOf(c), `web.code.${redeemed.reason}`);
       return c.json({ error: 'unauthenticated', message, reason: redeemed.reason }, 401);
     }
-    setCookie(c, SESSION_COOKIE, redeemed.value.token, {
-      httpOnly: true,
-      sameSite: 'Strict',
-      path: '/',
-      secure,
-      expires: new Date(redeemed.value.expiresAt),
-    });
+    setSessionCookie(c, redeemed.value, secure);
     return c.json({ signedIn: true, expiresAt: redeemed.value.expiresAt });
   });
 
@@ -170,28 +173,34 @@ export function miniAppApi(options: MiniAppApiOptions): { routes: RouteGroup; cl
     });
   });
 
+  // Undo is offered only for a change that can be undone: an op that is `notUndoable` (a
+  // sign-out) answers `undo: null`, so the app shows no Undo that would only be refused.
+  const undoOf = (opName: string, auditId: string | null): { auditId: string } | null => {
+    const op = core.catalog.find((o) => o.name === opName);
+    return auditId && op?.notUndoable === undefined ? { auditId } : null;
+  };
   group.post('/pending/:id/confirm', async (c) => {
     const { actor } = await authenticate(c, auth);
     const id = c.req.param('id');
     try {
       const applied = await pending.confirm(actor, id);
-      const { card } = applied.change.payload;
+      const { card, op } = applied.change.payload;
       return c.json({
         output: applied.result.output,
         auditId: applied.result.auditId,
         card: { title: card.title, lines: card.lines },
-        undo: applied.result.auditId ? { auditId: applied.result.auditId } : null,
+        undo: undoOf(op, applied.result.auditId),
       });
     } catch (error) {
       // A second confirm (a double tap, another tab, another process) answers what the first did.
       const change = await pending.get(actor, id).catch(() => null);
       if (change?.payload.status !== 'confirmed') throw error;
-      const { card, audit_id: auditId } = change.payload;
+      const { card, audit_id: auditId, op } = change.payload;
       return c.json({
         output: null,
         auditId,
         card: { title: card.title, lines: card.lines },
-        undo: auditId ? { auditId } : null,
+        undo: undoOf(op, auditId),
         repeated: true,
       });
     }

@@ -46,6 +46,8 @@ document.documentElement.dataset.telegram = launch ? 'yes' : 'no';
 // The first screen's one round trip starts before the app is built and mounted, so the server
 // works while Vue renders the skeleton (the sign-in screen outside Telegram needs none).
 performance.mark('exhale:main');
-if (launch || route.value.name !== 'signin') startFirstScreen(route.value.name === 'overview');
+// Neither does the join page of an invite link, opened by someone not in a household yet.
+if (launch || (route.value.name !== 'signin' && route.value.name !== 'join'))
+  startFirstScreen(route.value.name === 'overview');
 createApp(App).mount('#app');
 performance.mark('exhale:mounted');

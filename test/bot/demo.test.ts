@@ -82,4 +82,14 @@ describe('exhale demo, then exhale chat', () => {
       undone: [{ id: seeded?.id, summary: 'Marked Mobile plan paid (31.40 EUR, Tue, 3 Nov 2026)' }],
     });
   }, 120_000);
+
+  it("converts today's figures at a rate of today, so no old-rate note shows as the demo opens", async () => {
+    const totals = await runExhale(env, ['op', 'get_totals', '{}']);
+    expect(totals.code, totals.stderr).toBe(0);
+    const { conversion } = JSON.parse(totals.stdout) as {
+      conversion: { partial: boolean; rates: Array<{ currency: string; stale: boolean }> };
+    };
+    expect(conversion.partial).toBe(false);
+    expect(conversion.rates.map((r) => [r.currency, r.stale])).toEqual([['USD', false]]);
+  }, 120_000);
 });

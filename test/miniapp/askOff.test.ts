@@ -26,6 +26,8 @@ const CASES = [
     owner: true,
     off: 'The assistant is off',
     question: 'What do I pay for streaming?',
+    add: '/add Netflix 15.99 monthly',
+    freeText: 'I only understand commands',
   },
   {
     tg: BEN_TG,
@@ -34,6 +36,8 @@ const CASES = [
     owner: false,
     off: 'El asistente está apagado',
     question: '¿Cuánto pago por streaming?',
+    add: '/add Netflix 15,99 mensual',
+    freeText: 'solo entiendo comandos',
   },
 ] as const;
 
@@ -51,12 +55,10 @@ describe('Ask with the assistant off (Chromium)', () => {
       await settled(page, 'ask');
       await page.locator('[data-testid="ask-off"]').waitFor();
       expect(await page.textContent('[data-testid="ask-off"]')).toContain(c.off);
-      expect(await page.locator('[data-testid="suggestion"]').allTextContents()).toEqual([
-        '/list',
-        '/totals',
-        '/upcoming',
-        '/add Netflix 15.99 monthly',
-      ]);
+      // The /add example in the reader's words and number format (chat reads "15,99 mensual").
+      expect(
+        (await page.locator('[data-testid="suggestion"]').allTextContents()).map((s) => s.trim()),
+      ).toEqual(['/list', '/totals', '/upcoming', c.add]);
       expect(await page.locator('[data-testid="ask-settings"]').count()).toBe(c.owner ? 1 : 0);
       await screenshot(page, `ask-off-${c.lang}-${c.theme}`);
 
@@ -80,6 +82,17 @@ describe('Ask with the assistant off (Chromium)', () => {
       expect(answer).toContain('/add');
       for (const gone of ['/start', '/web', '/assistant']) expect(answer).not.toContain(`${gone} `);
       await screenshot(page, `ask-off-answer-${c.lang}-${c.theme}`);
+
+      // The /add example is a command that works here, in this language: a card about Netflix,
+      // not the free-text answer.
+      await page.reload();
+      await settled(page, 'ask');
+      await page.click(`[data-testid="suggestion"]:has-text("${c.add}")`);
+      await page.locator('.bubble.bot[data-testid="bubble"]').first().waitFor();
+      const added =
+        (await page.locator('.bubble.bot[data-testid="bubble"]').first().textContent()) ?? '';
+      expect(added).toContain('Netflix');
+      expect(added).not.toContain(c.freeText);
       await page.context().close();
     }, 60_000);
   }

@@ -106,7 +106,7 @@ describe('the Mini App in a plain browser', () => {
     await ctx.close();
   });
 
-  it('refuses a sign-in link used twice, in the reader’s words', async () => {
+  it('refuses a sign-in link used twice, in the reader’s words, said once, with the command to type', async () => {
     const link = await signInLink();
     const first = await context('en-GB', 'light');
     const page = await first.newPage();
@@ -117,7 +117,16 @@ describe('the Mini App in a plain browser', () => {
     const again = await second.newPage();
     await again.goto(link);
     await again.waitForSelector('[role="alert"]');
-    expect(await again.textContent('main')).toContain('already used');
+    const main = (await again.textContent('main')) ?? '';
+    expect(main).toContain('already used');
+    // Said once (no heading, no second copy under the field), and never with raw backticks.
+    expect(main.split('already used').length - 1).toBe(1);
+    expect(main).not.toContain('`');
+    // The command a person can type: `npx exhale web` (no bare `exhale` on PATH without npm link).
+    const codes = await again.locator('main code').allTextContents();
+    expect(codes).toContain('npx exhale web');
+    expect(codes).not.toContain('exhale web');
+    await screenshot(again, 'signin-used-en-light');
     await second.close();
   });
 
@@ -235,6 +244,8 @@ describe('the Mini App in a plain browser', () => {
       await page.goto(await signInLink());
       await settled(page, 'insights');
       await ctx.close();
-    });
+      // Seven sign-ins, each link made by an `exhale op` process: more than the default 30 s on a
+      // busy machine.
+    }, 90_000);
   });
 });

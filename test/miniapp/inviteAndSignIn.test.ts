@@ -12,13 +12,14 @@ import {
 
 /**
  * Two things a newcomer met, in Chromium against a real `exhale` (the demo household, Ana the
- * owner): Settings → Invite says what the code is and how each kind of person uses it; a web
- * sign-in link is audited but shown in Activity without Undo (create_sign_in_link is notUndoable).
+ * owner, on a server with a Telegram bot and no Slack): Settings → Invite says what the code is
+ * and how each kind of person uses it, for the ways that work here; a web sign-in link is audited
+ * but shown in Activity without Undo (create_sign_in_link is notUndoable).
  */
 const app = useMiniApp();
 
 describe('invites and sign-in links (Chromium)', () => {
-  it('explains an invite: what it is, the Telegram link, the code for Slack and the bot', async () => {
+  it('explains an invite: what it is, the web link, the Telegram link and the code for the bot; no Slack here', async () => {
     const initData = signInitData(app.hh.telegram.token, ANA_TG);
     const page = await openInTelegram(
       app.browser,
@@ -33,9 +34,12 @@ describe('invites and sign-in links (Chromium)', () => {
     await hint.waitFor();
     const text = (await hint.textContent()) ?? '';
     expect(text).toContain('lets one person join this household');
-    expect(text).toMatch(/\/exhale start join_\w+/);
+    expect(text).toMatch(/In any browser: .*\/app\/join\?code=join_\w+/);
+    expect(text).toMatch(/https:\/\/t\.me\/exhale_test_bot\?start=join_\w+/);
     expect(text).toMatch(/\/start join_\w+/);
     expect(text).toContain('QR code');
+    // Slack is not connected to this server: no instruction that cannot work.
+    expect(text).not.toContain('/exhale start');
     await hint.scrollIntoViewIfNeeded();
     await screenshot(page, 'settings-invite-hint-en-light');
     await page.context().close();

@@ -306,7 +306,7 @@ describe('the Mini App in Telegram', () => {
     await page.close();
   });
 
-  it('undoes and redoes an entry from Activity', async () => {
+  it('undoes and redoes an entry from Activity, each button and toast saying what it does', async () => {
     const google = await subByName(anaData, 'Google One');
     await api(hh.server.url, anaData, 'update_subscription', {
       id: google.id,
@@ -336,18 +336,35 @@ describe('the Mini App in Telegram', () => {
     expect(
       (await api<Sub>(hh.server.url, anaData, 'get_subscription', { id: google.id })).name,
     ).toBe('Google One');
+    // The toast says it was undone; its button brings the change back, so it says Redo.
+    const toast = page.locator('[data-testid="toast"]');
+    expect(await toast.locator('span').textContent()).toBe('Undone.');
+    expect((await toast.locator('button').textContent())?.trim()).toBe('Redo');
     // Earlier tests of this file undo too: the redo is there once one more undo entry is.
     const undoRows = page.locator('[data-testid="activity-row"][data-op="undo"]');
     const undosBefore = await undoRows.count();
-    await page
-      .locator('[data-testid="activity-row"]')
-      .first()
-      .locator('[data-testid="redo"]')
-      .click();
+    const undone = page.locator('[data-testid="activity-row"]').first();
+    expect(await undone.textContent()).toContain('Undone:');
+    expect((await undone.locator('button').textContent())?.trim()).toBe('Redo');
+    await undone.locator('[data-testid="redo"]').click();
     await undoRows.nth(undosBefore).waitFor();
     expect(
       (await api<Sub>(hh.server.url, anaData, 'get_subscription', { id: google.id })).name,
     ).toBe('Google One 2 TB');
+    // Done again: the toast's button would take it back, so it says Undo.
+    await toast.filter({ hasText: 'Done again.' }).waitFor();
+    expect((await toast.locator('button').textContent())?.trim()).toBe('Undo');
+    // The "Redone:" entry's own button takes the change back again: Undo, not Redo.
+    const redone = page.locator('[data-testid="activity-row"]').first();
+    expect(await redone.textContent()).toContain('Redone:');
+    expect(await redone.locator('[data-testid="redo"]').count()).toBe(0);
+    expect((await redone.locator('[data-testid="undo-entry"]').textContent())?.trim()).toBe('Undo');
+    await screenshot(page, 'activity-redone-en-light');
+    await redone.locator('[data-testid="undo-entry"]').click();
+    await toast.filter({ hasText: 'Undone.' }).waitFor();
+    expect(
+      (await api<Sub>(hh.server.url, anaData, 'get_subscription', { id: google.id })).name,
+    ).toBe('Google One');
     await page.close();
   });
 

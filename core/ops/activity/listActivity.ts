@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import { renderSummary } from '../../i18n/activity.ts';
+import { renderSummary, storedActivity } from '../../i18n/activity.ts';
 import { defineOp } from '../../kernel/op.ts';
 import type { AuditRow } from '../../store/repos/audit.ts';
 import type { MemberRow } from '../../store/repos/rows.ts';
@@ -23,8 +23,22 @@ export const ActivityEntry = z.object({
   changes: z.int().describe('How many records the change touched.'),
   undone: z.boolean(),
   can_undo: z.boolean(),
+  undo_effect: z
+    .enum(['undone', 'redone'])
+    .describe(
+      "What undoing this entry does, as undo's `effect` says it: 'undone' takes its change back; 'redone' brings back what this entry (an undo) took back. A screen labels its button Undo or Redo by it.",
+    ),
   created_at: z.string(),
 });
+
+/**
+ * What undoing an entry does: an undo whose own line is "Undone: …" brings its changes back
+ * (a redo); a redo ("Redone: …", undo's `redone` variant) and every other change are taken back.
+ */
+function undoEffectOf(row: AuditRow): 'undone' | 'redone' {
+  if (row.op !== 'undo') return 'undone';
+  return storedActivity(row).key === 'activity.undo.redone' ? 'undone' : 'redone';
+}
 
 export const listActivity = defineOp({
   name: 'list_activity',
@@ -77,6 +91,7 @@ export const listActivity = defineOp({
         changes: changesOf(row).length,
         undone: row.undone_by !== null,
         can_undo: canUndo(ctx, row),
+        undo_effect: undoEffectOf(row),
         created_at: row.created_at,
       })),
     };

@@ -12,7 +12,7 @@ export const joinHousehold = defineOp({
   name: 'join_household',
   title: 'Join a household',
   description:
-    'Joins the household that issued an invite code, as a member. A code works once and expires.',
+    'Joins the household that issued an invite code, as a member. A code works once and expires. In the web app a person joins from the invite link in a browser, and is signed in.',
   input: z.object({
     code: z.string().trim().min(4).max(40),
     name: Name.describe("The new member's display name."),
@@ -25,14 +25,16 @@ export const joinHousehold = defineOp({
   exclude: {
     mcp: 'Joining is done by a person with an invite link.',
     assistant: 'Joining is done by a person with an invite link.',
-    web: 'The Mini App opens inside an existing household.',
   },
   summarize: (input) => ({ name: input.name }),
   async run(ctx, input) {
     if (ctx.actor.householdId !== null)
       throw new OpError('conflict', 'errors.already_in_household');
-    const invite = (await ctx.tx.from('invites').where({ code: input.code }).first()) as
-      Row | undefined;
+    // Locked until commit (PostgreSQL; SQLite's write lock is the transaction's): two joins with
+    // one code at the same moment, in one process or two, use it once; the second reads it used.
+    const invite = (await ctx.tx
+      .locked(ctx.tx.from('invites').where({ code: input.code }), 'invites')
+      .first()) as Row | undefined;
     if (!invite || invite.used_at !== null || String(invite.expires_at) <= nowIso(ctx)) {
       throw new OpError('not_found', 'errors.invite_invalid');
     }

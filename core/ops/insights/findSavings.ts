@@ -5,7 +5,7 @@ import { defineOp } from '../../kernel/op.ts';
 import { Conversion } from '../../domain/schemas.ts';
 import { Converter } from './_lib/convert.ts';
 import { fullRows, RUNNING } from './_lib/load.ts';
-import { collectSavings, Finding } from './_lib/savings.ts';
+import { collectSavings, Finding, FindingFacts } from './_lib/savings.ts';
 
 export const findSavings = defineOp({
   name: 'find_savings',
@@ -15,7 +15,13 @@ export const findSavings = defineOp({
   input: z.object({}),
   output: z.object({
     currency: z.string(),
-    findings: z.array(Finding),
+    findings: z.array(
+      Finding.extend({
+        facts: FindingFacts.describe(
+          "What the explanation says, as data (amounts in the subscription's currency, dates YYYY-MM-DD), for a screen that writes it in its reader's formats.",
+        ),
+      }),
+    ),
     total_estimated_yearly_saving: z
       .string()
       .describe('Sum of the estimated savings that could be computed.'),
@@ -31,7 +37,7 @@ export const findSavings = defineOp({
       ctx.today,
       ctx.today,
     );
-    const { findings } = await collectSavings(ctx, subs, converter);
+    const { findings, factsOf } = await collectSavings(ctx, subs, converter);
     let total = 0;
     for (const f of findings) {
       const parsed =
@@ -42,7 +48,7 @@ export const findSavings = defineOp({
     }
     return {
       currency: converter.target,
-      findings,
+      findings: findings.map((f, i) => ({ ...f, facts: factsOf(i) })),
       total_estimated_yearly_saving: formatAmount(total, converter.target),
       conversion: converter.facts(),
     };

@@ -64,7 +64,9 @@ export function toMinor(
   const parsed = parseAmount(amount, currency);
   if (parsed.ok) return parsed.minor;
   const key = {
-    too_many_decimals: 'errors.input.too_many_decimals',
+    // A currency without decimals (JPY) says so, not "at most 0 decimals".
+    too_many_decimals:
+      minorUnits(currency) === 0 ? 'errors.input.whole_amount' : 'errors.input.too_many_decimals',
     too_large: 'errors.input.amount_too_large',
     format: 'errors.input.amount',
   }[parsed.reason];

@@ -3,6 +3,8 @@ import { z } from 'zod';
 import { OpError } from '../../errors/index.ts';
 import { defineOp } from '../../kernel/op.ts';
 import { Id } from '../../domain/schemas.ts';
+import { userAgentNames } from '../../domain/userAgents.ts';
+import { type Locale, t } from '../../i18n/index.ts';
 import { household, memberId, nowIso } from '../shared/context.ts';
 
 export const endWebSession = defineOp({
@@ -11,7 +13,16 @@ export const endWebSession = defineOp({
   description:
     "Signs a browser out of Exhale's web app (ids from list_web_sessions); its next request is refused. Not undoable: sign in again with a new link.",
   input: z.object({ id: Id }),
-  output: z.object({ id: Id, ended_at: z.string() }),
+  output: z.object({
+    id: Id,
+    ended_at: z.string(),
+    name: z
+      .string()
+      .nullable()
+      .describe(
+        'The browser signed out, as a person names it ("Chrome on Linux"), or null when unknown.',
+      ),
+  }),
   effect: 'destructive',
   exclude: {
     chat: 'Web sessions are listed and ended in the web app’s settings, where they are seen.',
@@ -25,11 +36,22 @@ export const endWebSession = defineOp({
       .from('web_sessions')
       .where({ id: input.id, household_id: household(ctx).id, member_id: memberId(ctx) });
     const row = (await ctx.tx.locked(query, 'web_sessions').first()) as
-      { id: string; ended_at: string | null } | undefined;
+      { id: string; ended_at: string | null; user_agent: string | null } | undefined;
     if (!row) throw new OpError('not_found', 'web.errors.session_not_found', { id: input.id });
-    if (row.ended_at !== null) return { id: row.id, ended_at: row.ended_at };
+    // The confirm card's title names it ("Sign Chrome on Linux out?"), as Settings lists it.
+    const name = browserName(ctx.actor.locale, row.user_agent);
+    if (row.ended_at !== null) return { id: row.id, ended_at: row.ended_at, name };
     const endedAt = nowIso(ctx);
     await ctx.tx.update('web_sessions', row.id, { ended_at: endedAt });
-    return { id: row.id, ended_at: endedAt };
+    return { id: row.id, ended_at: endedAt, name };
   },
 });
+
+/** "Chrome on Linux", "Chrome", "A browser on iOS", or null when the header says neither. */
+function browserName(locale: Locale, userAgent: string | null): string | null {
+  const { browser, os } = userAgentNames(userAgent);
+  if (browser && os) return t(locale, 'web.session.browser_on', { browser, os });
+  if (browser) return browser;
+  if (os) return t(locale, 'web.session.on_os', { os });
+  return null;
+}

@@ -2,6 +2,7 @@ import { z } from 'zod';
 
 import { defineOp } from '../../kernel/op.ts';
 import { Id } from '../../domain/schemas.ts';
+import { userAgentNames } from '../../domain/userAgents.ts';
 import { household, memberId, nowIso } from '../shared/context.ts';
 
 const WebSession = z.object({
@@ -10,6 +11,14 @@ const WebSession = z.object({
   last_used_at: z.string(),
   expires_at: z.string(),
   user_agent: z.string().nullable().describe('The browser that signed in, as it named itself.'),
+  browser: z
+    .string()
+    .nullable()
+    .describe('The browser, as a person names it ("Chrome", "Firefox"), or null when unknown.'),
+  os: z
+    .string()
+    .nullable()
+    .describe('The system it runs on ("Linux", "iOS", "Windows"), or null when unknown.'),
 });
 
 export const listWebSessions = defineOp({
@@ -30,8 +39,8 @@ export const listWebSessions = defineOp({
       .orderBy('created_at')
       .orderBy('id')
       .select('id', 'created_at', 'last_used_at', 'expires_at', 'user_agent')) as Array<
-      z.infer<typeof WebSession>
+      Omit<z.infer<typeof WebSession>, 'browser' | 'os'>
     >;
-    return { items: rows };
+    return { items: rows.map((row) => ({ ...row, ...userAgentNames(row.user_agent) })) };
   },
 });

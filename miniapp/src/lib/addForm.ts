@@ -1,4 +1,5 @@
 import { typedAmount } from './decimals.ts';
+import { wholeOr } from './form.ts';
 import type { In } from './types.ts';
 
 /**
@@ -48,7 +49,6 @@ export function blankAdd(currency: string, today: string): AddForm {
 }
 
 const text = (v: string): string | undefined => (v.trim() === '' ? undefined : v.trim());
-const wholeOr = (v: string): number | string => (/^\d+$/.test(v.trim()) ? Number(v) : v.trim());
 
 /**
  * The op's input: what was filled in, as typed (the op checks it; a wrong "every" or notice reaches

@@ -199,6 +199,25 @@ export async function signIn(code: string): Promise<void> {
   authProblem.value = null;
 }
 
+/**
+ * Joins the household of an invite from this browser (`POST /api/join`): the new member is
+ * signed in (the answer sets the session cookie).
+ */
+export async function joinHousehold(input: {
+  code: string;
+  name: string;
+  language: 'en' | 'es';
+}): Promise<{ joined: true; household: string; member: string; expiresAt: string }> {
+  const answer = await request<{
+    joined: true;
+    household: string;
+    member: string;
+    expiresAt: string;
+  }>('POST', '/api/join', input);
+  authProblem.value = null;
+  return answer;
+}
+
 export async function signOut(): Promise<void> {
   await request('DELETE', '/api/session');
 }

@@ -2,8 +2,15 @@ import { date, money, percent } from './format.ts';
 import { locale, t } from './i18n.ts';
 import type { Out } from './types.ts';
 
-/** One "needs attention" finding of get_context. */
-export type AttentionItem = Out<'get_context'>['attention']['items'][number];
+/**
+ * A finding as a screen writes it: get_context's "needs attention" items (`note`) and find_savings'
+ * findings (`explanation` as the note), each with its facts.
+ */
+export interface AttentionItem {
+  kind: string;
+  note: string;
+  facts: Out<'get_context'>['attention']['items'][number]['facts'];
+}
 
 /** Names as the reader lists them: "Netflix and Netflix Kids", "Netflix y Netflix Kids". */
 function listOf(names: readonly string[]): string {
@@ -11,7 +18,7 @@ function listOf(names: readonly string[]): string {
 }
 
 /**
- * The Overview's line for a finding, written from its facts in the reader's formats (money as
+ * The line of a finding (the Overview's "Needs attention", Insights' "Ways to save"), written from its facts in the reader's formats (money as
  * every other amount of the app, "€119.88" / "119,88 €"; dates as the app writes them), not the
  * op's finished sentence, which speaks the core's money format ("119,88 EUR"). A kind the app has
  * no text for shows the op's sentence.

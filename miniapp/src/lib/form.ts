@@ -46,6 +46,12 @@ export function formOf(s: Subscription): SubForm {
 }
 
 const orNull = (v: string): string | null => (v.trim() === '' ? null : v.trim());
+/**
+ * A whole number as typed, minus sign included ("-2" is -2), so the op's own range sentence
+ * answers it ("Must be at least 1."); anything else goes as typed, for the op to word.
+ */
+export const wholeOr = (v: string): number | string =>
+  /^-?\d+$/.test(v.trim()) ? Number(v.trim()) : v.trim();
 
 /** The fields that differ from the subscription, as update_subscription takes them. */
 export function changesOf(s: Subscription, f: SubForm): Record<string, unknown> {
@@ -56,7 +62,7 @@ export function changesOf(s: Subscription, f: SubForm): Record<string, unknown> 
   if (f.amount !== before.amount) input.amount = f.amount.trim().replace(',', '.');
   if (f.currency !== before.currency) input.currency = f.currency.trim().toUpperCase();
   if (f.unit !== before.unit || f.every !== before.every) {
-    input.cycle = { unit: f.unit, every: /^\d+$/.test(f.every) ? Number(f.every) : f.every };
+    input.cycle = { unit: f.unit, every: wholeOr(f.every) };
   }
   if (f.category !== before.category) {
     if (f.category.trim()) input.category = f.category.trim();
@@ -76,12 +82,7 @@ export function changesOf(s: Subscription, f: SubForm): Record<string, unknown> 
     if (f[key] !== before[key]) input[key] = orNull(f[key]);
   }
   if (f.notice_days !== before.notice_days) {
-    input.notice_days =
-      f.notice_days.trim() === ''
-        ? null
-        : /^\d+$/.test(f.notice_days.trim())
-          ? Number(f.notice_days)
-          : f.notice_days;
+    input.notice_days = f.notice_days.trim() === '' ? null : wholeOr(f.notice_days);
   }
   if (f.private !== before.private) input.private = f.private;
   return input;

@@ -73,6 +73,22 @@ export function percent(value: string): string {
   return f.format(Number(value) / 100);
 }
 
+/**
+ * A share of a price in percent ("50.00", "33.33") in the reader's format, unsigned, without
+ * trailing zeros: "50%", "33.33%", "50 %", "33,33 %".
+ */
+export function share(value: string): string {
+  const tag = locale.value;
+  const f = numberFormat(`s:${tag}`, () => {
+    return new Intl.NumberFormat(tag, {
+      style: 'percent',
+      minimumFractionDigits: 0,
+      maximumFractionDigits: 2,
+    });
+  });
+  return f.format(Number(value) / 100);
+}
+
 /** A whole-unit amount for chart labels ("€202"); a missing amount is "—", as in `money`. */
 export function moneyShort(amount: string | number | undefined, currency: string): string {
   if (amount === undefined || amount === '') return '—';
@@ -95,13 +111,15 @@ function utcDay(day: string): Date {
   return new Date(`${day}T12:00:00Z`);
 }
 
-export type DateStyle = 'short' | 'medium' | 'long' | 'weekday' | 'month' | 'dayNumber';
+export type DateStyle =
+  'short' | 'medium' | 'long' | 'weekday' | 'weekdayYear' | 'month' | 'dayNumber';
 
 const DATE_OPTIONS: Record<DateStyle, Intl.DateTimeFormatOptions> = {
   short: { day: 'numeric', month: 'short' },
   medium: { day: 'numeric', month: 'short', year: 'numeric' },
   long: { day: 'numeric', month: 'long', year: 'numeric' },
   weekday: { weekday: 'short', day: 'numeric', month: 'short' },
+  weekdayYear: { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' },
   month: { month: 'long', year: 'numeric' },
   dayNumber: { day: 'numeric' },
 };
@@ -125,6 +143,12 @@ export function dayOfPeriod(day: string | null | undefined, today: string): stri
   return date(day, day.slice(0, 4) === today.slice(0, 4) ? 'short' : 'medium');
 }
 
+/** A day with its weekday, and its year when it is not this year: "Fri, Dec 11", "Fri, May 10, 2030". */
+export function weekdayOf(day: string | null | undefined, today: string): string {
+  if (!day) return '—';
+  return date(day, day.slice(0, 4) === today.slice(0, 4) ? 'weekday' : 'weekdayYear');
+}
+
 /**
  * An instant (UTC ISO) in the reader's format and the household's time zone (a household has one:
  * chat's /activity and every time the app shows agree, wherever the browser is).
@@ -132,10 +156,14 @@ export function dayOfPeriod(day: string | null | undefined, today: string): stri
 export function instant(iso: string): string {
   const tag = locale.value;
   const zone = timeZone.value;
-  const f = dateFormat(`i:${tag}:${zone}`, () => {
+  const when = new Date(iso);
+  // The year only when it is not this year ("Dec 6, 13:18", "Dec 6, 2025, 13:18").
+  const withYear = when.getUTCFullYear() !== new Date().getUTCFullYear();
+  const f = dateFormat(`i:${tag}:${zone}:${withYear ? 'y' : ''}`, () => {
     const options: Intl.DateTimeFormatOptions = {
       day: 'numeric',
       month: 'short',
+      ...(withYear ? { year: 'numeric' } : {}),
       hour: '2-digit',
       minute: '2-digit',
     };
@@ -146,7 +174,17 @@ export function instant(iso: string): string {
       return new Intl.DateTimeFormat(tag, { ...options, timeZone: 'UTC' });
     }
   });
-  return f.format(new Date(iso));
+  return f.format(when);
+}
+
+const INSTANT = /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})/g;
+
+/**
+ * A text written elsewhere (a confirm card's line) with each UTC ISO instant in it written as
+ * `instant` writes times ("revoked — → 2026-12-06T12:18:07.927Z" reads "revoked — → Dec 6, 13:18").
+ */
+export function instantsIn(text: string): string {
+  return text.replace(INSTANT, (iso) => (Number.isNaN(Date.parse(iso)) ? iso : instant(iso)));
 }
 
 /** Short weekday names, Monday first, in the reader's language. */

@@ -43,3 +43,12 @@ export function t(key: string, params: Record<string, string | number> = {}): st
     name in params ? String(params[name]) : whole,
   );
 }
+
+/**
+ * A text about a count, in its plural form: `web.<key>.one` for one, `web.<key>.other` for any
+ * other number ("1 subscription", "3 subscriptions"; "1 suscripción", "0 suscripciones"), with
+ * the count as `{n}` unless `params` says otherwise.
+ */
+export function tn(key: string, n: number, params: Record<string, string | number> = {}): string {
+  return t(`${key}.${n === 1 ? 'one' : 'other'}`, { n, ...params });
+}

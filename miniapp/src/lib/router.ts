@@ -17,7 +17,8 @@ export type RouteName =
   | 'import'
   | 'add'
   | 'more'
-  | 'signin';
+  | 'signin'
+  | 'join';
 
 export interface Route {
   name: RouteName;
@@ -38,6 +39,7 @@ const SIMPLE: Record<string, RouteName> = {
   connect: 'connect',
   more: 'more',
   signin: 'signin',
+  join: 'join',
   import: 'import',
   add: 'add',
 };
@@ -120,7 +122,7 @@ function parentOf(name: RouteName): RouteName {
 }
 
 export const isRoot = computed(() =>
-  ['overview', 'subscriptions', 'calendar', 'insights', 'more', 'signin'].includes(
+  ['overview', 'subscriptions', 'calendar', 'insights', 'more', 'signin', 'join'].includes(
     route.value.name,
   ),
 );

@@ -25,6 +25,7 @@ import type { listSubscriptions } from '../../../core/ops/subscriptions/listSubs
 import type { updateSubscription } from '../../../core/ops/subscriptions/updateSubscription.ts';
 import type { createToken } from '../../../core/ops/tokens/createToken.ts';
 import type { listTokens } from '../../../core/ops/tokens/listTokens.ts';
+import type { listWebSessions } from '../../../core/ops/web/listWebSessions.ts';
 
 /**
  * The shapes of the ops the app calls, from their zod schemas (type-only imports: nothing of
@@ -57,6 +58,7 @@ type Ops = [
   typeof updateSubscription,
   typeof createToken,
   typeof listTokens,
+  typeof listWebSessions,
 ];
 type Op = Ops[number];
 export type OpName = Op['name'];
@@ -81,6 +83,8 @@ export interface Me {
   sessionId: string | null;
   publicUrl: string;
   botUsername: string | null;
+  /** Whether Slack is connected to this server (an invite says how to join from Slack). */
+  slack: boolean;
   mcpUrl: string;
 }
 

@@ -16,6 +16,8 @@ export interface Toast {
   text: string;
   undoAuditId: string | null;
   tone: 'ok' | 'error';
+  /** What the button does to `undoAuditId`: take the change back, or bring back what it undid. */
+  action: 'undo' | 'redo';
 }
 export const toast = ref<Toast | null>(null);
 let toastTimer: ReturnType<typeof setTimeout> | null = null;
@@ -25,9 +27,10 @@ export function showToast(
   text: string,
   undoAuditId: string | null = null,
   tone: Toast['tone'] = 'ok',
+  action: Toast['action'] = 'undo',
 ): void {
   if (toastTimer) clearTimeout(toastTimer);
-  toast.value = { id: ++toastSeq, text, undoAuditId, tone };
+  toast.value = { id: ++toastSeq, text, undoAuditId, tone, action };
   // Long enough to reach Undo; a new toast replaces it.
   toastTimer = setTimeout(() => (toast.value = null), undoAuditId ? 8000 : 4000);
 }
@@ -36,15 +39,28 @@ export function hideToast(): void {
   toast.value = null;
 }
 
-/** Undoes a change through the catalog's `undo` op, and says so. */
-export async function undoChange(auditId: string): Promise<void> {
+/**
+ * Undoes an entry through the catalog's `undo` op and says what happened, as the op's `effect`
+ * tells: "Undone." (a change taken back: the toast's button then brings it back, Redo) or "Done
+ * again." (an undo undone: the change is back, and the button takes it back again, Undo).
+ * Resolves true when it was applied.
+ */
+export async function undoChange(auditId: string): Promise<boolean> {
   try {
     const result = await op('undo', { ids: [auditId] });
     hapticUndo();
-    showToast(t('toast.undone'), result.auditId);
+    const redone = result.output.undone.every((u) => u.effect === 'redone');
+    showToast(
+      redone ? t('activity.redone') : t('toast.undone'),
+      result.auditId,
+      'ok',
+      redone ? 'undo' : 'redo',
+    );
+    return true;
   } catch (error) {
     hapticError();
     showToast(error instanceof Error ? error.message : String(error), null, 'error');
+    return false;
   }
 }
 
@@ -99,7 +115,8 @@ export async function confirmSheet(): Promise<void> {
     const result = await confirmPending(current.pendingId);
     sheet.value = null;
     hapticSuccess();
-    showToast(doneText || result.card.title, result.undo?.auditId ?? result.auditId);
+    // Undo only when the server offers it (never for a sign-out, which cannot be undone).
+    showToast(doneText || result.card.title, result.undo?.auditId ?? null);
     settle?.(true);
   } catch (error) {
     current.busy = false;

@@ -34,6 +34,34 @@ describe('activity lines', () => {
     ).toBe('Se deshizo: Se añadió Netflix; Se pausó Gym');
   });
 
+  it('says each count of a line in its own plural form, in every language', () => {
+    const line = (count: number, changed: number) => ({
+      key: 'activity.import_candidates',
+      params: { count, changed, file: 'bank.csv' },
+    });
+    expect(renderActivity('en', line(1, 1))).toBe(
+      'Imported 1 subscription from the statement bank.csv (1 price change)',
+    );
+    expect(renderActivity('en', line(3, 0))).toBe(
+      'Imported 3 subscriptions from the statement bank.csv (no price changes)',
+    );
+    expect(renderActivity('es', line(1, 2))).toBe(
+      'Se importó 1 suscripción del extracto bank.csv (2 cambios de precio)',
+    );
+    expect(renderActivity('es', line(4, 1))).toBe(
+      'Se importaron 4 suscripciones del extracto bank.csv (1 cambio de precio)',
+    );
+  });
+
+  it('writes an exchange rate with the reader’s decimal mark', () => {
+    const rate = {
+      key: 'activity.set_exchange_rate',
+      params: { currency: 'USD', rate: '1.0705', date: '2026-12-06' },
+    };
+    expect(renderActivity('es', rate)).toContain('en 1,0705 por EUR');
+    expect(renderActivity('en', rate)).toContain('to 1.0705 per EUR');
+  });
+
   it('reads a stored line back from its JSON', () => {
     const text = { key: 'activity.create_category', params: { name: 'Ocio' } };
     const row = { summary: 'Created category Ocio', summary_text: JSON.stringify(text) };

@@ -46,7 +46,7 @@ describe('GET /cal/<token>.ics: the member’s calendar feed', () => {
     const events = calendar.getAllSubcomponents('vevent').map((v) => new ICAL.Event(v));
     const netflix = events.filter((e) => e.summary.startsWith('Netflix; Premium, 4K'));
     expect(netflix.length).toBeGreaterThanOrEqual(12);
-    expect(netflix[0]?.summary).toBe('Netflix; Premium, 4K: 15.99 EUR');
+    expect(netflix[0]?.summary).toBe('Netflix; Premium, 4K: €15.99');
     expect(netflix[0]?.startDate.isDate).toBe(true);
     expect(netflix[0]?.startDate.toString()).toBe('2026-03-05');
     expect(netflix[0]?.endDate.toString()).toBe('2026-03-06');
@@ -60,7 +60,7 @@ describe('GET /cal/<token>.ics: the member’s calendar feed', () => {
     );
   });
 
-  it('shows no other member’s private subscription, in the member’s language', async () => {
+  it('shows no other member’s private subscription, in the member’s language and formats', async () => {
     const luis = await h.addMember('Luis', 'es');
     await h.core.invoke('create_subscription', h.owner, {
       name: 'Secret',
@@ -76,8 +76,9 @@ describe('GET /cal/<token>.ics: the member’s calendar feed', () => {
     const feed = (await h.core.invoke('create_calendar_feed', luis, {})).output;
     const text = await (await s.request(feed.path)).text();
     expect(text).not.toContain('Secret');
-    expect(text).toContain('SUMMARY:Spotify: 10.99 EUR');
-    expect(text).toContain('DESCRIPTION:Spotify cobra 10.99 EUR hoy');
+    // Money as the app writes it in Spanish (decimal comma, the sign after): "10,99 €".
+    expect(text).toContain('SUMMARY:Spotify: 10\\,99\u00a0€');
+    expect(text).toContain('DESCRIPTION:Spotify cobra 10\\,99\u00a0€ hoy');
   });
 
   it('answers 404 for a revoked, unknown or malformed token', async () => {

@@ -184,7 +184,12 @@ export async function collectSavings(
 
   const since = addMonths(today, -12);
   const byId = new Map(running.map((s) => [s.id, s]));
-  for (const change of await priceChangesBetween(ctx, RUNNING, since, today)) {
+  // Only each subscription's latest change counts: an earlier rise that a later change replaced
+  // (raised again, or lowered) no longer says what it costs now. Oldest first, so the last wins.
+  const latest = new Map<string, Awaited<ReturnType<typeof priceChangesBetween>>[number]>();
+  for (const change of await priceChangesBetween(ctx, RUNNING, since, today))
+    latest.set(change.subscription_id, change);
+  for (const change of latest.values()) {
     const sub = byId.get(change.subscription_id);
     if (
       !sub ||

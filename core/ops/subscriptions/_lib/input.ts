@@ -14,6 +14,16 @@ import {
 } from '../../../domain/schemas.ts';
 import { ShareInput, TagNames } from './fields.ts';
 
+/**
+ * A subscription's own date (first charge, trial end, contract end): 1970 or later, on every
+ * surface. An earlier one is a year typed wrong (1900 for 2026), which would anchor a series of
+ * charges a century long and show in every insight; no subscription tracked here began before.
+ */
+const EARLIEST = '1970-01-01';
+const SubscriptionDate = IsoDate.refine((v) => v >= EARLIEST, {
+  params: { i18n: 'errors.input.date_too_early' },
+});
+
 /** The editable fields of a subscription, shared by create (required ones required) and update (all optional). */
 export const subscriptionFields = {
   name: Name,
@@ -27,12 +37,16 @@ export const subscriptionFields = {
   amount: Amount.describe('Price per cycle.'),
   currency: Currency.optional().describe("Default: the household's currency."),
   cycle: Cycle.optional().describe('Default: every 1 month.'),
-  first_charge_date: IsoDate.optional().describe('The first charge of the series; default: today.'),
+  first_charge_date: SubscriptionDate.optional().describe(
+    'The first charge of the series, 1970 or later; default: today.',
+  ),
   status: SubscriptionStatus.exclude(['cancelled', 'paused'])
     .optional()
     .describe('Default: active.'),
-  trial_ends_on: IsoDate.nullable().optional().describe('When a trial turns paid.'),
-  contract_ends_on: IsoDate.nullable().optional().describe('When a minimum contract ends.'),
+  trial_ends_on: SubscriptionDate.nullable().optional().describe('When a trial turns paid.'),
+  contract_ends_on: SubscriptionDate.nullable()
+    .optional()
+    .describe('When a minimum contract ends.'),
   notice_days: z
     .int()
     .min(0)

@@ -99,6 +99,15 @@ describe('activity summaries', () => {
       changes: ['Se añadió Netflix'],
     });
     expect((await summaries(h.owner))[0]).toBe('Undone: Added Netflix');
+    // What undoing each entry would do, for a screen's Undo/Redo label: a change and a redo are
+    // taken back; an undo brings its change back.
+    const listed = (await h.core.invoke('list_activity', h.owner, { limit: 4 })).output.items;
+    expect(listed.map((e) => [e.summary, e.undo_effect])).toEqual([
+      ['Undone: Added Netflix', 'redone'],
+      ['Redone: Added Netflix', 'undone'],
+      ['Undone: Added Netflix', 'redone'],
+      ['Added Netflix', 'undone'],
+    ]);
   });
 
   it("names an undone change of language in the reader's words, once", async () => {

@@ -114,7 +114,7 @@ describe(`mark_charges_paid (${TEST_DIALECT})`, () => {
     );
     expect(paid.code).toBe('conflict');
     expect(paid.render('en')).toBe(
-      'The charge of Spotify on 2026-01-03 is already recorded as paid. Nothing was marked paid: reconcile again to see what is left.',
+      'The charge of Spotify on Sat, 3 Jan 2026 is already recorded as paid. Nothing was marked paid: reconcile again to see what is left.',
     );
     const skipped = await failure(
       h.core.invoke('mark_charges_paid', h.owner, {
@@ -122,7 +122,7 @@ describe(`mark_charges_paid (${TEST_DIALECT})`, () => {
       }),
     );
     expect(skipped.render('es')).toBe(
-      'El cobro de Netflix del 2026-02-03 consta como omitido. No se marcó nada como pagado: concilia otra vez para ver lo que falta.',
+      'El cobro de Netflix del mar, 3 feb 2026 consta como omitido. No se marcó nada como pagado: concilia otra vez para ver lo que falta.',
     );
     const offSeries = await failure(
       h.core.invoke('mark_charges_paid', h.owner, {
@@ -139,9 +139,11 @@ describe(`mark_charges_paid (${TEST_DIALECT})`, () => {
     const twice = await failure(
       h.core.invoke('mark_charges_paid', h.owner, { charges: [first, first] }),
     );
+    // The date as a reader writes dates, in each language.
     expect(twice.render('en')).toBe(
-      'The same charge (2026-01-03) is listed twice. Nothing was marked paid.',
+      'The same charge (Sat, 3 Jan 2026) is listed twice. Nothing was marked paid.',
     );
+    expect(twice.render('es')).toContain('(sáb, 3 ene 2026)');
     expect(await dumpDatabase(h.db)).toBe(before);
   });
 });

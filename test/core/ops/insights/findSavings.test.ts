@@ -18,8 +18,11 @@ describe('find_savings', () => {
         ...input,
       })
     ).output.id;
+  /** The findings of a kind, without their facts (the facts have a test of their own below). */
   const findings = async (kind: string, actor: Actor = h.owner) =>
-    (await h.core.invoke('find_savings', actor, {})).output.findings.filter((f) => f.kind === kind);
+    (await h.core.invoke('find_savings', actor, {})).output.findings
+      .filter((f) => f.kind === kind)
+      .map(({ facts: _facts, ...finding }) => finding);
 
   it('finds the same service twice by normalised name or by vendor, saving all but the dearest', async () => {
     const a = await add({ name: 'Netflix', amount: '15.99' });
@@ -100,6 +103,54 @@ describe('find_savings', () => {
         explanation:
           'Disney+ went up from 9.99 EUR to 11.99 EUR on Wed, 1 Oct 2025 (+20%): about 24.00 EUR more a year.',
         estimated_yearly_saving: '24.00',
+      },
+    ]);
+  });
+
+  it('counts only the latest price change of a subscription: a rise replaced by a later change is gone', async () => {
+    const twice = await add({ name: 'Netflix', amount: '13.99', first_charge_date: '2025-01-05' });
+    await h.core.invoke('update_subscription', h.owner, {
+      id: twice,
+      amount: '15.99',
+      price_effective_date: '2025-10-05',
+    });
+    await h.core.invoke('update_subscription', h.owner, {
+      id: twice,
+      amount: '17.99',
+      price_effective_date: '2026-02-05',
+    });
+    const lowered = await add({ name: 'Gym', amount: '30.00', first_charge_date: '2025-01-05' });
+    await h.core.invoke('update_subscription', h.owner, {
+      id: lowered,
+      amount: '35.00',
+      price_effective_date: '2025-09-01',
+    });
+    await h.core.invoke('update_subscription', h.owner, {
+      id: lowered,
+      amount: '32.00',
+      price_effective_date: '2026-01-01',
+    });
+    const found = (await h.core.invoke('find_savings', h.owner, {})).output.findings.filter(
+      (f) => f.kind === 'price_increase',
+    );
+    // Netflix once, at its latest change, up to what it costs now; the lowered Gym not at all.
+    expect(found).toEqual([
+      {
+        kind: 'price_increase',
+        subscription_ids: [twice],
+        explanation:
+          'Netflix went up from 15.99 EUR to 17.99 EUR on Thu, 5 Feb 2026 (+12.5%): about 24.00 EUR more a year.',
+        estimated_yearly_saving: '24.00',
+        // What the sentence says, as data, for a screen that writes it in its reader's formats.
+        facts: {
+          names: ['Netflix'],
+          date: '2026-02-05',
+          currency: 'EUR',
+          old_amount: '15.99',
+          new_amount: '17.99',
+          yearly: '24.00',
+          percent: '12.5',
+        },
       },
     ]);
   });

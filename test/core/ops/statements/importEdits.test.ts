@@ -295,7 +295,7 @@ describe(`import_candidates with edits from two Cores at once (${TEST_DIALECT})`
     const reason: unknown = rejected?.status === 'rejected' ? rejected.reason : null;
     expect(reason instanceof OpError && reason.code).toBe('conflict');
     expect(reason instanceof OpError && reason.render('en')).toMatch(
-      /^This statement was already imported on \d{4}-\d{2}-\d{2}\. Nothing was imported again\.$/,
+      /^This statement was already imported on \w{3}, \d{1,2} \w{3} \d{4}\. Nothing was imported again\.$/,
     );
     // Only the winner's subscriptions and category exist.
     const names = await a.db.knex('subscriptions').select('name').orderBy('name');

@@ -32,6 +32,19 @@ describe('update_subscription and prices over time', () => {
         `${c.effective_date}:${c.old_amount_minor}->${c.new_amount_minor}`,
     );
 
+  it('refuses a trial end before 1970 as create_subscription does, and changes nothing', async () => {
+    const error = await h.core
+      .invoke('update_subscription', h.owner, { id, trial_ends_on: '1900-01-01' })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      code: 'invalid_input',
+      issues: [{ path: 'trial_ends_on', message: 'Must be 1970 or later.' }],
+    });
+    expect(
+      (await h.db.knex('subscriptions').where({ id }).first('trial_ends_on')) as object,
+    ).toEqual({ trial_ends_on: null });
+  });
+
   it('keeps today’s price until a price rise announced for later starts', async () => {
     const { output } = await h.core.invoke('update_subscription', h.owner, {
       id,

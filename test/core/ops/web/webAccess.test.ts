@@ -44,9 +44,19 @@ describe('web sessions and calendar feeds', () => {
         last_used_at: TEST_NOW.toISOString(),
         expires_at: session.expiresAt,
         user_agent: 'Mozilla/5.0 Firefox/140',
+        // As a person names it in the list of signed-in browsers.
+        browser: 'Firefox',
+        os: null,
       },
     ]);
-    await h.core.invoke('end_web_session', h.owner, { id: session.id }, { surface: 'web' });
+    const ended = await h.core.invoke(
+      'end_web_session',
+      h.owner,
+      { id: session.id },
+      { surface: 'web' },
+    );
+    // Named, so its confirm card can say which browser it signs out.
+    expect(ended.output.name).toBe('Firefox');
     expect(await authenticateSession(h.db, session.token, h.clock.now)).toEqual({
       ok: false,
       reason: 'invalid',
