@@ -116,11 +116,13 @@ export {
   refreshTokens,
   refundConnectAttempt,
   reserveConnectAttempt,
+  reserveRegistration,
   registerClient,
   revokeToken,
   scopesUpTo,
   storedClient,
 } from './auth/oauth/index.ts';
+export type { RegistrationLimits } from './auth/oauth/index.ts';
 export { refreshEcbRates } from './fx/refresh.ts';
 // Statement pictures: the OCR worker is ended at shutdown (stopOcr), and a chat shows OCR's
 // progress by wrapping its read_statement call (withReadProgress).

@@ -1,4 +1,4 @@
-import type { Actor, Core, DocumentFetchOptions } from '../../core/index.ts';
+import type { Actor, Core, DocumentFetchOptions, RegistrationLimits } from '../../core/index.ts';
 
 /** What the authorization server's routes need from the process that mounts them. */
 export interface OAuthDeps {
@@ -11,6 +11,8 @@ export interface OAuthDeps {
    * server is named from its X-Forwarded-Proto/Host (their last values, `forwardedValue`).
    */
   trustProxy?: boolean | undefined;
+  /** Dynamic registrations an address may make (tests lower it); REGISTRATION_LIMITS by default. */
+  registrationLimits?: RegistrationLimits | undefined;
   /** Limits and test-only trusted hosts for fetching Client ID Metadata Documents. */
   documentFetch?: DocumentFetchOptions | undefined;
   /**

@@ -9,6 +9,7 @@ import {
   type OAuthClient,
   refreshTokens,
   registerClient,
+  reserveRegistration,
   revokeToken,
   storedClient,
 } from '../../core/index.ts';
@@ -179,9 +180,28 @@ export function revokeEndpoint(deps: OAuthDeps, request: Request): Promise<Respo
   });
 }
 
-/** POST /oauth/register (RFC 7591): 201 with the client's id (and secret, unless public). */
-export function registerEndpoint(deps: OAuthDeps, request: Request): Promise<Response> {
+/**
+ * POST /oauth/register (RFC 7591): 201 with the client's id (and secret, unless public); 429 with
+ * Retry-After once `address` has registered its window's share (`reserveRegistration`), counted
+ * before the body is read so a flood of bad bodies is bounded too.
+ */
+export function registerEndpoint(
+  deps: OAuthDeps,
+  request: Request,
+  address: string,
+): Promise<Response> {
   return answering(async () => {
+    const now = deps.core.clock();
+    const limit = await reserveRegistration(deps.core.db, address, now, deps.registrationLimits);
+    if (!limit.allowed)
+      return json(
+        {
+          error: 'too_many_requests',
+          error_description: `too many clients registered from this address; try again in ${limit.retryAfterSeconds} s`,
+        },
+        429,
+        { 'retry-after': String(limit.retryAfterSeconds) },
+      );
     if (!(request.headers.get('content-type') ?? '').toLowerCase().startsWith('application/json'))
       throw new OAuthError('invalid_client_metadata', 'the body must be application/json');
     let body: unknown;
@@ -190,6 +210,6 @@ export function registerEndpoint(deps: OAuthDeps, request: Request): Promise<Res
     } catch {
       throw new OAuthError('invalid_client_metadata', 'the body is not JSON');
     }
-    return json(await registerClient(deps.core.db, body, deps.core.clock()), 201);
+    return json(await registerClient(deps.core.db, body, now), 201);
   });
 }

@@ -1,5 +1,10 @@
 import type { RouteGroup } from '../../bot/http/app.ts';
-import { type Core, type DocumentFetchOptions, redeemConnectCode } from '../../core/index.ts';
+import {
+  type Core,
+  type DocumentFetchOptions,
+  redeemConnectCode,
+  type RegistrationLimits,
+} from '../../core/index.ts';
 import { oauthRoutes } from './routes.ts';
 import { sessionMember } from './session.ts';
 
@@ -16,6 +21,7 @@ export function authorizationServer(
     publicUrl?: string | undefined;
     trustProxy?: boolean | undefined;
     documentFetch?: DocumentFetchOptions | undefined;
+    registrationLimits?: RegistrationLimits | undefined;
   } = {},
 ): RouteGroup {
   return oauthRoutes({

@@ -53,7 +53,7 @@ function bareAddress(value: string): string | undefined {
 }
 
 /**
- * The address the wrong-code limit counts a request under. Behind a trusted proxy
+ * The address the wrong-code and registration limits count a request under. Behind a trusted proxy
  * (`trustProxy`), the one the proxy appended to X-Forwarded-For: the last entry (the first ones
  * are whatever the client sent, so a client could choose a new address for each try); else the
  * socket's. Without `trustProxy`, a request that comes with X-Forwarded-For from a loopback peer
@@ -141,7 +141,7 @@ export function oauthRoutes(deps: OAuthDeps): RouteGroup {
   });
   group.post(OAUTH_PATHS.token, (c) => tokenEndpoint(deps, c.req.raw));
   group.post(OAUTH_PATHS.revoke, (c) => revokeEndpoint(deps, c.req.raw));
-  group.post(OAUTH_PATHS.register, (c) => registerEndpoint(deps, c.req.raw));
+  group.post(OAUTH_PATHS.register, (c) => registerEndpoint(deps, c.req.raw, addressFor(c)));
   group.all(OAUTH_PATHS.token, () =>
     json({ error: 'invalid_request', error_description: 'use POST' }, 405),
   );

@@ -146,6 +146,41 @@ export async function refundConnectAttempt(
     .decrement('attempts', 1);
 }
 
+/**
+ * Dynamic client registrations one address may make in a window, across every process: a
+ * registration is free and anonymous (RFC 7591), so without a bound one address could fill the
+ * clients table (clients nobody connected are only removed after a week). A person's client
+ * registers once per connection attempt; 30 an hour leaves room for retries and several apps
+ * behind one address (a household's router), and none for a flood.
+ */
+export interface RegistrationLimits {
+  windowMs: number;
+  perAddress: number;
+}
+
+export const REGISTRATION_LIMITS: RegistrationLimits = { windowMs: 60 * 60_000, perAddress: 30 };
+
+/**
+ * Counts one registration of `address` (by its network, as `addressNetwork`); `allowed` is false
+ * past the limit, with the seconds until its window ends (for Retry-After). One atomic upsert: racing
+ * registrations from any number of processes are counted one after the other.
+ */
+export async function reserveRegistration(
+  db: Database,
+  address: string,
+  now: Date,
+  limits: RegistrationLimits = REGISTRATION_LIMITS,
+): Promise<{ allowed: boolean; retryAfterSeconds: number }> {
+  const registered = await db.knex.transaction((trx) =>
+    count(trx, `register:${addressNetwork(address)}`, now, limits.windowMs),
+  );
+  const { end } = windowOf(now, limits.windowMs);
+  return {
+    allowed: registered <= limits.perAddress,
+    retryAfterSeconds: Math.max(1, Math.ceil((Date.parse(end) - now.getTime()) / 1000)),
+  };
+}
+
 /** The cleanup job's part: windows that have ended. */
 export async function purgeAttempts(db: Database, now: Date): Promise<void> {
   await db.knex('oauth_attempts').where('expires_at', '<=', now.toISOString()).delete();

@@ -1,8 +1,14 @@
 // Exhale's OAuth 2.1 authorization server, storage and token logic (the HTTP endpoints are
 // mcp/oauth/). Codes and tokens are opaque and stored as SHA-256 hashes; see the migration
 // 202612010006_oauth for the tables.
-export type { ConnectLimits } from './attempts.ts';
-export { CONNECT_CODE_LIMITS, refundConnectAttempt, reserveConnectAttempt } from './attempts.ts';
+export type { ConnectLimits, RegistrationLimits } from './attempts.ts';
+export {
+  CONNECT_CODE_LIMITS,
+  REGISTRATION_LIMITS,
+  refundConnectAttempt,
+  reserveConnectAttempt,
+  reserveRegistration,
+} from './attempts.ts';
 export type { AuthMethod, ClientMetadata, OAuthClient } from './clients.ts';
 export {
   AUTH_METHODS,

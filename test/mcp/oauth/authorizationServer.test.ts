@@ -213,6 +213,28 @@ describe('Exhale as an OAuth 2.1 authorization server', () => {
         expect(await response.json()).toMatchObject({ error });
       }
     });
+    it('refuses an address past its registrations with 429 and Retry-After, storing nothing, while another address registers', async () => {
+      await as.close();
+      as = asHarness(h.core, {
+        trustProxy: true,
+        registrationLimits: { windowMs: 60 * 60_000, perAddress: 2 },
+      });
+      const from = (address: string) =>
+        as.send('/oauth/register', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-forwarded-for': address },
+          body: JSON.stringify({ redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' }),
+        });
+      expect((await from('203.0.113.7')).status).toBe(201);
+      expect((await from('203.0.113.7')).status).toBe(201);
+      const before = await count('oauth_clients');
+      const refused = await from('203.0.113.7');
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(await refused.json()).toMatchObject({ error: 'too_many_requests' });
+      expect(await count('oauth_clients')).toBe(before);
+      expect((await from('198.51.100.20')).status).toBe(201);
+    });
     it('keeps only the metadata it uses: a 1 MB unknown field is ignored, neither stored nor answered', async () => {
       const response = await as.send('/oauth/register', {
         method: 'POST',

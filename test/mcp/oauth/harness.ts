@@ -6,7 +6,7 @@ import type { Actor, Core } from '../../../core/index.ts';
 import { createMcpFetchHandler } from '../../../mcp/http.ts';
 import { authorizationServer } from '../../../mcp/oauth/index.ts';
 import { mcpRoutes } from '../../../mcp/routes.ts';
-import type { DocumentFetchOptions } from '../../../core/index.ts';
+import type { DocumentFetchOptions, RegistrationLimits } from '../../../core/index.ts';
 
 /** Where the in-process server says it is (no socket: requests go straight to the edge). */
 export const BASE = 'http://localhost:8080';
@@ -50,7 +50,12 @@ export interface AsHarness {
 /** The edge with MCP and the authorization server, served in process, for one test core. */
 export function asHarness(
   core: Core,
-  options: { documentFetch?: DocumentFetchOptions; publicUrl?: string; trustProxy?: boolean } = {},
+  options: {
+    documentFetch?: DocumentFetchOptions;
+    publicUrl?: string;
+    trustProxy?: boolean;
+    registrationLimits?: RegistrationLimits;
+  } = {},
 ): AsHarness {
   const edge = createEdge({ log: () => {} });
   const mcp = createMcpFetchHandler({ core, publicUrl: options.publicUrl ?? BASE });
@@ -62,6 +67,7 @@ export function asHarness(
       documentFetch: options.documentFetch,
       // Behind a trusted proxy, X-Forwarded-For names the person's address (a test's many people).
       trustProxy: options.trustProxy,
+      registrationLimits: options.registrationLimits,
     }),
   );
   // A socket-less request has no Host header: set it, as a client would.

@@ -5,6 +5,7 @@ import {
   type ConnectLimits,
   refundConnectAttempt,
   reserveConnectAttempt,
+  reserveRegistration,
 } from '../../../../core/auth/oauth/attempts.ts';
 import { purgeOAuth } from '../../../../core/auth/oauth/tokens.ts';
 import type { Database } from '../../../../core/store/connection.ts';
@@ -112,5 +113,31 @@ describe('connect-code attempts, shared through the database', () => {
     const left = (await a.knex('oauth_attempts').pluck('window_start')) as string[];
     expect(new Set(left)).toEqual(new Set([at(LIMITS.windowMs).toISOString()]));
     expect(left).toHaveLength(3); // pair, address and client of the new window's attempt
+  });
+
+  describe('client registrations', () => {
+    const REGISTRATIONS = { windowMs: 60 * 60_000, perAddress: 4 };
+    const register = async (db: Database, address: string, now = TEST_NOW) =>
+      reserveRegistration(db, address, now, REGISTRATIONS);
+
+    it('allows `perAddress` registrations of one network in a window, whichever connection asks, and says when to come back', async () => {
+      for (let i = 0; i < REGISTRATIONS.perAddress; i += 1)
+        expect((await register(i % 2 ? a : b, `2001:db8:0:12::${i + 1}`)).allowed).toBe(true);
+      const refused = await register(a, '2001:db8:0:12::99', at(15 * 60_000));
+      expect(refused).toEqual({ allowed: false, retryAfterSeconds: 45 * 60 });
+      expect((await register(b, '198.51.100.20')).allowed).toBe(true);
+      expect((await register(b, '2001:db8:0:12::1', at(REGISTRATIONS.windowMs))).allowed).toBe(
+        true,
+      );
+    });
+
+    it('keeps the bound when registrations race from two connections, apart from connect codes', async () => {
+      const answers = await Promise.all(
+        Array.from({ length: 12 }, (_, i) => register(i % 2 === 0 ? a : b, '203.0.113.7')),
+      );
+      expect(answers.filter((x) => x.allowed)).toHaveLength(REGISTRATIONS.perAddress);
+      // Registering used none of the address's connect-code tries.
+      expect(await reserve(a, 'claude', '203.0.113.7')).toBe(true);
+    });
   });
 });
