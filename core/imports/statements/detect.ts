@@ -3,7 +3,7 @@ import { nthOccurrence } from '../../domain/cycles.ts';
 import { daysBetween } from '../../domain/dates.ts';
 import { knownName, knownService } from './knownServices.ts';
 import { isBankChargeText, isMarkedRecurring } from './lineWords.ts';
-import { merchantKey, merchantName, transactionKey } from './merchant.ts';
+import { merchantKey, merchantNameOf, transactionKey } from './merchant.ts';
 import type { StatementTransaction } from './types.ts';
 
 /**
@@ -285,6 +285,8 @@ export function detectSubscriptions(
       refunds: CandidateCharge[];
       /** The texts of its first debits, to look for the bank's recurring mark when it is needed. */
       texts: string[];
+      /** What named its first debits (the payee, else the memo: what the key came from). */
+      named: string[];
     }
   >();
   // Statements repeat their texts (a subscription, a shop): each distinct text is keyed once.
@@ -316,10 +318,13 @@ export function detectSubscriptions(
     const id = `${key}\u0000${t.currency ?? ''}`;
     let g = groups.get(id);
     if (!g) {
-      g = { key, currency: t.currency, debits: [], refunds: [], texts: [] };
+      g = { key, currency: t.currency, debits: [], refunds: [], texts: [], named: [] };
       groups.set(id, g);
     }
-    if (t.amount < 0 && g.texts.length < 3) g.texts.push(`${t.payee ?? ''} ${t.memo}`);
+    if (t.amount < 0 && g.texts.length < 3) {
+      g.texts.push(`${t.payee ?? ''} ${t.memo}`);
+      g.named.push(t.payee !== null && keyOf(t.payee, '') !== '' ? t.payee : t.memo);
+    }
     (t.amount < 0 ? g.debits : g.refunds).push({ date: t.date, amount: Math.abs(t.amount) });
   }
   const dates = transactions
@@ -334,7 +339,7 @@ export function detectSubscriptions(
       g.refunds,
     );
     // Named as the service calls itself, else as the statement spells the merchant.
-    const name = knownName(g.key) ?? merchantName(g.key, g.texts[0] ?? '');
+    const name = knownName(g.key) ?? merchantNameOf(g.key, g.named, g.texts[0] ?? '');
     const single = (): void => {
       const s = knownSingle(g.key, name, g.currency, debits, span, g.texts.some(isMarkedRecurring));
       if (s) found.push(s);

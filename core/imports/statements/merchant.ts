@@ -193,7 +193,8 @@ const BRAND_PRODUCTS: Readonly<Record<string, ReadonlySet<string>>> = {
   google: new Set(['one', 'storage']),
 };
 
-export function merchantKey(text: string): string {
+/** A line's words as a key reads them: folded, web suffixes and processor prefixes taken off. */
+function lineWords(text: string): { words: string[]; brand: string | null } {
   let s = fold(text)
     .replace(/https?:\/\//g, '')
     .replace(/\b(www\.)/g, '')
@@ -219,7 +220,13 @@ export function merchantKey(text: string): string {
   const words = s
     .split(' ')
     .map((w) => w.replace(/^[.-]+|[.-]+$/g, ''))
-    .filter((w) => w !== '' && !/\d/.test(w) && !STOP.has(w));
+    .filter((w) => w !== '');
+  return { words, brand };
+}
+
+export function merchantKey(text: string): string {
+  const { words: all, brand } = lineWords(text);
+  const words = all.filter((w) => !/\d/.test(w) && !STOP.has(w));
   const kept = words.filter((w, i) => i === 0 || !PLACES.has(w));
   if (brand) {
     const first = kept[0];
@@ -317,4 +324,88 @@ export function merchantName(key: string, text: string): string {
       return mixed ? word : capitalised(word);
     })
     .join(' ');
+}
+
+/**
+ * Words that end a name where a key would skip them: what banks print after a merchant's name
+ * about the payment itself ("ADAC MOTORWELT MITGLIED", "GYM LONDON MONTHLY FEE").
+ */
+const AFTER_NAME = new Set([
+  'mitglied',
+  'beitrag',
+  'monatlich',
+  'monthly',
+  'annual',
+  'yearly',
+  'jahresbeitrag',
+  'payment',
+  'zahlung',
+  'lastschrift',
+  'sepa',
+  'direct',
+  'debit',
+  'cuota',
+  'recibo',
+  'factura',
+  'invoice',
+  'rechnung',
+  'fee',
+  'gebuhr',
+  'order',
+  'bestellung',
+  'pago',
+  'compra',
+  'purchase',
+  'card',
+  'karte',
+  'visa',
+  'mastercard',
+]);
+
+/** Words a merchant's name may have at most, its key's two included. */
+const NAME_WORDS = 4;
+
+/**
+ * The words that follow a two-word key in one line's text ("urban sports" in "URBAN SPORTS CLUB
+ * BERLIN" → ["club"]): up to the first number, booking or company word, or place.
+ */
+function wordsAfter(key: readonly string[], text: string): string[] {
+  const { words } = lineWords(text);
+  let at = -1;
+  for (const w of key) {
+    at = words.indexOf(w, at + 1);
+    if (at < 0) return [];
+  }
+  const after: string[] = [];
+  for (const w of words.slice(at + 1)) {
+    if (
+      /\d/.test(w) ||
+      STOP.has(w.replace(/\./g, '')) ||
+      PLACES.has(w) ||
+      AFTER_NAME.has(w) ||
+      key.length + after.length >= NAME_WORDS
+    )
+      break;
+    after.push(w);
+  }
+  return after;
+}
+
+/**
+ * A merchant's name from its key and the texts that named it (`named`: its payee, else its memo,
+ * of a few of its lines), spelled as `text` (a line's whole text) spells it (`merchantName`). A key keeps two words, enough to tell merchants
+ * apart; the name keeps the words after them that every one of two or more lines repeats, so
+ * "URBAN SPORTS CLUB BERLIN" each month is Urban Sports Club, not "Urban Sports". One line
+ * alone adds nothing: what follows could be that month's reference.
+ */
+export function merchantNameOf(key: string, named: readonly string[], text: string): string {
+  const words = key.split(' ');
+  const [first = [], ...others] = words.length === 2 ? named.map((t) => wordsAfter(words, t)) : [];
+  let common = others.length === 0 ? [] : first;
+  for (const after of others) {
+    let same = 0;
+    while (same < common.length && common[same] === after[same]) same += 1;
+    common = common.slice(0, same);
+  }
+  return merchantName([...words, ...common].join(' '), text);
 }

@@ -116,6 +116,26 @@ describe('detectSubscriptions: names', () => {
     // Imported under its name, each is the same merchant on the next statement.
     for (const f of found) expect(merchantKey(f.name).split(' ')[0]).toBe(f.key.split(' ')[0]);
   });
+
+  it('keeps the words every line repeats after the first two, up to a number, booking word or place; one line alone adds none', () => {
+    const found = detectSubscriptions([
+      ...monthly('URBAN SPORTS CLUB BERLIN 4471', -49),
+      ...monthly('WALL STREET JOURNAL DIGITAL MONTHLY FEE', -19.5),
+      ...monthly('Lastschrift ADAC Motorwelt Mitglied', -7.9),
+    ]);
+    expect(found.map((f) => f.name).sort()).toEqual([
+      'Adac Motorwelt',
+      'Urban Sports Club',
+      'Wall Street Journal Digital',
+    ]);
+    for (const f of found) expect(merchantKey(f.name)).toBe(f.key);
+    const differing = detectSubscriptions(
+      ['CLUB MITTE', 'CLUB PRENZLAUER', 'CLUB MITTE'].flatMap((place, i) =>
+        monthly(`URBAN SPORTS ${place}`, -49).slice(i, i + 1),
+      ),
+    );
+    expect(differing.map((f) => f.name)).toEqual(['Urban Sports Club']);
+  });
 });
 
 describe('detectSubscriptions: known services seen once', () => {

@@ -280,7 +280,7 @@ describe('read_statement', () => {
       file_name: 'umsatz.csv',
       content: text,
     });
-    expect(asFile.output.candidates.map((c) => c.name)).toEqual(['Süddeutsche Zeitung']);
+    expect(asFile.output.candidates.map((c) => c.name)).toEqual(['Süddeutsche Zeitung Digital']);
     expect(asFile.output).toEqual(asText.output);
   });
 
@@ -295,7 +295,7 @@ describe('read_statement', () => {
       content,
     });
     expect(changes).toEqual([]);
-    expect(output.candidates.map((c) => c.name)).toEqual(['Ignore Previous']);
+    expect(output.candidates.map((c) => c.name)).toEqual(['Ignore Previous Instructions']);
   });
 
   it('never proposes a salary as a subscription on a statement that prints debits with a minus and credits unsigned', async () => {
