@@ -163,7 +163,7 @@ describe(`import_candidates (${TEST_DIALECT})`, () => {
     );
     expect(error.code).toBe('conflict');
     expect(error.render('en')).toBe(
-      'This statement was already imported on 2026-03-02. Nothing was imported again.',
+      'This statement was already imported on Mon, 2 Mar 2026. Nothing was imported again.',
     );
     expect(await dumpDatabase(h.db)).toBe(before);
   });
