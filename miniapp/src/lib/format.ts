@@ -212,9 +212,14 @@ export function addDays(day: string, days: number): string {
 
 /** Today in a time zone, as YYYY-MM-DD. */
 export function todayIn(timeZone: string): string {
+  return dayIn(new Date().toISOString(), timeZone);
+}
+
+/** The day an instant (UTC ISO) falls on in a time zone, as YYYY-MM-DD (UTC's for a zone unknown here). */
+export function dayIn(iso: string, timeZone: string): string {
   try {
-    return new Intl.DateTimeFormat('en-CA', { timeZone }).format(new Date());
+    return new Intl.DateTimeFormat('en-CA', { timeZone }).format(new Date(iso));
   } catch {
-    return new Date().toISOString().slice(0, 10);
+    return iso.slice(0, 10);
   }
 }

@@ -1,5 +1,5 @@
 import { minorUnits } from '../../../domain/currencies.ts';
-import { occurrencesBetween } from '../../../domain/cycles.ts';
+import { nextOccurrence, occurrencesBetween } from '../../../domain/cycles.ts';
 import { formatAmount } from '../../../domain/money.ts';
 import { t } from '../../../i18n/index.ts';
 import {
@@ -258,7 +258,10 @@ export async function analyseStatement(
         cycle: d.cycle,
         first_charge: d.first_charge,
         last_charge: d.last_charge,
-        next_expected: d.next_expected,
+        // The series import_candidates starts at its first charge, on or after the household's
+        // today (as a subscription's next charge is counted), not the one after its last charge:
+        // that is past once the statement is a few weeks old.
+        next_expected: nextOccurrence(d.first_charge, d.cycle, ctx.today),
         charges: d.charges.length,
         confidence: d.confidence,
         why: why(ctx, d),

@@ -12,7 +12,7 @@ export const CandidateView = z.object({
   cycle: z.object({ unit: z.enum(CYCLE_UNITS), every: z.int() }),
   first_charge: z.string(),
   last_charge: z.string(),
-  next_expected: z.string().describe('When the next charge is due if the cycle holds.'),
+  next_expected: z.string().describe('The next charge on or after today, if the cycle holds.'),
   charges: z.int().describe('Charges seen in the statement.'),
   confidence: z.number().min(0).max(1),
   why: z.string().describe("Why it looks like a subscription, in the reader's language."),

@@ -60,6 +60,48 @@ describe('read_statement', () => {
     expect(output.absent).toEqual([]);
   });
 
+  it("gives as next charge the candidate's series on or after the household's today, as the import will, not the one after the statement's last charge", async () => {
+    const next = async (household: TestHousehold) =>
+      Object.fromEntries(
+        (
+          await household.core.invoke('read_statement', household.owner, {
+            file_name: 'card.csv',
+            content: FOUR_MONTHS,
+          })
+        ).output.candidates.map((c) => [c.name, c.next_expected]),
+      );
+    // Three months after the statement: its series (Netflix from Nov 3, though charged on Jan 5).
+    h.clock.now = new Date('2026-05-20T10:00:00Z');
+    expect(await next(h)).toEqual({
+      Netflix: '2026-06-03',
+      Spotify: '2026-06-05',
+      'Iron Gym': '2026-06-15',
+    });
+    // A charge due today is the next one.
+    h.clock.now = new Date('2026-06-15T10:00:00Z');
+    expect((await next(h))['Iron Gym']).toBe('2026-06-15');
+    // Today is the household's: 22:00 of June 3 in Madrid is June 4 in Auckland.
+    h.clock.now = new Date('2026-06-03T20:00:00Z');
+    const auckland = await createTestHousehold({ timeZone: 'Pacific/Auckland' });
+    try {
+      auckland.clock.now = h.clock.now;
+      expect((await next(h)).Netflix).toBe('2026-06-03');
+      expect((await next(auckland)).Netflix).toBe('2026-07-03');
+    } finally {
+      await auckland.close();
+    }
+    // The subscription the import creates has the same next charge.
+    await h.core.invoke('import_candidates', h.owner, {
+      file_name: 'card.csv',
+      content: FOUR_MONTHS,
+      candidates: ['netflix:month:1'],
+    });
+    const { output } = await h.core.invoke('list_subscriptions', h.owner, {});
+    expect(output.items.map((s) => [s.name, s.next_charge_date])).toEqual([
+      ['Netflix', '2026-06-03'],
+    ]);
+  });
+
   it('marks a candidate already tracked, says when its price differs, and reports tracked subscriptions missing from the statement', async () => {
     const netflix = await h.core.invoke('create_subscription', h.owner, {
       name: 'Netflix',
