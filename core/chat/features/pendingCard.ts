@@ -69,7 +69,7 @@ const statement = (title: string): string => title.replace(/^¿/, '').replace(/\
 async function confirm(turn: Turn, id: string, ref: SentRef | null): Promise<void> {
   const applied = await service(turn.core).confirm(turn.actor, id);
   const reply = turn.reply();
-  const card = changeCard(applied.op, applied.result.output, turn.locale);
+  const card = changeCard(applied.op, applied.result.output, turn.locale, await turn.timeZone());
   card.lines.push(...applied.change.payload.card.lines);
   reply.setCard(card);
   if (applied.result.auditId)
