@@ -1,6 +1,6 @@
 import { type Locale, t, TEXT_KEYS } from '../i18n/index.ts';
 import type { AnyOp } from '../kernel/op.ts';
-import { cycleText, formatDate, money } from './format.ts';
+import { cycleText, formatDate, formatInstant, money } from './format.ts';
 import type { Card } from './types.ts';
 
 /**
@@ -86,8 +86,11 @@ function householdLines(h: Obj, locale: Locale): string[] {
   ];
 }
 
-/** Lines describing an op's result, by its shape; a generic fallback names the op. */
-export function resultLines(output: unknown, locale: Locale): string[] {
+/**
+ * Lines describing an op's result, by its shape; a generic fallback names the op. Instants (an
+ * expiry) are written in `timeZone`, the household's.
+ */
+export function resultLines(output: unknown, locale: Locale, timeZone = 'UTC'): string[] {
   if (!isObj(output)) return [];
   if (has(output, 'amount', 'cycle', 'next_charge_date')) return subscriptionLines(output, locale);
   if (has(output, 'subscription_name', 'due_date', 'status')) return chargeLines(output, locale);
@@ -102,13 +105,16 @@ export function resultLines(output: unknown, locale: Locale): string[] {
   if (has(output, 'code', 'expires_at'))
     return [
       t(locale, 'chat.invite.expires', {
-        date: formatDate(String(output.expires_at).slice(0, 10), locale),
+        date: formatInstant(String(output.expires_at), locale, timeZone),
       }),
     ];
   return [];
 }
 
-/** The card for a change made from chat. */
-export function changeCard(op: AnyOp, output: unknown, locale: Locale): Card {
-  return { title: `✅ ${doneTitle(op, output, locale)}`, lines: resultLines(output, locale) };
+/** The card for a change made from chat, its instants in the household's `timeZone`. */
+export function changeCard(op: AnyOp, output: unknown, locale: Locale, timeZone: string): Card {
+  return {
+    title: `✅ ${doneTitle(op, output, locale)}`,
+    lines: resultLines(output, locale, timeZone),
+  };
 }

@@ -1,7 +1,7 @@
 import { daysBetween } from '../domain/dates.ts';
 import { type Locale, t } from '../i18n/index.ts';
 
-export { formatDate } from '../i18n/dates.ts';
+export { formatDate, formatInstant } from '../i18n/dates.ts';
 
 /** "today", "tomorrow", "in 3 days", "2 days ago", relative to `today`. */
 export function relativeDay(date: string, today: string, locale: Locale): string {

@@ -1,7 +1,7 @@
 import { appButton } from './appLinks.ts';
 import type { Locale } from '../i18n/index.ts';
 import type { StatementSummary } from '../ops/statements/_lib/schemas.ts';
-import { cycleText, formatDate, money } from './format.ts';
+import { cycleText, formatDate, formatInstant, money } from './format.ts';
 import type { ReplyBuilder } from './reply.ts';
 import type { Review, ShownCandidate } from './statementFlow.ts';
 import type { Turn } from './turn.ts';
@@ -105,14 +105,19 @@ export function summaryLines(turn: Turn, review: Review): string[] {
 }
 
 /** The review card with its buttons, as the review stands now. */
-export function reviewReply(turn: Turn, id: string, review: Review, note?: string): ReplyBuilder {
+export async function reviewReply(
+  turn: Turn,
+  id: string,
+  review: Review,
+  note?: string,
+): Promise<ReplyBuilder> {
   const reply = turn.reply();
   const lines = summaryLines(turn, review);
   const imported = review.summary.imported_before;
-  if (imported)
-    lines.push(
-      `⚠️ ${turn.t('errors.statements.imported_before', { date: formatDate(imported.slice(0, 10), turn.locale) })}`,
-    );
+  if (imported) {
+    const date = formatInstant(imported, turn.locale, await turn.timeZone(), { time: false });
+    lines.push(`⚠️ ${turn.t('errors.statements.imported_before', { date })}`);
+  }
   const open = review.candidates.filter(choosable);
   const same = review.candidates.filter((c) => !choosable(c));
   lines.push(

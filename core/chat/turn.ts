@@ -2,6 +2,7 @@ import type { Actor } from '../kernel/actor.ts';
 import type { Core, InvokeOptions, InvokeResult } from '../kernel/core.ts';
 import { type Locale, t, type TextParams } from '../i18n/index.ts';
 import type { Freshness } from '../kernel/readCache.ts';
+import { getHousehold } from '../ops/household/getHousehold.ts';
 import type { Database } from '../store/connection.ts';
 import type { Owner } from './flows.ts';
 import { commandText, groupWords, type MenuOptions } from './channelWords.ts';
@@ -36,6 +37,7 @@ export interface EngineContext {
 export class Turn {
   /** Where the member's message being answered is, when the channel said (to delete a secret). */
   incoming: SentRef | null = null;
+  private zone: Promise<string> | null = null;
 
   constructor(
     readonly engine: EngineContext,
@@ -132,6 +134,18 @@ export class Turn {
       ...options,
       surface: 'chat',
     });
+  }
+
+  /**
+   * The household's time zone, the one instants on cards are written in (UTC before the speaker
+   * has a household); read once an event.
+   */
+  timeZone(): Promise<string> {
+    if (this.actor.householdId === null) return Promise.resolve('UTC');
+    this.zone ??= this.invoke(getHousehold.name, {}).then(
+      ({ output }) => getHousehold.output.parse(output).time_zone,
+    );
+    return this.zone;
   }
 
   /** Runs slow work, showing "typing…" only if it takes longer than a moment. */

@@ -1,3 +1,5 @@
+import { type Locale, t } from '../i18n/index.ts';
+
 /**
  * A browser's User-Agent header as a person names it: the browser ("Chrome", "Firefox", "Safari",
  * "Edge"…) and the system it runs on ("Linux", "Windows", "macOS", "Android", "iOS"…), so a list of
@@ -41,4 +43,13 @@ function first(text: string, table: ReadonlyArray<readonly [RegExp, string]>): s
 export function userAgentNames(userAgent: string | null | undefined): UserAgentNames {
   if (!userAgent) return { browser: null, os: null };
   return { browser: first(userAgent, BROWSERS), os: first(userAgent, SYSTEMS) };
+}
+
+/** "Chrome on Linux", "Chrome", "A browser on iOS", or null when the header says neither. */
+export function browserName(locale: Locale, userAgent: string | null | undefined): string | null {
+  const { browser, os } = userAgentNames(userAgent);
+  if (browser && os) return t(locale, 'web.session.browser_on', { browser, os });
+  if (browser) return browser;
+  if (os) return t(locale, 'web.session.on_os', { os });
+  return null;
 }

@@ -2,7 +2,8 @@ import type { Knex } from 'knex';
 import { z } from 'zod';
 
 import { formatAmount, NO_CURRENCY } from '../domain/money.ts';
-import { formatDate } from '../i18n/dates.ts';
+import { browserName } from '../domain/userAgents.ts';
+import { formatDate, formatInstant } from '../i18n/dates.ts';
 import { catalogFor, type Locale, t, TEXT_KEYS } from '../i18n/index.ts';
 import { decimal, money } from '../i18n/numbers.ts';
 import type { AnyOp } from '../kernel/op.ts';
@@ -46,22 +47,33 @@ const isSetTable = (table: string): table is SetTable => table in SETS;
 
 /** A calendar date as stored (`YYYY-MM-DD`): shown in the reader's format. */
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
-/** An instant as stored (a UTC ISO string): shown as its day. */
-const ISO_INSTANT = /^(\d{4}-\d{2}-\d{2})T\d{2}:\d{2}/;
+/** An instant as stored (a UTC ISO string): shown as its day and time in the household's time zone. */
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
 
 const KNOWN = new Set(TEXT_KEYS);
+
+/** Who reads a card (their language, their household's time zone) and the names its records' references go by. */
+interface Reader {
+  locale: Locale;
+  timeZone: string;
+  names: Map<string, string>;
+}
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
-/** Writes the card of a change from its dry run, in the reader's language. */
+/**
+ * Writes the card of a change from its dry run, in the reader's language, its instants in the
+ * household's `timeZone` (UTC for a newcomer, who has none yet).
+ */
 export async function previewCard(
   db: Knex,
   op: AnyOp,
   output: unknown,
   changes: readonly Change[],
   locale: Locale,
+  timeZone = 'UTC',
 ): Promise<Card> {
   const destructive =
     op.effect === 'destructive' ||
@@ -74,7 +86,7 @@ export async function previewCard(
   );
   return {
     title: titleOf(op, output, changes, locale),
-    lines: linesOf(changes, names, sets, locale).map(oneLine),
+    lines: linesOf(changes, sets, { locale, timeZone, names }).map(oneLine),
     destructive,
   };
 }
@@ -254,7 +266,8 @@ function fieldLabel(column: string, locale: Locale): string {
   return KNOWN.has(key) ? t(locale, key) : column.replace(/_/g, ' ');
 }
 
-function valueText(row: Row, column: string, names: Map<string, string>, locale: Locale): string {
+function valueText(row: Row, column: string, reader: Reader): string {
+  const { names, locale } = reader;
   const value = row[column];
   if (value === null || value === undefined || value === '') return '—';
   if (column.endsWith('_minor') && typeof value === 'number') {
@@ -263,8 +276,8 @@ function valueText(row: Row, column: string, names: Map<string, string>, locale:
     return currency ? money(amount, currency, locale) : amount;
   }
   if (typeof value === 'string' && ISO_DATE.test(value)) return formatDate(value, locale);
-  const instant = typeof value === 'string' ? ISO_INSTANT.exec(value) : null;
-  if (instant) return formatDate(instant[1] ?? '', locale);
+  if (typeof value === 'string' && ISO_INSTANT.test(value))
+    return formatInstant(value, locale, reader.timeZone);
   if (column === 'status' && KNOWN.has(`assistant.status.${String(value)}`))
     return t(locale, `assistant.status.${String(value)}`);
   if ((column === 'language' || column === 'locale') && KNOWN.has(`chat.language.${String(value)}`))
@@ -300,8 +313,8 @@ function cycleText(unit: string, every: number, locale: Locale): string {
 }
 
 /** "every 2 months": a row's cycle, unit and count together. */
-function everyText(row: Row, names: Map<string, string>, locale: Locale): string {
-  return t(locale, 'assistant.card.every', { cycle: valueText(row, 'cycle_unit', names, locale) });
+function everyText(row: Row, reader: Reader): string {
+  return t(reader.locale, 'assistant.card.every', { cycle: valueText(row, 'cycle_unit', reader) });
 }
 
 /** An exchange rate as a person reads it: "1 EUR = 1.0939 USD · Mon, 2 Mar 2026". */
@@ -313,31 +326,47 @@ function rateText(row: Row, locale: Locale): string {
   });
 }
 
-/** Which record a line is about: its name, a charge by its subscription and day, a rate by its currency and day. */
-function identity(row: Row, table: string, names: Map<string, string>, locale: Locale): string {
+/**
+ * What a person calls a record that has no `name` column: a connected app by its app, a browser
+ * signed in by what its User-Agent says ("Chrome on Linux"), a statement read by its file. Null
+ * when the record has none (a count, or its table's label, stands for it).
+ */
+function recordName(row: Row, table: string, locale: Locale): string | null {
   if (typeof row.name === 'string') return row.name;
+  if (table === 'oauth_grants') return str(row.client_name);
+  if (table === 'web_sessions') return browserName(locale, str(row.user_agent));
+  if (table === 'statement_imports') return str(row.file_name);
+  return null;
+}
+
+/** Tables whose records a card names by `recordName` rather than counts. */
+const NAMED_TABLES = new Set(['oauth_grants', 'web_sessions', 'statement_imports']);
+
+/**
+ * Which record a line is about: its name, a charge by its subscription and day, a rate by its
+ * currency and day; empty when nothing names it (the line then names its table).
+ */
+function identity(row: Row, table: string, reader: Reader): string {
+  const own = recordName(row, table, reader.locale);
+  if (own !== null) return own;
   if (table === 'fx_rates')
-    return [String(row.currency), valueText(row, 'date', names, locale)].join(' · ');
+    return [String(row.currency), valueText(row, 'date', reader)].join(' · ');
   const subscription =
-    typeof row.subscription_id === 'string' ? (names.get(row.subscription_id) ?? '') : '';
-  const day = typeof row.due_date === 'string' ? valueText(row, 'due_date', names, locale) : '';
+    typeof row.subscription_id === 'string' ? (reader.names.get(row.subscription_id) ?? '') : '';
+  const day = typeof row.due_date === 'string' ? valueText(row, 'due_date', reader) : '';
   return [subscription, day].filter((s) => s !== '').join(' · ');
 }
 
 /** A record added or removed, whole: its name and what it costs, how often, when. */
-function describeRow(row: Row, table: string, names: Map<string, string>, locale: Locale): string {
-  if (table === 'fx_rates') return rateText(row, locale);
+function describeRow(row: Row, table: string, reader: Reader): string {
+  if (table === 'fx_rates') return rateText(row, reader.locale);
   const name =
-    typeof row.name === 'string'
-      ? row.name
-      : typeof row.subscription_id === 'string'
-        ? (names.get(row.subscription_id) ?? '')
-        : '';
+    recordName(row, table, reader.locale) ??
+    (typeof row.subscription_id === 'string' ? (reader.names.get(row.subscription_id) ?? '') : '');
   const details: string[] = [];
-  if (typeof row.amount_minor === 'number')
-    details.push(valueText(row, 'amount_minor', names, locale));
-  if (typeof row.cycle_unit === 'string') details.push(everyText(row, names, locale));
-  if (typeof row.due_date === 'string') details.push(valueText(row, 'due_date', names, locale));
+  if (typeof row.amount_minor === 'number') details.push(valueText(row, 'amount_minor', reader));
+  if (typeof row.cycle_unit === 'string') details.push(everyText(row, reader));
+  if (typeof row.due_date === 'string') details.push(valueText(row, 'due_date', reader));
   return [name, ...details].filter((s) => s !== '').join(' · ');
 }
 
@@ -346,7 +375,8 @@ function describeRow(row: Row, table: string, names: Map<string, string>, locale
  * every column but bookkeeping. A cycle is one value; an amount is shown when its currency changes
  * even if its number does not.
  */
-function diffsOf(before: Row, after: Row, names: Map<string, string>, locale: Locale): string[] {
+function diffsOf(before: Row, after: Row, reader: Reader): string[] {
+  const { locale } = reader;
   const diffs: string[] = [];
   const currencyChanged = 'currency' in after && before.currency !== after.currency;
   const cycleChanged = [...CYCLE_COLUMNS].some((c) => c in after && before[c] !== after[c]);
@@ -357,14 +387,14 @@ function diffsOf(before: Row, after: Row, names: Map<string, string>, locale: Lo
       if (!cycleChanged || cycleShown) continue;
       cycleShown = true;
       diffs.push(
-        `${fieldLabel('cycle_unit', locale)} ${everyText(before, names, locale)} → ${everyText(after, names, locale)}`,
+        `${fieldLabel('cycle_unit', locale)} ${everyText(before, reader)} → ${everyText(after, reader)}`,
       );
       continue;
     }
     const restated = column.endsWith('_minor') && currencyChanged;
     if (before[column] === after[column] && !restated) continue;
     diffs.push(
-      `${fieldLabel(column, locale)} ${valueText(before, column, names, locale)} → ${valueText(after, column, names, locale)}`,
+      `${fieldLabel(column, locale)} ${valueText(before, column, reader)} → ${valueText(after, column, reader)}`,
     );
   }
   return diffs;
@@ -430,10 +460,10 @@ function setLines(
 
 function linesOf(
   changes: readonly Change[],
-  names: Map<string, string>,
   sets: Map<string, CurrentSet>,
-  locale: Locale,
+  reader: Reader,
 ): string[] {
+  const { names, locale } = reader;
   // A dry run that writes nothing: said, so a card is never blank.
   if (changes.length === 0) return [t(locale, 'assistant.card.nothing')];
   const lines: string[] = [];
@@ -456,6 +486,7 @@ function linesOf(
     if (isSetTable(change.table) && sets.has(`${change.table}:${subscriptionId ?? ''}`)) continue;
     const own =
       typeof image.name === 'string' ||
+      NAMED_TABLES.has(change.table) ||
       change.table === 'fx_rates' ||
       (change.table === 'charges' && !ofWhole);
     if (!own) {
@@ -468,14 +499,14 @@ function linesOf(
     }
     const label = tableLabel(change.table, locale);
     if (change.before === null && change.after)
-      lines.push(`➕ ${label}: ${describeRow(change.after, change.table, names, locale)}`);
+      lines.push(`➕ ${label}: ${describeRow(change.after, change.table, reader)}`);
     else if (change.after === null && change.before)
-      lines.push(`🗑 ${label}: ${describeRow(change.before, change.table, names, locale)}`);
+      lines.push(`🗑 ${label}: ${describeRow(change.before, change.table, reader)}`);
     else if (change.before && change.after) {
-      const diffs = diffsOf(change.before, change.after, names, locale);
+      const diffs = diffsOf(change.before, change.after, reader);
       if (diffs.length > 0)
         lines.push(
-          `✏️ ${identity(change.before, change.table, names, locale) || label}: ${diffs.join(', ')}`,
+          `✏️ ${identity(change.before, change.table, reader) || label}: ${diffs.join(', ')}`,
         );
     }
   }

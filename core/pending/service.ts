@@ -147,6 +147,14 @@ export function pendingChanges(core: Core, options: PendingOptions): PendingChan
     return name === null ? null : new OpError('conflict', 'errors.preview_record_gone', { name });
   };
 
+  /** The time zone a card's instants are written in: the household's (UTC before there is one). */
+  const householdTimeZone = async (actor: Actor): Promise<string> => {
+    if (actor.householdId === null) return 'UTC';
+    const row = (await db('households').where({ id: actor.householdId }).first('time_zone')) as
+      { time_zone: string } | undefined;
+    return row?.time_zone ?? 'UTC';
+  };
+
   const service: PendingChanges = {
     surface,
 
@@ -154,10 +162,11 @@ export function pendingChanges(core: Core, options: PendingOptions): PendingChan
       // Reads never wait for anyone, and a read's "apply" would claim nothing.
       if (!isWrite(op)) throw new Error(`pending: ${op.name} is a read`);
       const dry = await core.invoke(op, actor, args, { dryRun: true, surface });
+      const timeZone = await householdTimeZone(actor);
       return {
         op,
         args: argsOf(args),
-        card: await previewCard(db, op, dry.output, dry.changes, actor.locale),
+        card: await previewCard(db, op, dry.output, dry.changes, actor.locale, timeZone),
         fingerprint: changeFingerprint(dry.changes),
         output: dry.output,
         changes: dry.changes,

@@ -1,4 +1,4 @@
-import { formatDate } from '../format.ts';
+import { formatInstant } from '../format.ts';
 import type { SentRef } from '../types.ts';
 import type { Turn } from '../turn.ts';
 import { defineFeature } from '../feature.ts';
@@ -13,7 +13,9 @@ export async function createInviteLink(turn: Turn): Promise<void> {
     title: `✉️ ${turn.t('chat.invite.title')}`,
     lines: [
       link ? turn.t('chat.invite.link', { link }) : turn.t('chat.invite.code', { code: out.code }),
-      turn.t('chat.invite.expires', { date: formatDate(out.expires_at.slice(0, 10), turn.locale) }),
+      turn.t('chat.invite.expires', {
+        date: formatInstant(out.expires_at, turn.locale, await turn.timeZone()),
+      }),
     ],
   });
   if (link) reply.row(reply.url(turn.t('chat.button.share_invite'), link));

@@ -1,37 +1,30 @@
 import type { InvokeResult } from '../../kernel/core.ts';
+import { listActivity } from '../../ops/activity/listActivity.ts';
 import type { SentRef } from '../types.ts';
 import type { Turn } from '../turn.ts';
 import { defineFeature } from '../feature.ts';
 
 export const ACTIVITY_PAGE = 5;
 
-interface ActivityItem {
-  id: string;
-  summary: string;
-  member_name: string | null;
-  actor_kind: string;
-  channel: string;
-  agent_name: string | null;
-  undone: boolean;
-  can_undo: boolean;
-  created_at: string;
-}
-
 /** A timestamp in the household's time zone, "2 Mar 10:15". */
 async function timeFormatter(turn: Turn): Promise<(iso: string) => string> {
-  const hh = (await turn.invoke('get_household', {})).output as { time_zone: string };
+  const timeZone = await turn.timeZone();
   const fmt = new Intl.DateTimeFormat(turn.locale === 'es' ? 'es-ES' : 'en-GB', {
     day: 'numeric',
     month: 'short',
     hour: '2-digit',
     minute: '2-digit',
     hourCycle: 'h23',
-    timeZone: hh.time_zone,
+    timeZone,
   });
   return (iso) => fmt.format(new Date(iso));
 }
 
-/** `/activity`: recent changes with who made them and how, each undoable one with its own Undo button. */
+/**
+ * `/activity`: recent changes with who made them and how, each undoable one with its own button,
+ * labelled by what pressing it does (the entry's `undo_effect`): Undo takes a change back, Redo
+ * brings back what an undo took back.
+ */
 export async function showActivity(
   turn: Turn,
   before: string | null,
@@ -39,11 +32,11 @@ export async function showActivity(
 ): Promise<void> {
   const [result, when] = await turn.withTyping(() =>
     Promise.all([
-      turn.invoke('list_activity', { limit: ACTIVITY_PAGE, ...(before ? { before } : {}) }),
+      turn.invoke(listActivity.name, { limit: ACTIVITY_PAGE, ...(before ? { before } : {}) }),
       timeFormatter(turn),
     ]),
   );
-  const out = result.output as { items: ActivityItem[]; has_more: boolean };
+  const out = listActivity.output.parse(result.output);
   const reply = turn.reply();
   if (out.items.length === 0) {
     await turn.update(ref, reply.say(turn.t('chat.activity.empty')));
@@ -67,7 +60,7 @@ export async function showActivity(
   for (let i = 0; i < undoable.length; i += 3) {
     reply.row(
       ...undoable.slice(i, i + 3).map(({ item, n }) =>
-        reply.action(`${turn.t('chat.button.undo')} ${n}`, {
+        reply.action(`${undoLabel(turn, item.undo_effect)} ${n}`, {
           t: 'undo',
           audit: item.id,
           page: before,
@@ -89,6 +82,11 @@ export async function showActivity(
   await turn.update(ref, reply);
 }
 
+/** The button that undoes an entry, named by what it does: "↩️ Undo", or "🔁 Redo" for an undo. */
+function undoLabel(turn: Turn, effect: 'undone' | 'redone'): string {
+  return effect === 'redone' ? `🔁 ${turn.t('chat.button.redo')}` : turn.t('chat.button.undo');
+}
+
 /** Shows what an undo did, with a Redo button (undoing the undo re-applies the change). */
 export async function showUndone(turn: Turn, result: InvokeResult): Promise<void> {
   const out = result.output as {
@@ -103,7 +101,7 @@ export async function showUndone(turn: Turn, result: InvokeResult): Promise<void
   });
   if (result.auditId)
     reply.row(
-      reply.action(redone ? turn.t('chat.button.undo') : `🔁 ${turn.t('chat.button.redo')}`, {
+      reply.action(undoLabel(turn, redone ? 'undone' : 'redone'), {
         t: 'undo',
         audit: result.auditId,
       }),

@@ -16,7 +16,7 @@ export async function showChange(
   options: { card?: string | null } = {},
 ): Promise<void> {
   const reply = turn.reply();
-  const card = changeCard(turn.core.op(opName), result.output, turn.locale);
+  const card = changeCard(turn.core.op(opName), result.output, turn.locale, await turn.timeZone());
   card.lines.push(...extra);
   reply.setCard(card);
   // `card`: the subscription the change is about, whose card a button opens (an Added card).

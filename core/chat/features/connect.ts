@@ -3,7 +3,7 @@ import type { Core } from '../../kernel/core.ts';
 import { localeFrom, t } from '../../i18n/index.ts';
 import { offers } from '../../kernel/surface.ts';
 import { defineFeature } from '../feature.ts';
-import { formatDate } from '../format.ts';
+import { formatInstant } from '../format.ts';
 import { firstTime } from '../once.ts';
 import { ReplyBuilder } from '../reply.ts';
 import type { Reply, SentRef } from '../types.ts';
@@ -97,7 +97,8 @@ async function apps(turn: Turn): Promise<void> {
   const items = (output as { items: AppView[] }).items;
   const others = items.some((app) => app.member_id !== turn.actor.memberId);
   const names = others ? await memberNames(turn) : new Map<string, string>();
-  const day = (iso: string): string => formatDate(iso.slice(0, 10), turn.locale);
+  const timeZone = await turn.timeZone();
+  const day = (iso: string): string => formatInstant(iso, turn.locale, timeZone, { time: false });
   const reply = turn.reply().setCard({
     title: `🔗 ${turn.t('oauth.apps.title', { count: items.length })}`,
     lines:

@@ -1,6 +1,8 @@
 import { isCurrency, minorUnits } from '../../domain/currencies.ts';
 import { findTimeZone } from '../../domain/dates.ts';
 import { memberActor } from '../../kernel/actor.ts';
+import { createHousehold as createHouseholdOp } from '../../ops/household/createHousehold.ts';
+import { joinHousehold } from '../../ops/household/joinHousehold.ts';
 import { setAwaiting } from '../flows.ts';
 import { decimal } from '../format.ts';
 import type { SentRef } from '../types.ts';
@@ -200,17 +202,14 @@ export async function createHousehold(
     return;
   }
   const name = ownerName(turn);
-  const result = await turn.invoke('create_household', {
+  const result = await turn.invoke(createHouseholdOp.name, {
     name: turn.t('chat.onboarding.household_name', { name }),
     currency,
     time_zone: tz,
     language: turn.locale,
     owner_name: name,
   });
-  const { household, member } = result.output as {
-    household: { id: string; name: string };
-    member: { id: string; name: string; role: string; language: string };
-  };
+  const { household, member } = createHouseholdOp.output.parse(result.output);
   becomeMember(turn, { ...member, household_id: household.id });
   const reply = turn.reply();
   reply.setCard({
@@ -228,15 +227,12 @@ export async function createHousehold(
 
 /** `/start <code>`: joins a household with `join_household`. */
 async function join(turn: Turn, code: string): Promise<void> {
-  const result = await turn.invoke('join_household', {
+  const result = await turn.invoke(joinHousehold.name, {
     code,
     name: ownerName(turn),
     language: turn.locale,
   });
-  const { household, member } = result.output as {
-    household: { id: string; name: string; currency: string };
-    member: { id: string; name: string; role: string; language: string };
-  };
+  const { household, member } = joinHousehold.output.parse(result.output);
   becomeMember(turn, { ...member, household_id: household.id });
   const reply = turn.reply();
   reply.setCard({

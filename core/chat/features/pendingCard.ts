@@ -33,7 +33,8 @@ function service(core: Core): PendingChanges {
 /**
  * Previews `opName` with `args` for the speaker and shows its card with Confirm and Discard.
  * `lead` lines come first: what the change does to other records, said in the feature's words
- * (a deleted category's subscriptions). Edits `ref` when given.
+ * (a deleted category's subscriptions). Edits `ref` when given. A dry run that would change
+ * nothing ("Nothing would change") has nothing to confirm: its card offers only Discard.
  */
 export async function proposeChange(
   turn: Turn,
@@ -48,18 +49,24 @@ export async function proposeChange(
     args,
   );
   const { card } = preview;
+  const nothing = preview.changes.length === 0;
+  // Nothing to lose when nothing would change: no warning, and the card is not marked.
+  const destructive = card.destructive && !nothing;
   const reply = turn.reply().setCard({
-    title: `${card.destructive ? '⚠️' : '📝'} ${card.title}`,
+    title: `${destructive ? '⚠️' : '📝'} ${card.title}`,
     lines: [...lead(preview.output), ...card.lines],
   });
-  if (card.destructive) reply.say(turn.t('chat.assistant.destructive'));
-  reply.row(
-    reply.action(
-      turn.t(card.destructive ? 'chat.assistant.confirm_destructive' : 'chat.assistant.confirm'),
-      { t: 'pc_confirm', p: change.id },
-    ),
-    reply.action(turn.t('chat.assistant.discard'), { t: 'pc_discard', p: change.id }),
-  );
+  if (destructive) reply.say(turn.t('chat.assistant.destructive'));
+  const discard = reply.action(turn.t('chat.assistant.discard'), { t: 'pc_discard', p: change.id });
+  if (nothing) reply.row(discard);
+  else
+    reply.row(
+      reply.action(
+        turn.t(destructive ? 'chat.assistant.confirm_destructive' : 'chat.assistant.confirm'),
+        { t: 'pc_confirm', p: change.id },
+      ),
+      discard,
+    );
   await turn.update(ref, reply);
 }
 
@@ -69,7 +76,7 @@ const statement = (title: string): string => title.replace(/^¿/, '').replace(/\
 async function confirm(turn: Turn, id: string, ref: SentRef | null): Promise<void> {
   const applied = await service(turn.core).confirm(turn.actor, id);
   const reply = turn.reply();
-  const card = changeCard(applied.op, applied.result.output, turn.locale);
+  const card = changeCard(applied.op, applied.result.output, turn.locale, await turn.timeZone());
   card.lines.push(...applied.change.payload.card.lines);
   reply.setCard(card);
   if (applied.result.auditId)

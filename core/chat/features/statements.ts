@@ -140,7 +140,7 @@ async function chooseCurrency(turn: Turn, id: string, currency: string, ref: Sen
     reconcile: await canReconcile(turn),
   };
   await updateReview(turn.db, id, next);
-  await turn.update(ref, reviewReply(turn, id, next));
+  await turn.update(ref, await reviewReply(turn, id, next));
 }
 
 /** What became of a sent file: shown as a review (or refused), or not a statement this reader knows. */
@@ -240,7 +240,7 @@ export async function readSentFile(
     { id, householdId: turn.actor.householdId, memberId: turn.actor.memberId, review },
     turn.now,
   );
-  await show(reviewReply(turn, id, review));
+  await show(await reviewReply(turn, id, review));
   return { kind: 'done' };
 }
 
@@ -262,7 +262,7 @@ async function toggle(turn: Turn, id: string, candidate: string, ref: SentRef | 
     : [...r.selected, candidate];
   const next: Review = { ...r, selected };
   await updateReview(turn.db, id, next);
-  await turn.update(ref, reviewReply(turn, id, next));
+  await turn.update(ref, await reviewReply(turn, id, next));
 }
 
 async function page(turn: Turn, id: string, to: number, ref: SentRef | null) {
@@ -270,7 +270,7 @@ async function page(turn: Turn, id: string, to: number, ref: SentRef | null) {
   const pages = Math.max(1, Math.ceil(r.candidates.filter(choosable).length / PAGE_SIZE));
   const next: Review = { ...r, page: Math.min(to, pages - 1) };
   await updateReview(turn.db, id, next);
-  await turn.update(ref, reviewReply(turn, id, next));
+  await turn.update(ref, await reviewReply(turn, id, next));
 }
 
 /** The result import_candidates gives a candidate, as the card that was pressed promised it. */
@@ -384,7 +384,10 @@ async function refresh(turn: Turn, id: string, old: Review, ref: SentRef | null)
     turn.now,
   );
   await updateReview(turn.db, id, { ...old, status: 'replaced', content: '' });
-  await turn.update(ref, reviewReply(turn, newId, fresh, `ℹ️ ${turn.t('chat.statements.stale')}`));
+  await turn.update(
+    ref,
+    await reviewReply(turn, newId, fresh, `ℹ️ ${turn.t('chat.statements.stale')}`),
+  );
 }
 
 async function undoImport(turn: Turn, pendingId: string, ref: SentRef | null) {

@@ -3,8 +3,7 @@ import { z } from 'zod';
 import { OpError } from '../../errors/index.ts';
 import { defineOp } from '../../kernel/op.ts';
 import { Id } from '../../domain/schemas.ts';
-import { userAgentNames } from '../../domain/userAgents.ts';
-import { type Locale, t } from '../../i18n/index.ts';
+import { browserName } from '../../domain/userAgents.ts';
 import { household, memberId, nowIso } from '../shared/context.ts';
 
 export const endWebSession = defineOp({
@@ -46,12 +45,3 @@ export const endWebSession = defineOp({
     return { id: row.id, ended_at: endedAt, name };
   },
 });
-
-/** "Chrome on Linux", "Chrome", "A browser on iOS", or null when the header says neither. */
-function browserName(locale: Locale, userAgent: string | null): string | null {
-  const { browser, os } = userAgentNames(userAgent);
-  if (browser && os) return t(locale, 'web.session.browser_on', { browser, os });
-  if (browser) return browser;
-  if (os) return t(locale, 'web.session.on_os', { os });
-  return null;
-}

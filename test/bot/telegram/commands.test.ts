@@ -231,7 +231,7 @@ describe('Telegram commands', () => {
     expect(w.tg.botMessages(ana.id)).toHaveLength(1);
   });
 
-  it('shows activity with an Undo button per change and redraws the page after an undo', async () => {
+  it('shows activity with an Undo button per change (Redo on an undo) and redraws the page after an undo', async () => {
     await w.tg.ask(ana, '/add Netflix 15.99 EUR monthly 5');
     await w.tg.ask(ana, '/add Gym 30 EUR monthly 1');
     const activity = await w.tg.ask(ana, '/activity');
@@ -241,9 +241,10 @@ describe('Telegram commands', () => {
     expect((await subs()).map((s: { name: string }) => s.name)).toEqual(['Gym']);
     const redrawn = w.tg.message(ana.id, activity.message_id)!;
     expect(redrawn.text).toContain('Added Netflix (undone)');
-    // Now: 1. the undo itself, 2. Added Gym, 3. Added Netflix (undone), 4. the household (never undone).
+    // Now: 1. the undo itself (pressing it redoes), 2. Added Gym, 3. Added Netflix (undone), 4. the
+    // household (never undone).
     expect(redrawn.reply_markup!.inline_keyboard.flat().map((b) => b.text)).toEqual([
-      '↩️ Undo 1',
+      '🔁 Redo 1',
       '↩️ Undo 2',
     ]);
 

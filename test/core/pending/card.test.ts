@@ -12,7 +12,9 @@ import { updateCategory } from '../../../core/ops/organize/updateCategory.ts';
 import { updatePaymentMethod } from '../../../core/ops/organize/updatePaymentMethod.ts';
 import { bulkUpdateSubscriptions } from '../../../core/ops/subscriptions/bulkUpdateSubscriptions.ts';
 import { updateSubscription } from '../../../core/ops/subscriptions/updateSubscription.ts';
+import { startWebSession } from '../../../core/auth/webSessions.ts';
 import { type Card, previewCard } from '../../../core/pending/card.ts';
+import { pendingChanges } from '../../../core/pending/service.ts';
 import type { Change } from '../../../core/store/tracked.ts';
 import { WRITE_SAMPLES } from '../../contract/samples.ts';
 import { type Seed, seedHousehold } from '../../contract/seed.ts';
@@ -55,6 +57,66 @@ describe("a pending change's card", () => {
       'en',
     );
     expect(en.lines.join('\n')).toContain('Sun, 5 Apr 2026');
+  });
+});
+
+describe('a card’s instants and records without a name', () => {
+  let h: TestHousehold;
+  beforeEach(async () => {
+    h = await createTestHousehold({ timeZone: 'America/New_York' });
+  });
+  afterEach(async () => h.close());
+
+  const CHROME_ON_LINUX =
+    'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+
+  async function preview(name: string, input: Record<string, unknown>, locale: Locale) {
+    const service = pendingChanges(h.core, { surface: 'web', ttlMs: 60_000 });
+    return (await service.preview({ ...h.owner, locale }, h.core.op(name), input)).card;
+  }
+
+  it('writes an instant in the household’s time zone and the reader’s language, never as stored', async () => {
+    const token = await h.core.invoke('create_token', h.owner, { name: 'Claude', scope: 'read' });
+    // 02:30 UTC on 3 March is still 2 March in New York.
+    h.clock.now = new Date('2026-03-03T02:30:00.000Z');
+    const en = await preview('revoke_token', { id: token.output.id }, 'en');
+    expect(en.lines).toEqual(['✏️ Claude: revoked on — → Mon, 2 Mar 2026, 21:30']);
+    const es = await preview('revoke_token', { id: token.output.id }, 'es');
+    expect(es.lines).toEqual(['✏️ Claude: revocado el — → lun, 2 mar 2026, 21:30']);
+  });
+
+  it('names the browser a sign-out ends, in its title and its line', async () => {
+    const id = h.core.newId('wss');
+    await h.db.knex.transaction((trx) =>
+      startWebSession(trx, {
+        id,
+        householdId: h.householdId,
+        memberId: h.ownerId,
+        userAgent: CHROME_ON_LINUX,
+        now: h.clock.now,
+      }),
+    );
+    const en = await preview('end_web_session', { id }, 'en');
+    expect(en.title).toBe('Sign Chrome on Linux out?');
+    expect(en.lines).toEqual(['✏️ Chrome on Linux: signed out on — → Mon, 2 Mar 2026, 05:00']);
+    const es = await preview('end_web_session', { id }, 'es');
+    expect(es.lines).toEqual(['✏️ Chrome en Linux: sesión cerrada el — → lun, 2 mar 2026, 05:00']);
+  });
+
+  it('names a connected app by its app, where it was only counted', async () => {
+    const connect = {
+      client: 'https://claude.ai/oauth/mcp-oauth-client-metadata',
+      client_name: 'Claude',
+      scope: 'write',
+      resource: 'http://localhost:8080/mcp',
+    };
+    expect((await preview('connect_app', connect, 'en')).lines).toEqual([
+      '➕ Connected app: Claude',
+    ]);
+    const app = await h.core.invoke('connect_app', h.owner, connect);
+    expect((await preview('disconnect_app', { id: app.output.id }, 'en')).lines).toEqual([
+      '✏️ Claude: revoked on — → Mon, 2 Mar 2026, 05:00',
+    ]);
   });
 });
 
@@ -148,10 +210,7 @@ const COUNTED: Record<string, string> = {
   invites: 'joining uses up the invite; the card names the household and the newcomer',
   member_identities: 'the order of chat accounts reminders try: the card is titled with the member',
   one_time_codes: 'a code a sign-in or connect card makes: its title says so',
-  web_sessions: 'ending a session: its title says so',
   calendar_feeds: 'creating or revoking the feed: its title says so',
-  oauth_grants: 'connecting or disconnecting an app: its title names the app',
-  statement_imports: 'the record of a statement read: its subscriptions are lines',
   assistant_settings:
     'the owner’s own settings, never proposed to anyone (not offered to agents or the assistant)',
 };
