@@ -1,5 +1,6 @@
 import { z } from 'zod';
 
+import { localDate } from '../../domain/dates.ts';
 import { OpError } from '../../errors/index.ts';
 import { defineOp, type OpContext } from '../../kernel/op.ts';
 import type { SubscriptionRow } from '../../store/repos/subscriptions.ts';
@@ -124,7 +125,8 @@ export const importCandidates = defineOp({
     const { summary } = analysis;
     if (summary.imported_before)
       throw new OpError('conflict', 'errors.statements.imported_before', {
-        date: summary.imported_before.slice(0, 10),
+        // The household's day of that import, as its people saw it.
+        date: localDate(new Date(summary.imported_before), household(ctx).time_zone),
       });
     const chosen = distinctChoices(ctx, input.candidates).map(({ choice, index }) => {
       const id = choiceId(choice);

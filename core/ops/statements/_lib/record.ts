@@ -1,3 +1,4 @@
+import { localDate } from '../../../domain/dates.ts';
 import { OpError } from '../../../errors/index.ts';
 import type { OpContext } from '../../../kernel/op.ts';
 import { household, nowIso } from '../../shared/context.ts';
@@ -35,7 +36,7 @@ export async function recordStatement(
   } catch (error) {
     if (isUniqueViolation(error))
       throw new OpError('conflict', 'errors.statements.imported_before', {
-        date: now.slice(0, 10),
+        date: localDate(new Date(now), hh.time_zone),
       });
     throw error;
   }

@@ -168,6 +168,18 @@ describe(`import_candidates (${TEST_DIALECT})`, () => {
     expect(await dumpDatabase(h.db)).toBe(before);
   });
 
+  it("dates the earlier import by the household's day, where its people were", async () => {
+    await h.core.invoke('update_household', h.owner, { time_zone: 'Pacific/Kiritimati' });
+    await h.core.invoke('import_candidates', h.owner, IMPORT);
+    // 10:00 UTC on 2 March is already 3 March in Kiritimati (UTC+14).
+    const error = await failure(
+      h.core.invoke('import_candidates', h.owner, { ...IMPORT, candidates: ['spotify:month:1'] }),
+    );
+    expect(error.render('en')).toBe(
+      'This statement was already imported on Tue, 3 Mar 2026. Nothing was imported again.',
+    );
+  });
+
   it('imports a statement once when two imports of it run at the same time', async () => {
     const results = await Promise.allSettled([
       h.core.invoke('import_candidates', h.owner, IMPORT),
