@@ -63,7 +63,7 @@ describe('the screens under More (Chromium)', () => {
     await target.locator('[data-testid="end-session"]').click();
     const sheet = page.locator('[data-testid="sheet"]');
     await sheet.waitFor();
-    expect(await sheet.locator('h2').textContent()).toBe('Sign Chrome on Linux out?');
+    expect(await sheet.locator('h2').textContent()).toBe('Chrome on Linux: sign out?');
     await screenshot(page, 'settings-sign-out-sheet-en-light');
     await page.click('[data-testid="confirm"]');
     const toast = page.locator('[data-testid="toast"]');

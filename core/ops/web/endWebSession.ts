@@ -37,7 +37,7 @@ export const endWebSession = defineOp({
     const row = (await ctx.tx.locked(query, 'web_sessions').first()) as
       { id: string; ended_at: string | null; user_agent: string | null } | undefined;
     if (!row) throw new OpError('not_found', 'web.errors.session_not_found', { id: input.id });
-    // The confirm card's title names it ("Sign Chrome on Linux out?"), as Settings lists it.
+    // The confirm card's title names it ("Chrome on Linux: sign out?"), as Settings lists it.
     const name = browserName(ctx.actor.locale, row.user_agent);
     if (row.ended_at !== null) return { id: row.id, ended_at: row.ended_at, name };
     const endedAt = nowIso(ctx);

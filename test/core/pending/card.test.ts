@@ -97,7 +97,7 @@ describe('a card’s instants and records without a name', () => {
       }),
     );
     const en = await preview('end_web_session', { id }, 'en');
-    expect(en.title).toBe('Sign Chrome on Linux out?');
+    expect(en.title).toBe('Chrome on Linux: sign out?');
     expect(en.lines).toEqual(['✏️ Chrome on Linux: signed out on — → Mon, 2 Mar 2026, 05:00']);
     const es = await preview('end_web_session', { id }, 'es');
     expect(es.lines).toEqual(['✏️ Chrome en Linux: sesión cerrada el — → lun, 2 mar 2026, 05:00']);
@@ -146,7 +146,7 @@ describe('the title of every write op’s card', () => {
         const es = await previewCard(h.db.knex, op, output, [], 'es');
         const en = await previewCard(h.db.knex, op, output, [], 'en');
         expect(es.title, op.name).not.toContain(op.title);
-        expect(es.title, op.name).toMatch(/^¿.+\?$/);
+        expect(es.title, op.name).toMatch(/^([^¿?]+: )?¿[^¿]+\?$/);
         expect(es.title, op.name).not.toMatch(/\{\w+\}/);
         expect(en.title, op.name).not.toMatch(/\{\w+\}/);
         expect(es.title, op.name).not.toEqual(en.title);
