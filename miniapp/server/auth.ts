@@ -73,10 +73,21 @@ export function setSessionCookie(
 }
 
 /** 401 in the contract's shape, with the sentence saying how to get in. */
-function unauthenticated(c: Context, reason: Reason, locale: Locale, key?: string): never {
-  const message = t(locale, key ?? `web.unauthenticated.${reason}`);
+/**
+ * 401 with the reason and its sentence, and `bot`: whether a Telegram bot serves this server (the
+ * sign-in screen then tells how to get a link from it, else only from the terminal chat and CLI).
+ */
+function unauthenticated(
+  c: Context,
+  reason: Reason,
+  locale: Locale,
+  bot: boolean,
+  key?: string,
+): never {
+  // Without a bot, the sentence names only the ways a link comes on this server.
+  const message = t(locale, key ?? `web.unauthenticated.${bot ? '' : 'no_bot.'}${reason}`);
   throw new HTTPException(401, {
-    res: c.json({ error: 'unauthenticated', message, reason }, 401, {
+    res: c.json({ error: 'unauthenticated', message, reason, bot }, 401, {
       'cache-control': 'no-store',
     }),
   });
@@ -98,6 +109,7 @@ export async function authenticate(
   const fresh = newFreshness();
   // The browser's language only for a refusal (a signed-in member is answered in theirs).
   const browser = (): Locale => browserLocale(c.req.header('accept-language'));
+  const bot = options.botToken !== undefined && options.botToken !== '';
   const header = c.req.header('authorization') ?? '';
   const tma = header.startsWith('tma ')
     ? header.slice(4).trim()
@@ -105,12 +117,12 @@ export async function authenticate(
       ? (c.req.query('tma') ?? null)
       : null;
   if (tma !== null) {
-    if (!options.botToken) unauthenticated(c, 'invalid', browser());
+    if (!options.botToken) unauthenticated(c, 'invalid', browser(), bot);
     const check = checkInitData(tma, options.botToken, {
       now: options.core.clock(),
       maxAgeSeconds: options.initDataMaxAgeSeconds,
     });
-    if (!check.ok) unauthenticated(c, check.reason, browser());
+    if (!check.ok) unauthenticated(c, check.reason, browser(), bot);
     // Cached as strictly as the kernel's own membership check (see resolveSpeaker): no query on
     // SQLite while nothing changed, and an unlinked account or a member who left is refused at once.
     const speaker = await resolveSpeaker(
@@ -124,19 +136,19 @@ export async function authenticate(
       { cached: true, fresh },
     );
     if (speaker.newcomer)
-      unauthenticated(c, 'invalid', speaker.locale, 'web.unauthenticated.unknown_user');
+      unauthenticated(c, 'invalid', speaker.locale, bot, 'web.unauthenticated.unknown_user');
     const actor: Actor = { ...speaker.actor, channel: 'web' };
     setReader(c, actor.locale);
     return { actor, via: 'telegram', sessionId: null, telegramUser: check.user, fresh };
   }
   const cookie = getCookie(c, SESSION_COOKIE);
-  if (cookie === undefined || cookie === '') unauthenticated(c, 'missing', browser());
+  if (cookie === undefined || cookie === '') unauthenticated(c, 'missing', browser(), bot);
   // Cached as strictly as an agent token (see authenticateSession): an ended session is refused
   // from the next request on, in any process.
   const session = await authenticateSession(options.core.db, cookie, options.core.clock(), {
     fresh,
   });
-  if (!session.ok) unauthenticated(c, session.reason, browser());
+  if (!session.ok) unauthenticated(c, session.reason, browser(), bot);
   setReader(c, session.actor.locale);
   if (c.req.method !== 'GET' && c.req.method !== 'HEAD') requireOwnOrigin(c, options.origins);
   return {

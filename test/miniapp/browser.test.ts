@@ -1,8 +1,12 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
 import ICAL from 'ical.js';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { runExhale } from '../helpers/exhaleProcess.ts';
+import { runExhale, startExhaleProcess } from '../helpers/exhaleProcess.ts';
 import {
   buildApp,
   type Household,
@@ -75,10 +79,34 @@ describe('the Mini App in a plain browser', () => {
       await page.waitForSelector('[data-testid="auth-problem"]');
       expect(await page.textContent('[data-testid="auth-problem"]')).toContain(says);
       expect(await page.textContent('main')).toContain('exhale web');
+      expect(await page.textContent('main')).toContain('Telegram');
       await screenshot(page, `signin-${locale.slice(0, 2)}-${scheme}`);
       await ctx.close();
     });
   }
+
+  it('on a server without a Telegram bot, tells only the ways that work there', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'exhale-nobot-'));
+    expect((await runExhale({ EXHALE_DATA_DIR: dataDir }, ['demo'])).code).toBe(0);
+    const server = await startExhaleProcess({ EXHALE_DATA_DIR: dataDir });
+    try {
+      const ctx = await context('en-GB', 'light');
+      const page = await ctx.newPage();
+      await page.goto(`${server.url}/app/`);
+      await page.waitForSelector('[data-testid="auth-problem"]');
+      const main = (await page.textContent('main')) ?? '';
+      expect(main).not.toContain('Telegram');
+      expect(main).not.toContain('the bot');
+      expect(main).toContain('type /web');
+      expect(main).toContain('exhale web');
+      await screenshot(page, 'signin-en-light-no-bot');
+      await ctx.close();
+    } finally {
+      server.kill('SIGTERM');
+      await server.exited;
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
 
   it('signs in with a link from the command line: an HttpOnly session cookie, then the overview', async () => {
     const ctx = await context('en-GB', 'light');

@@ -20,6 +20,8 @@ export function telegramInitData(): string | null {
 export interface AuthProblem {
   reason: 'missing' | 'invalid' | 'expired' | string;
   message: string;
+  /** Whether a Telegram bot serves this server (false: a link comes from the terminal chat or CLI). */
+  bot: boolean;
 }
 /** Set when the server refused the credentials; App.vue then shows the sign-in screen. */
 export const authProblem = ref<AuthProblem | null>(null);
@@ -61,6 +63,8 @@ interface ErrorBody {
   error?: string;
   message?: string;
   reason?: string;
+  /** On a 401: whether a Telegram bot serves this server. */
+  bot?: boolean;
   issues?: Issue[];
   field?: string;
   currencies?: string[];
@@ -75,7 +79,7 @@ async function fail(response: Response): Promise<never> {
   }
   const message = body.message ?? `${response.status} ${response.statusText}`;
   if (response.status === 401) {
-    authProblem.value = { reason: body.reason ?? 'missing', message };
+    authProblem.value = { reason: body.reason ?? 'missing', message, bot: body.bot !== false };
   }
   throw new ApiError(
     response.status,

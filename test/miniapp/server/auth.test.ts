@@ -78,6 +78,7 @@ describe('Mini App API: who is calling', () => {
       error: 'unauthenticated',
       reason: 'missing',
       message: expect.stringContaining('You are not signed in'),
+      bot: true,
     });
     const es = await s.request('/api/me', {
       headers: { 'accept-language': 'es-AR,es;q=0.9,en;q=0.5' },
@@ -85,6 +86,17 @@ describe('Mini App API: who is calling', () => {
     expect((await json(es)).message).toContain('No has iniciado sesión');
     const junk = await s.request('/api/me', { headers: { cookie: 'exhale_session=forged' } });
     expect(await json(junk)).toMatchObject({ reason: 'invalid' });
+  });
+
+  it('says on a 401 when no Telegram bot serves this server, so sign-in tells only the ways that work', async () => {
+    const noBot = serve(h.core, { noBot: true });
+    expect(await json(await noBot.request('/api/me'))).toMatchObject({
+      reason: 'missing',
+      bot: false,
+    });
+    const withTma = await noBot.request('/api/me', { headers: tma(initData()) });
+    expect(withTma.status).toBe(401);
+    expect(await json(withTma)).toMatchObject({ reason: 'invalid', bot: false });
   });
 
   it('a sign-in link becomes an HttpOnly SameSite=Strict cookie once; its session is listed and ended', async () => {

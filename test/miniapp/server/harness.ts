@@ -56,12 +56,12 @@ export interface Served {
 /** The edge with the Mini App's groups mounted as bot/main.ts mounts them. */
 export function serve(
   core: Core,
-  options: { publicUrl?: string; appDir?: string; maxAge?: number } = {},
+  options: { publicUrl?: string; appDir?: string; maxAge?: number; noBot?: boolean } = {},
 ): Served {
   const edge = createEdge({ log: () => {}, largerBodies: IMPORT_UPLOAD_LIMITS });
   const miniApp = createMiniApp({
     core,
-    botToken: BOT_TOKEN,
+    botToken: options.noBot ? undefined : BOT_TOKEN,
     publicUrl: options.publicUrl,
     appDir: options.appDir ?? fakeAppDir(),
     initDataMaxAgeSeconds: options.maxAge,
