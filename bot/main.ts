@@ -75,6 +75,8 @@ export async function startExhale(
     core: runtime.core,
     botUsername: () => botUsername(),
     botToken: config.EXHALE_TELEGRAM_TOKEN,
+    // Slack connects when its token is set (bot/channels.ts): an invite then says how to join there.
+    slack: () => Boolean(config.EXHALE_SLACK_BOT_TOKEN),
     publicUrl: config.EXHALE_PUBLIC_URL,
     initDataMaxAgeSeconds: config.EXHALE_MINIAPP_INIT_DATA_MAX_AGE,
     appDir: config.EXHALE_MINIAPP_DIST,

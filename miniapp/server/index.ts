@@ -88,10 +88,8 @@ function serving(options: MiniAppOptions): AppServing {
 
 export function createMiniApp(options: MiniAppOptions): MiniApp {
   const engine = options.chat;
-  // Slack is connected when its token is set (bot/channels.ts), unless the caller says otherwise.
-  const slackToken = Boolean(process.env.EXHALE_SLACK_BOT_TOKEN);
+  // Whether Slack is connected is the caller's to say (bot/main.ts, from its config): no env here.
   const api = miniAppApi({
-    slack: () => slackToken,
     ...options,
     extra: engine ? (group, context) => chatRoutes(group, context, engine) : options.extra,
   });
