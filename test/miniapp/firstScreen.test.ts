@@ -1,3 +1,6 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 
@@ -56,6 +59,15 @@ async function openRecording(path: string, ready: string) {
 }
 
 describe('the first screen with data', () => {
+  it("is Vue's production build, though built under the tests' NODE_ENV=test", () => {
+    expect(process.env.NODE_ENV).toBe('test');
+    const assets = path.join(import.meta.dirname, '../../miniapp/dist/assets');
+    const scripts = readdirSync(assets).filter((f) => f.endsWith('.js'));
+    expect(scripts.length).toBeGreaterThan(3);
+    for (const file of scripts)
+      expect(readFileSync(path.join(assets, file), 'utf8'), file).not.toContain('[Vue warn]');
+  });
+
   it('asks the API once for the overview, from the bootstrap, with nothing refused by the CSP', async () => {
     const { page, requests, violations } = await openRecording('/app/', '[data-testid="monthly"]');
     expect(requests).toEqual(['POST /api/batch']);
