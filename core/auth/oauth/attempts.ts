@@ -171,8 +171,11 @@ export async function reserveRegistration(
   now: Date,
   limits: RegistrationLimits = REGISTRATION_LIMITS,
 ): Promise<{ allowed: boolean; retryAfterSeconds: number }> {
-  const registered = await db.knex.transaction((trx) =>
-    count(trx, `register:${addressNetwork(address)}`, now, limits.windowMs),
+  const registered = await count(
+    db.knex,
+    `register:${addressNetwork(address)}`,
+    now,
+    limits.windowMs,
   );
   const { end } = windowOf(now, limits.windowMs);
   return {
